@@ -1,0 +1,494 @@
+//! Errors: content that breaks a form's rules ([`ContentError`]) and schemas
+//! that are not restricted or not self-consistent ([`SchemaError`]).
+//!
+//! Messages are written for the person who reads them: each names the field by
+//! its wire name, the rule that was broken and, where it helps, the value.
+
+use std::fmt;
+
+use crate::schema::Format;
+
+/// A number as it appears in an error message: integers stay exact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A whole number.
+    Int(i128),
+    /// A floating-point number.
+    Float(f64),
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Int(n) => write!(f, "{n}"),
+            Self::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// The JSON kind of a value, for "expected X, got Y" messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Boolean,
+    /// A whole number.
+    Integer,
+    /// A number with a fraction or exponent.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The kind of `value`.
+    pub fn of(value: &serde_json::Value) -> Self {
+        use serde_json::Value;
+        match value {
+            Value::Null => Self::Null,
+            Value::Bool(_) => Self::Boolean,
+            Value::Number(n) if n.is_i64() || n.is_u64() => Self::Integer,
+            Value::Number(_) => Self::Number,
+            Value::String(_) => Self::String,
+            Value::Array(_) => Self::Array,
+            Value::Object(_) => Self::Object,
+        }
+    }
+}
+
+impl fmt::Display for JsonKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Null => "null",
+            Self::Boolean => "a boolean",
+            Self::Integer => "an integer",
+            Self::Number => "a number",
+            Self::String => "a string",
+            Self::Array => "an array",
+            Self::Object => "an object",
+        })
+    }
+}
+
+/// Which rule a field's value broke.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum FieldErrorKind {
+    /// A required field is absent or `null`.
+    Missing,
+    /// The value has the wrong JSON type.
+    WrongType {
+        /// What the schema asks for (`"a string"`, `"an integer"`, ...).
+        expected: &'static str,
+        /// What was sent.
+        found: JsonKind,
+    },
+    /// An integer field got a number with a fraction (e.g. `2.5`).
+    NotAnInteger {
+        /// The value sent.
+        value: f64,
+    },
+    /// Below the inclusive `minimum`.
+    BelowMinimum {
+        /// The bound.
+        minimum: Num,
+        /// The value sent.
+        value: Num,
+    },
+    /// Above the inclusive `maximum`.
+    AboveMaximum {
+        /// The bound.
+        maximum: Num,
+        /// The value sent.
+        value: Num,
+    },
+    /// The value does not fit the Rust field type (e.g. `1e39` for `f32`).
+    OutOfTypeRange {
+        /// The Rust type.
+        rust_type: &'static str,
+        /// The value sent.
+        value: Num,
+    },
+    /// Fewer characters than `minLength`.
+    TooShort {
+        /// The bound, in Unicode scalar values.
+        min_length: u32,
+        /// The value's length, in Unicode scalar values.
+        length: usize,
+    },
+    /// More characters than `maxLength`.
+    TooLong {
+        /// The bound, in Unicode scalar values.
+        max_length: u32,
+        /// The value's length, in Unicode scalar values.
+        length: usize,
+    },
+    /// The value contains no match of `pattern`.
+    PatternMismatch {
+        /// The pattern source.
+        pattern: String,
+    },
+    /// The value is not valid for its known `format`.
+    InvalidFormat {
+        /// The format.
+        format: Format,
+    },
+    /// The value is not one of the select's options.
+    NotAnOption {
+        /// The value sent.
+        value: String,
+        /// The allowed values, in order.
+        allowed: Vec<String>,
+    },
+    /// Fewer selected options than `minItems`.
+    TooFewItems {
+        /// The bound.
+        min_items: u64,
+        /// How many were selected.
+        count: usize,
+    },
+    /// More selected options than `maxItems`.
+    TooManyItems {
+        /// The bound.
+        max_items: u64,
+        /// How many were selected.
+        count: usize,
+    },
+    /// The same option was selected twice.
+    DuplicateItem {
+        /// The repeated value.
+        value: String,
+    },
+    /// A key the form does not have (only with `deny_unknown_fields`).
+    UnknownField,
+    /// The field's own schema cannot be used to check a value: an unknown
+    /// property kind, or a pattern the engine refuses.
+    Unvalidatable {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for FieldErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing => f.write_str("is required but missing"),
+            Self::WrongType { expected, found } => {
+                write!(f, "must be {expected}, got {found}")
+            }
+            Self::NotAnInteger { value } => {
+                write!(f, "must be a whole number, got {value}")
+            }
+            Self::BelowMinimum { minimum, value } => {
+                write!(f, "must be at least {minimum}, got {value}")
+            }
+            Self::AboveMaximum { maximum, value } => {
+                write!(f, "must be at most {maximum}, got {value}")
+            }
+            Self::OutOfTypeRange { rust_type, value } => {
+                write!(f, "{value} does not fit in {rust_type}")
+            }
+            Self::TooShort { min_length, length } => write!(
+                f,
+                "must be at least {min_length} character{}, got {length}",
+                plural(u64::from(*min_length))
+            ),
+            Self::TooLong { max_length, length } => write!(
+                f,
+                "must be at most {max_length} character{}, got {length}",
+                plural(u64::from(*max_length))
+            ),
+            Self::PatternMismatch { pattern } => {
+                write!(f, "must match the pattern `{pattern}`")
+            }
+            Self::InvalidFormat { format } => write!(f, "must be a valid {format}"),
+            Self::NotAnOption { value, allowed } => {
+                f.write_str("must be one of ")?;
+                for (i, a) in allowed.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "`{a}`")?;
+                }
+                write!(f, ", got `{value}`")
+            }
+            Self::TooFewItems { min_items, count } => write!(
+                f,
+                "must select at least {min_items} option{}, got {count}",
+                plural(*min_items)
+            ),
+            Self::TooManyItems { max_items, count } => write!(
+                f,
+                "must select at most {max_items} option{}, got {count}",
+                plural(*max_items)
+            ),
+            Self::DuplicateItem { value } => write!(f, "selects `{value}` more than once"),
+            Self::UnknownField => f.write_str("is not a field of this form"),
+            Self::Unvalidatable { reason } => write!(f, "cannot be checked: {reason}"),
+        }
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// One field that broke a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    field: String,
+    kind: FieldErrorKind,
+}
+
+impl FieldError {
+    /// An error for the field with wire name `field`.
+    pub fn new(field: impl Into<String>, kind: FieldErrorKind) -> Self {
+        Self {
+            field: field.into(),
+            kind,
+        }
+    }
+
+    /// The field's wire name.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// Which rule it broke.
+    pub fn kind(&self) -> &FieldErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` {}", self.field, self.kind)
+    }
+}
+
+/// Form content that breaks the form's rules. Holds every failing field, in
+/// form order, never just the first.
+///
+/// ```
+/// # use elicit_core::{ContentError, FieldError, FieldErrorKind};
+/// let err = ContentError::new(vec![FieldError::new("replicas", FieldErrorKind::Missing)]);
+/// assert_eq!(err.to_string(), "invalid form content: `replicas` is required but missing");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentError {
+    errors: Vec<FieldError>,
+}
+
+impl ContentError {
+    /// An error from its field errors.
+    pub fn new(errors: Vec<FieldError>) -> Self {
+        Self { errors }
+    }
+
+    /// Every failing field, in form order.
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// The failing fields' wire names, in form order.
+    pub fn fields(&self) -> impl Iterator<Item = &str> {
+        self.errors.iter().map(FieldError::field)
+    }
+
+    /// Takes the field errors out.
+    pub fn into_errors(self) -> Vec<FieldError> {
+        self.errors
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid form content: ")?;
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+/// Why a schema is not a usable restricted form schema.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SchemaErrorKind {
+    /// A property type this crate does not know (kept raw, but not
+    /// renderable as a form control). `object` lands here: forms are flat.
+    UnknownPropertyType {
+        /// The wire `type`.
+        type_: String,
+    },
+    /// Multi-select `items` of an unknown kind.
+    UnknownItemsType,
+    /// A lower bound above its upper bound.
+    BoundsReversed {
+        /// `minimum`, `minLength` or `minItems`.
+        min_key: &'static str,
+        /// The lower bound.
+        min: Num,
+        /// The upper bound.
+        max: Num,
+    },
+    /// The `default` breaks the property's own rules.
+    InvalidDefault {
+        /// The rule the default breaks.
+        reason: FieldErrorKind,
+    },
+    /// A select with no options.
+    NoOptions,
+    /// The same option value twice.
+    DuplicateOption {
+        /// The repeated value.
+        value: String,
+    },
+    /// Multi-select `minItems` above the number of options: no answer is valid.
+    MinItemsAboveOptions {
+        /// `minItems`.
+        min_items: u64,
+        /// How many options there are.
+        options: usize,
+    },
+    /// `required` names a property that does not exist.
+    RequiredNotAProperty,
+    /// `required` names the same property twice.
+    DuplicateRequired,
+    /// Two properties with the same name (e.g. through `flatten`).
+    DuplicateProperty,
+    /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::MAX_PATTERN_LEN).
+    PatternTooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit in bytes.
+        max: usize,
+    },
+    /// The pattern is not valid for the linear-time engine, or compiles to
+    /// more than the size limit.
+    InvalidPattern {
+        /// The pattern source.
+        pattern: String,
+        /// The engine's reason.
+        reason: String,
+    },
+}
+
+impl fmt::Display for SchemaErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownPropertyType { type_ } => write!(
+                f,
+                "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
+                 (forms are flat: string, number, integer, boolean, or an array multi-select)"
+            ),
+            Self::UnknownItemsType => {
+                f.write_str("is a multi-select whose `items` kind is unknown and cannot be rendered")
+            }
+            Self::BoundsReversed { min_key, min, max } => {
+                write!(f, "has `{min_key}` {min} above its upper bound {max}")
+            }
+            Self::InvalidDefault { reason } => write!(f, "has a default that {reason}"),
+            Self::NoOptions => f.write_str("is a select with no options"),
+            Self::DuplicateOption { value } => write!(f, "lists the option `{value}` twice"),
+            Self::MinItemsAboveOptions { min_items, options } => write!(
+                f,
+                "requires at least {min_items} selected options but has only {options}"
+            ),
+            Self::RequiredNotAProperty => f.write_str("is required but is not a property"),
+            Self::DuplicateRequired => f.write_str("is listed twice in `required`"),
+            Self::DuplicateProperty => f.write_str("is defined twice"),
+            Self::PatternTooLong { len, max } => {
+                write!(f, "has a pattern of {len} bytes; the limit is {max}")
+            }
+            Self::InvalidPattern { pattern, reason } => {
+                write!(f, "has a pattern `{pattern}` the linear-time regex engine refuses: {reason}")
+            }
+        }
+    }
+}
+
+/// One problem found in a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaIssue {
+    property: Option<String>,
+    kind: SchemaErrorKind,
+}
+
+impl SchemaIssue {
+    /// The property's wire name, or `None` for the object level.
+    pub fn property(&self) -> Option<&str> {
+        self.property.as_deref()
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &SchemaErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for SchemaIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.property {
+            Some(p) => write!(f, "property `{p}` {}", self.kind),
+            None => write!(f, "the schema {}", self.kind),
+        }
+    }
+}
+
+/// A schema that is not a restricted, self-consistent form schema. Holds
+/// every problem found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaError {
+    issues: Vec<SchemaIssue>,
+}
+
+impl SchemaError {
+    pub(crate) fn single(property: Option<String>, kind: SchemaErrorKind) -> Self {
+        Self {
+            issues: vec![SchemaIssue { property, kind }],
+        }
+    }
+
+    pub(crate) fn from_issues(issues: Vec<(Option<String>, SchemaErrorKind)>) -> Option<Self> {
+        if issues.is_empty() {
+            return None;
+        }
+        Some(Self {
+            issues: issues
+                .into_iter()
+                .map(|(property, kind)| SchemaIssue { property, kind })
+                .collect(),
+        })
+    }
+
+    /// Every problem found, in property order.
+    pub fn issues(&self) -> &[SchemaIssue] {
+        &self.issues
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid elicitation schema: ")?;
+        for (i, issue) in self.issues.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaError {}

@@ -1,0 +1,145 @@
+//! Typed, validated ACP elicitation.
+//!
+//! The Agent Client Protocol lets an agent ask the user for structured input
+//! with `elicitation/create`. In **form mode** the agent sends a restricted,
+//! flat JSON Schema (`requestedSchema`); the client renders it and answers
+//! with `accept` + `content`, `decline` or `cancel`. This crate turns a Rust
+//! struct into that schema and the answer back into the struct, checking
+//! every rule on the way in:
+//!
+//! ```
+//! use elicit_core::{Content, Elicit};
+//!
+//! #[derive(Elicit, Debug, PartialEq)]
+//! #[elicit(rename_all = "lowercase")]
+//! enum Environment {
+//!     Staging,
+//!     Production,
+//! }
+//!
+//! /// Deploy the current branch.
+//! #[derive(Elicit, Debug, PartialEq)]
+//! #[elicit(rename_all = "camelCase")]
+//! struct Deploy {
+//!     /// Which environment to deploy to.
+//!     env: Environment,
+//!     #[elicit(range(min = 1, max = 16), default = 2)]
+//!     replicas: u8,
+//!     notify_team: Option<bool>,
+//! }
+//!
+//! // The form's `requestedSchema`, ready to send:
+//! let schema = serde_json::to_value(Deploy::schema()).unwrap();
+//! assert_eq!(schema["properties"]["replicas"]["maximum"], 16);
+//! assert_eq!(schema["required"], serde_json::json!(["env"]));
+//!
+//! // The client's `accept` content, parsed and validated:
+//! let content: Content = serde_json::from_str(r#"{"env": "production"}"#).unwrap();
+//! let deploy = Deploy::from_content(&content).unwrap();
+//! assert_eq!(deploy, Deploy { env: Environment::Production, replicas: 2, notify_team: None });
+//!
+//! // Bad content names every failing field and the rule it broke:
+//! let content: Content = serde_json::from_str(r#"{"env": "prod", "replicas": 300}"#).unwrap();
+//! let err = Deploy::from_content(&content).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "invalid form content: `env` must be one of `staging`, `production`, got `prod`; \
+//!      `replicas` must be at most 16, got 300"
+//! );
+//! ```
+//!
+//! # What is in here
+//!
+//! - [`Elicit`]: the trait a form implements (derive it), and [`FormField`] /
+//!   [`FormValue`] / [`Choice`]: which Rust types can be fields.
+//! - [`ElicitationSchema`] and the property kinds: the wire model, serializing
+//!   to exactly the official ACP schema's JSON, in declaration order.
+//! - [`ElicitationSchema::validate`] and [`ElicitationSchema::check`]: the one
+//!   validation engine ([`rules`]), used by derived code and for schemas
+//!   received over the wire.
+//! - [`ContentError`] / [`FieldError`] and [`SchemaError`]: errors that name
+//!   every failing field and the rule.
+//!
+//! # Form mode never collects secrets
+//!
+//! Passwords, API keys, tokens, private keys, recovery codes and payment
+//! credentials must go through URL mode. `#[secret]` on a field is a compile
+//! error that says so.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+// Lets derived code, which names `::elicit_core`, compile inside this crate too.
+extern crate self as elicit_core;
+
+pub mod error;
+pub mod field;
+pub mod format;
+pub mod rules;
+pub mod schema;
+
+pub use error::{
+    ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
+    SchemaIssue,
+};
+pub use field::{Choice, ChoiceOption, FormField, FormValue};
+pub use schema::{
+    BooleanSchema, ElicitationSchema, EnumOption, Format, IntegerSchema, Items, MAX_PATTERN_LEN,
+    Meta, MultiSelectSchema, NumberSchema, Options, OtherSchema, Pattern, Properties,
+    PropertySchema, StringSchema,
+};
+
+/// Derives [`Elicit`] for a struct with named fields (a form), or [`Choice`]
+/// for a unit-only enum (a single-select; a `Vec`/set of it is a
+/// multi-select). See the README's attribute reference.
+#[cfg(feature = "derive")]
+pub use elicit_derive::Elicit;
+
+/// The `content` of an `accept` response: a flat JSON object.
+pub type Content = serde_json::Map<String, serde_json::Value>;
+
+/// A form that can be elicited: its schema, and conversions from and to the
+/// content a client submits.
+///
+/// Derive it with `#[derive(Elicit)]`; implementing it by hand is possible but
+/// then the schema and the parsing must be kept in agreement by hand.
+pub trait Elicit: Sized {
+    /// The form's `requestedSchema`, properties in declaration order.
+    fn schema() -> ElicitationSchema;
+
+    /// Parses and validates accepted content. Every rule of the schema is
+    /// checked again here (agents must not trust the client's validation),
+    /// plus what only the Rust type knows (e.g. that `1e39` does not fit an
+    /// `f32`). Collects every failing field.
+    fn from_content(content: &Content) -> Result<Self, ContentError>;
+
+    /// The content a client would submit for this value.
+    fn to_content(&self) -> Content;
+
+    #[doc(hidden)]
+    /// Parses into `errors` instead of failing; used by `flatten`.
+    fn __collect(content: &Content, errors: &mut Vec<FieldError>) -> Option<Self> {
+        match Self::from_content(content) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                errors.extend(e.into_errors());
+                None
+            }
+        }
+    }
+
+    #[doc(hidden)]
+    /// How many properties the schema has; used by `flatten`.
+    fn __property_count() -> usize {
+        Self::schema().properties.len()
+    }
+
+    #[doc(hidden)]
+    /// Writes this value's content into `content`; used by `flatten`.
+    fn __write(&self, content: &mut Content) {
+        content.extend(self.to_content());
+    }
+}
+
+/// Support for generated code. Not public API: may change in any release.
+#[doc(hidden)]
+pub mod __private;

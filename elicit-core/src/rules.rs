@@ -1,0 +1,396 @@
+//! The one validation engine.
+//!
+//! Every rule of the restricted schema lives here, once: derived
+//! [`Elicit::from_content`](crate::Elicit::from_content),
+//! [`ElicitationSchema::validate`] (for any schema, including one received
+//! over the wire) and [`ElicitationSchema::check`] all call these functions.
+
+use serde_json::Value;
+
+use crate::error::{
+    ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
+};
+use crate::format;
+use crate::schema::{
+    ElicitationSchema, Format, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
+    PropertySchema, StringSchema,
+};
+use crate::Content;
+
+/// Checks one value against one property schema.
+///
+/// `value` is a present, non-`null` value (absence and `null` are decided by
+/// the caller, see [`check_entry`]).
+pub fn check_value(schema: &PropertySchema, value: &Value) -> Result<(), FieldErrorKind> {
+    match schema {
+        PropertySchema::String(s) => check_string(s, value),
+        PropertySchema::Number(s) => check_number(s, value),
+        PropertySchema::Integer(s) => check_integer(s, value).map(|_| ()),
+        PropertySchema::Boolean(_) => match value {
+            Value::Bool(_) => Ok(()),
+            other => Err(wrong_type("a boolean", other)),
+        },
+        PropertySchema::MultiSelect(s) => check_multi_select(s, value),
+        PropertySchema::Other(o) => Err(FieldErrorKind::Unvalidatable {
+            reason: format!("the property type `{}` is not known", o.type_),
+        }),
+    }
+}
+
+/// Checks the entry `name` of `content`: absent or `null` is an error only
+/// when `required`; anything else goes through [`check_value`].
+///
+/// Returns the present value, if any, so the caller converts it without a
+/// second lookup.
+pub fn check_entry<'c>(
+    content: &'c Content,
+    name: &str,
+    schema: &PropertySchema,
+    required: bool,
+) -> Result<Option<&'c Value>, FieldErrorKind> {
+    match content.get(name) {
+        None | Some(Value::Null) if required => Err(FieldErrorKind::Missing),
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => check_value(schema, value).map(|()| Some(value)),
+    }
+}
+
+fn wrong_type(expected: &'static str, found: &Value) -> FieldErrorKind {
+    FieldErrorKind::WrongType {
+        expected,
+        found: JsonKind::of(found),
+    }
+}
+
+fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
+    let Value::String(text) = value else {
+        return Err(wrong_type("a string", value));
+    };
+    if let Some(options) = &s.options {
+        return check_option(options, text);
+    }
+    if s.min_length.is_some() || s.max_length.is_some() {
+        let length = text.chars().count();
+        if let Some(min_length) = s.min_length
+            && length < min_length as usize
+        {
+            return Err(FieldErrorKind::TooShort { min_length, length });
+        }
+        if let Some(max_length) = s.max_length
+            && length > max_length as usize
+        {
+            return Err(FieldErrorKind::TooLong { max_length, length });
+        }
+    }
+    if let Some(format) = &s.format
+        && !format_matches(format, text)
+    {
+        return Err(FieldErrorKind::InvalidFormat {
+            format: format.clone(),
+        });
+    }
+    if let Some(pattern) = &s.pattern {
+        match pattern.is_match(text) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(FieldErrorKind::PatternMismatch {
+                    pattern: pattern.as_str().to_owned(),
+                });
+            }
+            Err(reason) => {
+                return Err(FieldErrorKind::Unvalidatable {
+                    reason: reason.to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text` is valid for `format`. Unknown formats are annotations and
+/// accept everything.
+pub fn format_matches(format: &Format, text: &str) -> bool {
+    match format {
+        Format::Email => format::is_email(text),
+        Format::Uri => format::is_uri(text),
+        Format::Date => format::is_date(text),
+        Format::DateTime => format::is_date_time(text),
+        Format::Other(_) => true,
+    }
+}
+
+fn check_option(options: &Options, text: &str) -> Result<(), FieldErrorKind> {
+    if options.contains(text) {
+        Ok(())
+    } else {
+        Err(FieldErrorKind::NotAnOption {
+            value: text.to_owned(),
+            allowed: options.values().map(str::to_owned).collect(),
+        })
+    }
+}
+
+fn check_number(s: &NumberSchema, value: &Value) -> Result<(), FieldErrorKind> {
+    let Some(x) = value.as_f64().filter(|_| value.is_number()) else {
+        return Err(wrong_type("a number", value));
+    };
+    if let Some(minimum) = s.minimum
+        && x < minimum
+    {
+        return Err(FieldErrorKind::BelowMinimum {
+            minimum: Num::Float(minimum),
+            value: Num::Float(x),
+        });
+    }
+    if let Some(maximum) = s.maximum
+        && x > maximum
+    {
+        return Err(FieldErrorKind::AboveMaximum {
+            maximum: Num::Float(maximum),
+            value: Num::Float(x),
+        });
+    }
+    Ok(())
+}
+
+/// Reads a JSON value as an exact integer: integers as they are, and numbers
+/// with no fractional part (JSON Schema counts `2.0` as an integer).
+pub fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
+    let Value::Number(n) = value else {
+        return Err(wrong_type("an integer", value));
+    };
+    if let Some(i) = n.as_i64() {
+        return Ok(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Ok(i128::from(u));
+    }
+    let x = n.as_f64().unwrap_or(f64::NAN);
+    // 2^127 bounds what i128 holds; beyond that, report it as out of range.
+    if x.fract() == 0.0 && x.abs() < 1.7e38 {
+        // The value is whole and in range, so the conversion is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        Ok(x as i128)
+    } else if x.fract() == 0.0 {
+        Err(FieldErrorKind::OutOfTypeRange {
+            rust_type: "a 64-bit integer",
+            value: Num::Float(x),
+        })
+    } else {
+        Err(FieldErrorKind::NotAnInteger { value: x })
+    }
+}
+
+/// Checks an integer value and returns it.
+pub fn check_integer(s: &IntegerSchema, value: &Value) -> Result<i128, FieldErrorKind> {
+    let n = as_integer(value)?;
+    if let Some(minimum) = s.minimum
+        && n < i128::from(minimum)
+    {
+        return Err(FieldErrorKind::BelowMinimum {
+            minimum: Num::Int(minimum.into()),
+            value: Num::Int(n),
+        });
+    }
+    if let Some(maximum) = s.maximum
+        && n > i128::from(maximum)
+    {
+        return Err(FieldErrorKind::AboveMaximum {
+            maximum: Num::Int(maximum.into()),
+            value: Num::Int(n),
+        });
+    }
+    Ok(n)
+}
+
+fn check_multi_select(s: &MultiSelectSchema, value: &Value) -> Result<(), FieldErrorKind> {
+    let Value::Array(items) = value else {
+        return Err(wrong_type("an array of strings", value));
+    };
+    let Items::Options(options) = &s.items else {
+        return Err(FieldErrorKind::Unvalidatable {
+            reason: "the multi-select `items` kind is not known".to_owned(),
+        });
+    };
+    for (i, item) in items.iter().enumerate() {
+        let Value::String(text) = item else {
+            return Err(wrong_type("an array of strings", item));
+        };
+        check_option(options, text)?;
+        if items[..i].iter().any(|earlier| earlier == item) {
+            return Err(FieldErrorKind::DuplicateItem {
+                value: text.clone(),
+            });
+        }
+    }
+    if let Some(min_items) = s.min_items
+        && (items.len() as u64) < min_items
+    {
+        return Err(FieldErrorKind::TooFewItems {
+            min_items,
+            count: items.len(),
+        });
+    }
+    if let Some(max_items) = s.max_items
+        && (items.len() as u64) > max_items
+    {
+        return Err(FieldErrorKind::TooManyItems {
+            max_items,
+            count: items.len(),
+        });
+    }
+    Ok(())
+}
+
+impl ElicitationSchema {
+    /// Validates `content` against this schema, collecting every failing
+    /// field (in property order). Keys the schema does not define are
+    /// ignored, as the protocol has no `additionalProperties`.
+    ///
+    /// ```
+    /// use elicit_core::{ElicitationSchema, IntegerSchema};
+    ///
+    /// let schema: ElicitationSchema = serde_json::from_str(
+    ///     r#"{"type":"object","properties":{"n":{"type":"integer","maximum":3}},"required":["n"]}"#,
+    /// ).unwrap();
+    /// let content = serde_json::json!({"n": 4});
+    /// let err = schema.validate(content.as_object().unwrap()).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid form content: `n` must be at most 3, got 4");
+    /// ```
+    pub fn validate(&self, content: &Content) -> Result<(), ContentError> {
+        let mut errors = Vec::new();
+        for (name, property) in &self.properties {
+            if let Err(kind) = check_entry(content, name, property, self.is_required(name)) {
+                errors.push(FieldError::new(name, kind));
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ContentError::new(errors))
+        }
+    }
+
+    /// Checks that this schema is restricted and self-consistent: every
+    /// property is of a known kind, bounds are ordered, defaults obey their
+    /// property's rules, selects have unique, non-empty options, patterns
+    /// compile in the linear-time engine, and `required` names exist, once.
+    ///
+    /// Collects every problem. Clients call this on a received
+    /// `requestedSchema` before rendering it; derived schemas are checked in
+    /// this crate's tests.
+    pub fn check(&self) -> Result<(), SchemaError> {
+        let mut issues = Vec::new();
+        for (i, (name, property)) in self.properties.iter().enumerate() {
+            if self.properties.names().take(i).any(|earlier| earlier == name) {
+                issues.push((Some(name.to_owned()), SchemaErrorKind::DuplicateProperty));
+            }
+            for kind in check_property(property) {
+                issues.push((Some(name.to_owned()), kind));
+            }
+        }
+        for (i, name) in self.required.iter().enumerate() {
+            if !self.properties.contains(name) {
+                issues.push((Some(name.clone()), SchemaErrorKind::RequiredNotAProperty));
+            } else if self.required[..i].contains(name) {
+                issues.push((Some(name.clone()), SchemaErrorKind::DuplicateRequired));
+            }
+        }
+        match SchemaError::from_issues(issues) {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Every problem with one property schema on its own.
+pub fn check_property(property: &PropertySchema) -> Vec<SchemaErrorKind> {
+    let mut issues = Vec::new();
+    match property {
+        PropertySchema::String(s) => {
+            bounds(&mut issues, "minLength", s.min_length, s.max_length, |n| {
+                Num::Int(n.into())
+            });
+            if let Some(pattern) = &s.pattern
+                && let Err(kind) = pattern.regex()
+            {
+                issues.push(kind.clone());
+            }
+            if let Some(options) = &s.options {
+                check_options(&mut issues, options);
+            }
+        }
+        PropertySchema::Number(s) => {
+            bounds(&mut issues, "minimum", s.minimum, s.maximum, Num::Float);
+        }
+        PropertySchema::Integer(s) => {
+            bounds(&mut issues, "minimum", s.minimum, s.maximum, |n| {
+                Num::Int(n.into())
+            });
+        }
+        PropertySchema::Boolean(_) => {}
+        PropertySchema::MultiSelect(s) => {
+            bounds(&mut issues, "minItems", s.min_items, s.max_items, |n| {
+                Num::Int(n.into())
+            });
+            match &s.items {
+                Items::Options(options) => {
+                    check_options(&mut issues, options);
+                    if let Some(min_items) = s.min_items
+                        && min_items > options.len() as u64
+                        && !options.is_empty()
+                    {
+                        issues.push(SchemaErrorKind::MinItemsAboveOptions {
+                            min_items,
+                            options: options.len(),
+                        });
+                    }
+                }
+                Items::Other(_) => issues.push(SchemaErrorKind::UnknownItemsType),
+            }
+        }
+        PropertySchema::Other(o) => issues.push(SchemaErrorKind::UnknownPropertyType {
+            type_: o.type_.clone(),
+        }),
+    }
+    // A default must obey its own property's rules; the engine decides.
+    if issues.is_empty()
+        && let Some(default) = property.default_value()
+        && let Err(reason) = check_value(property, &default)
+    {
+        issues.push(SchemaErrorKind::InvalidDefault { reason });
+    }
+    issues
+}
+
+fn bounds<T: PartialOrd + Copy>(
+    issues: &mut Vec<SchemaErrorKind>,
+    min_key: &'static str,
+    min: Option<T>,
+    max: Option<T>,
+    num: impl Fn(T) -> Num,
+) {
+    if let (Some(min), Some(max)) = (min, max)
+        && min > max
+    {
+        issues.push(SchemaErrorKind::BoundsReversed {
+            min_key,
+            min: num(min),
+            max: num(max),
+        });
+    }
+}
+
+fn check_options(issues: &mut Vec<SchemaErrorKind>, options: &Options) {
+    if options.is_empty() {
+        issues.push(SchemaErrorKind::NoOptions);
+    }
+    let values: Vec<&str> = options.values().collect();
+    for (i, value) in values.iter().enumerate() {
+        if values[..i].contains(value) {
+            issues.push(SchemaErrorKind::DuplicateOption {
+                value: (*value).to_owned(),
+            });
+        }
+    }
+}

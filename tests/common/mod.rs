@@ -1,0 +1,193 @@
+//! The derived test types shared by the integration tests: together they
+//! cover every row of the type-mapping table and every attribute.
+#![allow(dead_code)]
+
+use std::collections::{BTreeSet, HashSet};
+
+use elicit_core::Elicit;
+
+// The spec's refactoring-strategy single-select.
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(rename_all = "lowercase")]
+pub enum Strategy {
+    Conservative,
+    Balanced,
+    Aggressive,
+}
+
+// 1. The spec's form-mode example, exactly.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Refactor {
+    pub strategy: Strategy,
+}
+
+// Where to deploy (titled options: `oneOf`).
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(rename_all = "kebab-case")]
+pub enum Environment {
+    /// Safe to break.
+    #[elicit(title = "Staging")]
+    Staging,
+    #[elicit(title = "Production", description = "Real users: be careful.")]
+    Production,
+    #[elicit(rename = "dev", title = "Local development")]
+    LocalDev,
+}
+
+// 2. A deploy form.
+/// Deploy the current branch.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(title = "Deploy")]
+pub struct Deploy {
+    /// Which environment to deploy to.
+    pub env: Environment,
+    #[elicit(range(min = 1, max = 16), default = 2)]
+    pub replicas: u8,
+    pub notify: Option<bool>,
+}
+
+// 3. Strings: lengths, pattern and every known format.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Profile {
+    #[elicit(title = "Display name", length(min = 2, max = 20))]
+    pub name: String,
+    #[elicit(pattern = "^[a-z][a-z0-9_]*$", length(max = 16))]
+    pub handle: String,
+    #[elicit(email)]
+    pub email: String,
+    #[elicit(uri)]
+    pub homepage: Option<String>,
+    #[elicit(date)]
+    pub birthday: Option<String>,
+    #[elicit(date_time, description = "When to call you back (RFC 3339).")]
+    pub callback_at: Option<String>,
+}
+
+// 4. Every integer type, with its own range, some narrowed by `range`.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Integers {
+    pub a_i8: i8,
+    pub a_i16: i16,
+    #[elicit(range(min = -5, max = 5))]
+    pub a_i32: i32,
+    pub a_i64: i64,
+    pub a_u8: u8,
+    #[elicit(range(max = 1000))]
+    pub a_u16: u16,
+    pub a_u32: u32,
+    pub a_u64: u64,
+    pub a_isize: isize,
+    #[elicit(range(min = 1))]
+    pub a_usize: usize,
+}
+
+// 5. Numbers: `f32` and `f64`, with float and integer bounds and a default.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Numbers {
+    #[elicit(range(min = 0.0, max = 1.0), default = 0.5)]
+    pub ratio: f32,
+    #[elicit(range(min = -273.15))]
+    pub temperature: f64,
+    #[elicit(range(min = 0, max = 100))]
+    pub percent: f64,
+}
+
+// 6. `Option` of every kind of field.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Optionals {
+    pub text: Option<String>,
+    pub flag: Option<bool>,
+    pub count: Option<u32>,
+    pub amount: Option<f64>,
+    pub strategy: Option<Strategy>,
+    pub envs: Option<Vec<Environment>>,
+}
+
+// 7. Multi-selects: `Vec`, `BTreeSet`, `HashSet`; titled (`anyOf`) and not.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct MultiSelects {
+    #[elicit(length(min = 1, max = 2))]
+    pub strategies: Vec<Strategy>,
+    #[elicit(title = "Environments", default = BTreeSet::from([Environment::Staging]))]
+    pub envs: BTreeSet<Environment>,
+    pub any_of: HashSet<Strategy>,
+}
+
+// 8. Renames: container rule, field `rename`, and serde's renames honoured.
+#[derive(Elicit, Debug, Clone, PartialEq, serde::Deserialize)]
+#[elicit(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Renamed {
+    pub first_name: String,
+    #[elicit(rename = "surname")]
+    #[serde(rename = "surname")]
+    pub last_name: String,
+    #[serde(rename = "yearsOfAge")]
+    pub age: u8,
+}
+
+// 9. serde's `rename_all` on the container, when elicit has none.
+#[derive(Elicit, Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub struct SerdeRenamed {
+    pub max_retries: u8,
+    #[elicit(rename = "dryRun")]
+    pub dry_run: bool,
+}
+
+// 10. `skip`, `deny_unknown_fields`, and container title + description.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(
+    title = "Feedback",
+    description = "Tell us how it went.",
+    deny_unknown_fields
+)]
+pub struct Feedback {
+    #[elicit(range(min = 1, max = 5))]
+    pub stars: u8,
+    pub comment: Option<String>,
+    #[elicit(skip)]
+    pub internal_id: u64,
+}
+
+// 11. Defaults of every kind; each field with a default is not required.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Defaults {
+    #[elicit(default = "main")]
+    pub branch: String,
+    #[elicit(default = true)]
+    pub force: bool,
+    #[elicit(default = Strategy::Balanced)]
+    pub strategy: Strategy,
+    #[elicit(default = -1)]
+    pub offset: i64,
+    #[elicit(default = 3)]
+    pub retries: Option<u8>,
+}
+
+// The runtime re-exported, as a wrapper crate would have it.
+pub mod sdk {
+    pub use elicit_core as elicit;
+}
+
+// 12. `crate = ".."` for re-exporters, plus doc comments as descriptions.
+/// A re-exported form.
+///
+/// The second paragraph is kept.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(crate = "crate::common::sdk::elicit")]
+pub struct Reexported {
+    /// A plain question
+    /// over two lines.
+    pub question: String,
+    /// Overridden by the attribute.
+    #[elicit(description = "The attribute wins.")]
+    pub answer: bool,
+}
+
+// 13. A generic form over any single-select.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Pick<C: elicit_core::Choice> {
+    pub choice: C,
+    pub more: Vec<C>,
+}
