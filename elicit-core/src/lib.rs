@@ -71,6 +71,7 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
+pub mod credential;
 pub mod error;
 pub mod field;
 pub mod format;
@@ -143,3 +144,8 @@ pub trait Elicit: Sized {
 /// Support for generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private;
+
+// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
