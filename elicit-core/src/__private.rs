@@ -2,9 +2,9 @@
 //! values are checked by [`crate::rules`], types converted by
 //! [`FormField`](crate::FormField).
 
-use serde_json::Value;
-
 pub use crate::error::Num;
+pub use crate::field::{choice_from_value, choice_property, choice_to_value};
+pub use serde_json::Value;
 pub use crate::schema::Format;
 pub use std::option::Option::{None, Some};
 pub use std::sync::OnceLock;
@@ -134,9 +134,10 @@ pub fn push<T: FormField>(
     schema: &mut ElicitationSchema,
     name: &'static str,
     attrs: &Attrs,
-    default: Option<&T::Value>,
+    default: Option<fn() -> T::Value>,
 ) {
-    let property = property::<T>(attrs, default);
+    let default = default.map(|f| f());
+    let property = property::<T>(attrs, default.as_ref());
     if is_required::<T>(default.is_some()) {
         schema.required.push(name.to_owned());
     }

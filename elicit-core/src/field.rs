@@ -26,7 +26,7 @@ use crate::schema::{
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
-    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these",
+    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
     note = "for a nested struct that derives `Elicit`, merge its fields with `#[elicit(flatten)]`; for lists of free text, ask for a delimited `String` or elicit again; secrets must go through URL mode"
 )]
 pub trait FormValue: Sized {
@@ -51,7 +51,8 @@ pub trait FormValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
-    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (but not `Option<Option<T>>`)"
+    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
+    note = "for a nested struct that derives `Elicit`, merge its fields with `#[elicit(flatten)]`; for lists of free text, ask for a delimited `String` or elicit again; secrets must go through URL mode"
 )]
 pub trait FormField: Sized {
     /// The value type inside (`T` for both `T` and `Option<T>`); a field's
@@ -73,6 +74,35 @@ pub trait FormField: Sized {
 
     /// The value to submit, or `None` to leave the key out.
     fn to_entry(&self) -> Option<Value>;
+
+    #[doc(hidden)]
+    /// Derived code: appends this field to a schema being built.
+    fn __push(
+        schema: &mut crate::ElicitationSchema,
+        name: &'static str,
+        attrs: &crate::__private::Attrs,
+        default: Option<fn() -> Self::Value>,
+    ) {
+        crate::__private::push::<Self>(schema, name, attrs, default);
+    }
+
+    #[doc(hidden)]
+    /// Derived code: takes, checks and converts this field from content.
+    fn __take(
+        content: &crate::Content,
+        schema: &crate::ElicitationSchema,
+        index: &mut usize,
+        default: Option<fn() -> Self::Value>,
+        errors: &mut Vec<crate::FieldError>,
+    ) -> Option<Self> {
+        crate::__private::take::<Self>(content, schema, index, default, errors)
+    }
+
+    #[doc(hidden)]
+    /// Derived code: writes this field into content.
+    fn __put(&self, content: &mut crate::Content, name: &'static str) {
+        crate::__private::put::<Self>(content, name, self);
+    }
 }
 
 impl<T: FormValue> FormField for T {
@@ -147,27 +177,14 @@ impl FormValue for bool {
     }
 }
 
-/// Integers: the Rust type's range, intersected with the wire's `i64`, is
-/// the property's `minimum`/`maximum`.
-pub trait IntegerField: FormValue + Copy + Into<i128> + TryFrom<i128> {
-    /// The smallest value, as it can be written on the wire.
-    const WIRE_MIN: i64;
-    /// The largest value, as it can be written on the wire.
-    const WIRE_MAX: i64;
-}
-
 macro_rules! integer {
     ($($t:ty),*) => {$(
-        impl IntegerField for $t {
-            const WIRE_MIN: i64 = clamp_i64(<$t>::MIN as i128);
-            const WIRE_MAX: i64 = clamp_i64(<$t>::MAX as i128);
-        }
         impl FormValue for $t {
             const RUST_TYPE: &'static str = stringify!($t);
             fn property() -> PropertySchema {
                 IntegerSchema {
-                    minimum: Some(Self::WIRE_MIN),
-                    maximum: Some(Self::WIRE_MAX),
+                    minimum: Some(clamp_i64(<$t>::MIN as i128)),
+                    maximum: Some(clamp_i64(<$t>::MAX as i128)),
                     ..IntegerSchema::default()
                 }
                 .into()
@@ -196,37 +213,9 @@ const fn clamp_i64(n: i128) -> i64 {
     }
 }
 
-integer!(i8, i16, i32, i64, u8, u16, u32, u64);
+integer!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
-// `isize`/`usize` do not convert into `i128` through `Into` on every target,
-// so they get the same behaviour spelled out.
-macro_rules! pointer_integer {
-    ($($t:ty),*) => {$(
-        impl FormValue for $t {
-            const RUST_TYPE: &'static str = stringify!($t);
-            fn property() -> PropertySchema {
-                IntegerSchema {
-                    minimum: Some(clamp_i64(<$t>::MIN as i128)),
-                    maximum: Some(clamp_i64(<$t>::MAX as i128)),
-                    ..IntegerSchema::default()
-                }
-                .into()
-            }
-            fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
-                let n = rules::as_integer(value)?;
-                <$t>::try_from(n).map_err(|_| FieldErrorKind::OutOfTypeRange {
-                    rust_type: stringify!($t),
-                    value: Num::Int(n),
-                })
-            }
-            fn to_value(&self) -> Value {
-                Value::from(*self)
-            }
-        }
-    )*};
-}
 
-pointer_integer!(isize, usize);
 
 impl FormValue for f64 {
     const RUST_TYPE: &'static str = "f64";
@@ -273,12 +262,13 @@ impl FormValue for f32 {
 }
 
 /// A unit-only enum used as a single-select. `#[derive(Elicit)]` on such an
-/// enum implements it (and, through it, [`FormValue`]).
+/// enum implements it and [`FormValue`] (with [`choice_property`],
+/// [`choice_from_value`] and [`choice_to_value`]).
 ///
 /// Each variant is an option with a wire value and, optionally, a title and
 /// a description. With no title on any variant the property is written as
 /// `enum: [..]`; otherwise as `oneOf: [{const, title, description?}]`.
-pub trait Choice: Sized + 'static {
+pub trait Choice: FormValue + 'static {
     /// The options, in variant order.
     const OPTIONS: &'static [ChoiceOption];
 
@@ -322,7 +312,8 @@ pub struct ChoiceOption {
     pub description: Option<&'static str>,
 }
 
-fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
+/// Reads a [`Choice`] from a submitted value.
+pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
     match value {
         Value::String(s) => C::from_wire(s).ok_or_else(|| FieldErrorKind::NotAnOption {
             value: s.clone(),
@@ -335,17 +326,15 @@ fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
     }
 }
 
-impl<C: Choice> FormValue for C {
-    const RUST_TYPE: &'static str = "enum";
-    fn property() -> PropertySchema {
-        StringSchema::select(C::options()).into()
-    }
-    fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
-        choice_from_value(value)
-    }
-    fn to_value(&self) -> Value {
-        Value::String(self.as_wire().to_owned())
-    }
+/// The single-select property of a [`Choice`]; derived `FormValue` impls of
+/// enums call this.
+pub fn choice_property<C: Choice>() -> PropertySchema {
+    StringSchema::select(C::options()).into()
+}
+
+/// A [`Choice`] as the value a client submits.
+pub fn choice_to_value<C: Choice>(choice: &C) -> Value {
+    Value::String(choice.as_wire().to_owned())
 }
 
 fn multi_property<C: Choice>() -> PropertySchema {
@@ -411,4 +400,99 @@ impl<C: Choice + Hash + Eq, S: BuildHasher + Default> FormValue for HashSet<C, S
                 .filter(|c| self.contains(c)),
         )
     }
+}
+
+/// Field types `range(..)` applies to: integers and numbers (and `Option`s
+/// of them). The derive checks literal bounds against `MIN`/`MAX` at compile
+/// time.
+#[diagnostic::on_unimplemented(
+    message = "`range` applies to integer and number fields, not to `{Self}`",
+    label = "`range` used on this field",
+    note = "for a `String`, bound its length with `length(min = .., max = ..)`; for a multi-select, `length` bounds the number of selected options"
+)]
+pub trait RangeField: FormField {
+    /// The smallest value the field can take on the wire (`i128::MIN` for numbers).
+    const MIN: i128;
+    /// The largest value the field can take on the wire (`i128::MAX` for numbers).
+    const MAX: i128;
+    /// Whether the field is an integer (bounds must then be integers).
+    const INTEGER: bool;
+}
+
+/// Field types `length(..)` applies to: strings (characters) and
+/// multi-selects (selected options), and `Option`s of them.
+#[diagnostic::on_unimplemented(
+    message = "`length` applies to `String` fields (characters) and multi-selects (selected options), not to `{Self}`",
+    label = "`length` used on this field",
+    note = "for integers and numbers, use `range(min = .., max = ..)`"
+)]
+pub trait LengthField: FormField {
+    /// How many options a multi-select has (`u64::MAX` for a string), so
+    /// `length(min = ..)` above it is caught at compile time.
+    const OPTIONS: u64;
+}
+
+/// Field types the text attributes (`pattern`, `email`, `uri`, `date`,
+/// `date_time`, `format`) apply to: `String` and `Option<String>`.
+#[diagnostic::on_unimplemented(
+    message = "`pattern`, `email`, `uri`, `date`, `date_time` and `format` apply to `String` fields only, not to `{Self}`",
+    label = "text attribute used on this field",
+    note = "a single-select enum's options are already fixed; numbers are bounded with `range`"
+)]
+pub trait TextField: FormField {
+    /// Named by derived code to require this trait at compile time.
+    const TEXT: () = ();
+}
+
+impl TextField for String {}
+impl TextField for Option<String> {}
+
+impl LengthField for String {
+    const OPTIONS: u64 = u64::MAX;
+}
+
+impl<C: Choice> LengthField for Vec<C> {
+    const OPTIONS: u64 = C::OPTIONS.len() as u64;
+}
+
+impl<C: Choice + Ord> LengthField for BTreeSet<C> {
+    const OPTIONS: u64 = C::OPTIONS.len() as u64;
+}
+
+impl<C: Choice + Hash + Eq, S: BuildHasher + Default> LengthField for HashSet<C, S> {
+    const OPTIONS: u64 = C::OPTIONS.len() as u64;
+}
+
+impl<T: LengthField + FormValue> LengthField for Option<T> {
+    const OPTIONS: u64 = T::OPTIONS;
+}
+
+macro_rules! range_field {
+    ($($t:ty),*) => {$(
+        impl RangeField for $t {
+            const MIN: i128 = clamp_i64(<$t>::MIN as i128) as i128;
+            const MAX: i128 = clamp_i64(<$t>::MAX as i128) as i128;
+            const INTEGER: bool = true;
+        }
+    )*};
+}
+
+range_field!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
+
+impl RangeField for f32 {
+    const MIN: i128 = i128::MIN;
+    const MAX: i128 = i128::MAX;
+    const INTEGER: bool = false;
+}
+
+impl RangeField for f64 {
+    const MIN: i128 = i128::MIN;
+    const MAX: i128 = i128::MAX;
+    const INTEGER: bool = false;
+}
+
+impl<T: RangeField + FormValue> RangeField for Option<T> {
+    const MIN: i128 = T::MIN;
+    const MAX: i128 = T::MAX;
+    const INTEGER: bool = T::INTEGER;
 }

@@ -93,24 +93,3 @@ fn split_pascal(name: &str) -> Vec<String> {
     words.retain(|w| !w.is_empty());
     words
 }
-
-/// The `snake_case` words of a wire name in any case, for the credential check.
-pub fn words(name: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            words.push(String::new());
-            prev_lower = false;
-            continue;
-        }
-        let boundary = c.is_uppercase() && prev_lower;
-        match words.last_mut() {
-            Some(w) if !boundary => w.extend(c.to_lowercase()),
-            _ => words.push(c.to_lowercase().collect()),
-        }
-        prev_lower = c.is_lowercase() || c.is_numeric();
-    }
-    words.retain(|w| !w.is_empty());
-    words
-}

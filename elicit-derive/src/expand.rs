@@ -22,18 +22,54 @@ pub fn expand(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
     match &input.data {
         Data::Form(fields) => form(input, fields, rule),
         Data::Choice(variants) => choice(input, variants, rule),
-        Data::Unsupported(_) => fallback(input),
+        Data::Unsupported(_) => fallback(input, rule),
     }
 }
 
 /// What is emitted next to compile errors: an impl whose bodies never run, so
 /// uses of the type elsewhere do not add errors of their own.
-pub fn fallback(input: &Input<'_>) -> TokenStream {
+pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
     let krate = krate(input);
+    // The checks that need the compiler still run, so one build shows every
+    // mistake: field types, and the `const` checks.
+    let checks = match &input.data {
+        Data::Form(fields) => {
+            let types = fields
+                .iter()
+                .filter(|f| {
+                    f.attrs.skip.is_none()
+                        && f.attrs.flatten.is_none()
+                        && !mentions_generic(f.ty, input.generics)
+                })
+                .map(|f| {
+                    let ty = f.ty;
+                    let form_field = qualified(&krate, ty, "FormField", ty.span());
+                    quote_spanned!(ty.span()=> let _: bool = #form_field::REQUIRED;)
+                });
+            let types = quote!(const _: () = { #(#types)* };);
+            let checks = checks(&krate, input, fields, rule);
+            quote!(#types #checks)
+        }
+        _ => TokenStream::new(),
+    };
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    match &input.data {
+    let fallback = match &input.data {
         Data::Choice(_) => quote! {
+            impl #impl_generics #krate::FormValue for #ident #ty_generics #where_clause {
+                const RUST_TYPE: &'static str = "";
+                fn property() -> #krate::PropertySchema {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+                fn from_value(
+                    _: &#krate::__private::Value,
+                ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+                fn to_value(&self) -> #krate::__private::Value {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+            }
             impl #impl_generics #krate::Choice for #ident #ty_generics #where_clause {
                 const OPTIONS: &'static [#krate::ChoiceOption] = &[];
                 const TITLED: bool = false;
@@ -58,7 +94,37 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                 }
             }
         },
-    }
+    };
+    quote!(#checks #fallback)
+}
+
+/// The same tokens, all at `span`: a path like `::elicit_core::FormField`
+/// written next to a user's type then reports errors at that type only.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = proc_macro2::TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+/// `<Ty as krate::Trait>` with the trait path at the type's span.
+fn qualified(krate: &TokenStream, ty: &syn::Type, trait_: &str, span: proc_macro2::Span) -> TokenStream {
+    let trait_ident = syn::Ident::new(trait_, span);
+    let path = respan(quote!(#krate::#trait_ident), span);
+    let lt = respan(quote!(<), span);
+    let gt = respan(quote!(>), span);
+    let as_ = respan(quote!(as), span);
+    let ty = respan(quote!(#ty), span);
+    quote!(#lt #ty #as_ #path #gt)
 }
 
 fn opt_str(value: Option<&str>) -> TokenStream {
@@ -143,7 +209,8 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
 /// `Option<fn() -> <T as FormField>::Value>` for the field's default.
 fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
-    let value_ty = quote_spanned!(ty.span()=> <#ty as #krate::FormField>::Value);
+    let form_field = qualified(krate, ty, "FormField", ty.span());
+    let value_ty = quote_spanned!(ty.span()=> #form_field::Value);
     match &field.attrs.default {
         Some(default) => {
             let expr = &default.value;
@@ -155,11 +222,11 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
                 }) => quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr)),
                 _ => quote_spanned!(expr.span()=> #expr),
             };
-            quote! {
+            quote_spanned! {ty.span()=>
                 ::core::option::Option::Some((|| -> #value_ty { #body }) as fn() -> #value_ty)
             }
         }
-        None => quote!(::core::option::Option::None::<fn() -> #value_ty>),
+        None => quote_spanned!(ty.span()=> ::core::option::Option::None::<fn() -> #value_ty>),
     }
 }
 
@@ -192,7 +259,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             continue;
         }
         if field.attrs.flatten.is_some() {
-            let elicit = quote_spanned!(ty.span()=> <#ty as #krate::Elicit>);
+            let elicit = qualified(&krate, ty, "Elicit", ty.span());
             build.push(quote!(#krate::__private::merge(&mut __schema, #elicit::schema());));
             collect.push(quote! {
                 let #var = #elicit::__collect(__content, __errors);
@@ -205,20 +272,20 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
         let wire = field_wire_name(field, rule);
         let attrs = attrs(&krate, field);
         let default = default_fn(&krate, field);
-        build.push(quote! {
-            {
-                let __default = #default;
-                let __value = __default.map(|__f| __f());
-                #krate::__private::push::<#ty>(&mut __schema, #wire, &#attrs, __value.as_ref());
-            }
+        let form_field = qualified(&krate, ty, "FormField", ty.span());
+        // Spanned on the type, so an unsupported type is reported there once.
+        let span = ty.span();
+        build.push(quote_spanned! {span=>
+            #form_field::__push(&mut __schema, #wire, &#attrs, #default);
         });
-        collect.push(quote! {
-            let #var = #krate::__private::take::<#ty>(__content, __schema, &mut __index, #default, __errors);
+        collect.push(quote_spanned! {span=>
+            let #var = #form_field::__take(__content, __schema, &mut __index, #default, __errors);
         });
-        write.push(quote!(#krate::__private::put::<#ty>(__content, #wire, &self.#member);));
+        write.push(quote_spanned!(span=> #form_field::__put(&self.#member, __content, #wire);));
         init.push(quote!(#member: #var?));
     }
 
+    let checks = checks(&krate, input, fields, rule);
     let deny = input.attrs.deny_unknown_fields.map(|_| {
         quote!(#krate::__private::deny_unknown(__content, __schema, __errors);)
     });
@@ -239,6 +306,8 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     };
 
     quote! {
+        #checks
+
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             fn schema() -> #krate::ElicitationSchema {
@@ -282,6 +351,159 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     }
 }
 
+/// Compile-time checks that need the field's type or a rule of elicit-core:
+/// they are `const` evaluations of elicit-core's own functions and traits,
+/// so no rule is re-implemented here. Each failure is spanned on the field
+/// or attribute that causes it.
+fn checks(
+    krate: &TokenStream,
+    input: &Input<'_>,
+    fields: &[Field<'_>],
+    rule: Option<RenameRule>,
+) -> TokenStream {
+    let mut out = Vec::new();
+    for field in fields {
+        let a = &field.attrs;
+        if a.skip.is_some() || a.flatten.is_some() {
+            continue;
+        }
+        let wire = field_wire_name(field, rule);
+        if a.not_secret.is_none() {
+            let message = format!(
+                "the field `{wire}` looks like a credential: form mode must not collect secrets \
+                 (passwords, API keys, tokens, private keys, recovery codes, payment data). \
+                 Ask for it through URL mode instead (elicit_core::protocol), or, if it is not \
+                 a credential, say why with `#[elicit(not_secret = \"..\")]`"
+            );
+            let span = field.ident.span();
+            out.push(quote_spanned! {span=>
+                if #krate::credential::looks_like_credential(#wire) {
+                    ::core::panic!(#message);
+                }
+            });
+        }
+        if let (Some(format), Some(default)) = (a.formats.first(), &a.default)
+            && let FormatAttr::Known(known) = format.value
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &default.value
+        {
+            let check = match known {
+                KnownFormat::Email => quote!(#krate::format::is_email),
+                KnownFormat::Uri => quote!(#krate::format::is_uri),
+                KnownFormat::Date => quote!(#krate::format::is_date),
+                KnownFormat::DateTime => quote!(#krate::format::is_date_time),
+            };
+            let message = format!(
+                "the default \"{}\" is not a valid {}: fix the default or the format",
+                text.value(),
+                known.wire()
+            );
+            let span = default.span;
+            out.push(quote_spanned! {span=>
+                if !#check(#text) {
+                    ::core::panic!(#message);
+                }
+            });
+        }
+        // Checks through the field's type: not for types that mention a
+        // generic parameter (a `const` cannot name them); those are checked
+        // where the form is used.
+        if mentions_generic(field.ty, input.generics) {
+            continue;
+        }
+        let ty = field.ty;
+        if let Some(span) = a.range.span {
+            let field_mod = respan(quote!(#krate::field), span);
+            let range = qualified(&field_mod, ty, "RangeField", span);
+            let mut group = vec![quote_spanned!(span=> let _: i128 = #range::MIN;)];
+            for (which, bound) in [("min", &a.range.min), ("max", &a.range.max)] {
+                let Some(bound) = bound else { continue };
+                let bspan = bound.span;
+                match bound.value {
+                    Number::Float(x) => {
+                        let message = format!(
+                            "`range({which} = {x:?})` on an integer field: integer bounds must be whole numbers"
+                        );
+                        group.push(quote_spanned! {bspan=>
+                            if #range::INTEGER {
+                                ::core::panic!(#message);
+                            }
+                        });
+                    }
+                    Number::Int(n) => {
+                        let message = format!(
+                            "`range({which} = {n})` is outside the values the field's type can hold: \
+                             use a bound the type can reach, or a wider integer type"
+                        );
+                        group.push(quote_spanned! {bspan=>
+                            if #n < #range::MIN || #n > #range::MAX {
+                                ::core::panic!(#message);
+                            }
+                        });
+                    }
+                }
+            }
+            out.push(quote!(#(#group)*));
+        }
+        if let Some(span) = a.length.span {
+            let field_mod = respan(quote!(#krate::field), span);
+            let length = qualified(&field_mod, ty, "LengthField", span);
+            let mut group = vec![quote_spanned!(span=> let _: u64 = #length::OPTIONS;)];
+            if let Some(min) = &a.length.min {
+                let n = min.value;
+                let message = format!(
+                    "`length(min = {n})` asks for more selected options than the multi-select has: \
+                     lower it or add options"
+                );
+                let mspan = min.span;
+                group.push(quote_spanned! {mspan=>
+                    if #n > #length::OPTIONS {
+                        ::core::panic!(#message);
+                    }
+                });
+            }
+            out.push(quote!(#(#group)*));
+        }
+        let text_span = a
+            .pattern
+            .as_ref()
+            .map(|p| p.span)
+            .or(a.formats.first().map(|f| f.span));
+        if let Some(span) = text_span {
+            let field_mod = respan(quote!(#krate::field), span);
+            let text = qualified(&field_mod, ty, "TextField", span);
+            out.push(quote_spanned!(span=> #text::TEXT;));
+        }
+    }
+    // One `const` per check: a type error in one does not hide the others.
+    quote! {
+        #(const _: () = { #out };)*
+    }
+}
+
+/// Whether a type names one of the generic parameters.
+fn mentions_generic(ty: &syn::Type, generics: &syn::Generics) -> bool {
+    fn walk(tokens: TokenStream, params: &[String]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => params.contains(&i.to_string()),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), params),
+            _ => false,
+        })
+    }
+    let params: Vec<String> = generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    !params.is_empty() && walk(quote!(#ty), &params)
+}
+
 fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
@@ -309,7 +531,24 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>)
         to_wire.push(quote!(Self::#v => #wire));
         from_wire.push(quote!(#wire => ::core::option::Option::Some(Self::#v)));
     }
+    let rust_type = ident.to_string();
     quote! {
+        #[automatically_derived]
+        impl #krate::FormValue for #ident {
+            const RUST_TYPE: &'static str = #rust_type;
+            fn property() -> #krate::PropertySchema {
+                #krate::__private::choice_property::<Self>()
+            }
+            fn from_value(
+                __value: &#krate::__private::Value,
+            ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                #krate::__private::choice_from_value::<Self>(__value)
+            }
+            fn to_value(&self) -> #krate::__private::Value {
+                #krate::__private::choice_to_value(self)
+            }
+        }
+
         #[automatically_derived]
         impl #krate::Choice for #ident {
             const OPTIONS: &'static [#krate::ChoiceOption] = &[#(#options),*];

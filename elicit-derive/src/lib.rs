@@ -29,12 +29,11 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
 fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::default();
     let input = ast::Input::from_syn(&cx, input);
-    valid::check(&cx, &input);
+    let rule = valid::check(&cx, &input);
     if cx.has_errors() {
-        let fallback = expand::fallback(&input);
+        let fallback = expand::fallback(&input, rule);
         let errors = cx.into_compile_errors();
         return quote::quote!(#errors #fallback);
     }
-    let rule = valid::rename_rule(&cx, &input);
     expand::expand(&input, rule)
 }

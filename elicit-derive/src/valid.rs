@@ -3,7 +3,7 @@
 //! here stops at the first one.
 
 use crate::ast::{Data, Field, Input, Unsupported, Variant};
-use crate::attr::{self, Sp};
+use crate::attr::{self, Number};
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
 
@@ -13,7 +13,7 @@ const URL_MODE: &str = "form mode must not collect secrets or credentials (passw
     the client or the model's context)";
 
 /// The container's `rename_all` rule, if any (an unknown one is reported).
-pub fn rename_rule(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
+fn rename_rule(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
     let written = input
         .attrs
         .rename_all
@@ -65,13 +65,15 @@ pub fn variant_wire_name(variant: &Variant<'_>, rule: Option<RenameRule>) -> Str
     }
 }
 
-pub fn check(cx: &Ctxt, input: &Input<'_>) {
+/// Runs every check; returns the container's rename rule for expansion.
+pub fn check(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
     let rule = rename_rule(cx, input);
     match &input.data {
         Data::Unsupported(shape) => unsupported(cx, shape),
         Data::Form(fields) => form(cx, input, fields, rule),
         Data::Choice(variants) => choice(cx, input, variants, rule),
     }
+    rule
 }
 
 fn unsupported(cx: &Ctxt, shape: &Unsupported) {
@@ -95,12 +97,27 @@ fn unsupported(cx: &Ctxt, shape: &Unsupported) {
 }
 
 fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) {
-    let mut names: Vec<Sp<String>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     let mut properties = 0;
     for field in fields {
         let a = &field.attrs;
         if let Some(span) = a.secret {
             cx.error_at(span, URL_MODE);
+            if let Some(not_secret) = &a.not_secret {
+                cx.error_at(
+                    not_secret.span,
+                    "`not_secret` contradicts `secret` on the same field: remove one",
+                );
+            }
+        }
+        if let Some(reason) = &a.not_secret
+            && reason.value.trim().is_empty()
+        {
+            cx.error_at(
+                reason.span,
+                "`not_secret` needs a reason a reviewer can check, e.g. \
+                 `not_secret = \"a public key fingerprint, not a secret\"`",
+            );
         }
         if let Some(skip) = a.skip {
             for (name, _) in a.schema_attr_spans() {
@@ -114,6 +131,22 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             }
             continue;
         }
+        properties += 1;
+        if let Some(flatten) = a.flatten {
+            for (name, _) in a.schema_attr_spans() {
+                if name != "flatten" {
+                    cx.error_at(
+                        flatten,
+                        format!(
+                            "`flatten` merges the fields of `{}` into this form, so `{name}` has no \
+                             effect here: put attributes on the inner struct's fields",
+                            field.name
+                        ),
+                    );
+                }
+            }
+            continue;
+        }
         if a.formats.len() > 1 {
             for extra in &a.formats[1..] {
                 cx.error_at(
@@ -123,11 +156,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
                 );
             }
         }
-        if a.flatten.is_some() {
-            properties += 1;
-            continue;
-        }
-        properties += 1;
+        literals(cx, field);
         let wire = field_wire_name(field, rule);
         let span = a
             .rename
@@ -137,7 +166,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
         if wire.is_empty() {
             cx.error_at(span, "the wire name is empty: give a non-empty `rename`");
         }
-        if names.iter().any(|n| n.value == wire) {
+        if names.contains(&wire) {
             cx.error_at(
                 span,
                 format!(
@@ -145,7 +174,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
                 ),
             );
         }
-        names.push(Sp { value: wire, span });
+        names.push(wire);
     }
     if properties == 0 && input.attrs.allow_empty.is_none() {
         cx.error_at(
@@ -153,6 +182,182 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             "this form has no fields to ask: add a field, or add `#[elicit(allow_empty)]` \
              if an empty confirmation form is intended",
         );
+    }
+}
+
+/// The literal values written in the attributes must agree with each other.
+fn literals(cx: &Ctxt, field: &Field<'_>) {
+    let a = &field.attrs;
+    if let (Some(min), Some(max)) = (&a.range.min, &a.range.max)
+        && as_f64(min.value) > as_f64(max.value)
+    {
+        cx.error_at(
+            min.span,
+            format!(
+                "`range` min {} is above max {}: swap them",
+                show(min.value),
+                show(max.value)
+            ),
+        );
+    }
+    if let (Some(min), Some(max)) = (&a.length.min, &a.length.max)
+        && min.value > max.value
+    {
+        cx.error_at(
+            min.span,
+            format!("`length` min {} is above max {}: swap them", min.value, max.value),
+        );
+    }
+    for bound in [&a.length.min, &a.length.max].into_iter().flatten() {
+        if bound.value > u64::from(u32::MAX) {
+            cx.error_at(
+                bound.span,
+                format!(
+                    "`length` bound {} does not fit the wire's 32-bit `minLength`/`maxLength`",
+                    bound.value
+                ),
+            );
+        }
+    }
+    let regex = a.pattern.as_ref().and_then(|p| {
+        match regex::RegexBuilder::new(&p.value)
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 20)
+            .nest_limit(64)
+            .build()
+        {
+            Ok(r) if p.value.len() <= 1024 => Some(r),
+            Ok(_) => {
+                cx.error_at(p.span, "this pattern is longer than the 1024-byte limit: simplify it");
+                None
+            }
+            Err(e) => {
+                let reason = match e {
+                    regex::Error::Syntax(s) => s,
+                    other => other.to_string(),
+                };
+                cx.error_at(
+                    p.span,
+                    format!(
+                        "this pattern is refused by the linear-time regex engine that evaluates it:\n{reason}"
+                    ),
+                );
+                None
+            }
+        }
+    });
+    let Some(default) = &a.default else { return };
+    if let syn::Expr::Call(call) = &default.value
+        && matches!(&*call.func, syn::Expr::Path(p) if p.path.is_ident("Some"))
+    {
+        cx.error_at(
+            default.span,
+            "the default of an `Option<T>` field is a `T`: write `default = x`, not `Some(x)`",
+        );
+    }
+    match literal(&default.value) {
+        Some(Lit::Number(n)) => {
+            if let Some(min) = &a.range.min
+                && as_f64(n) < as_f64(min.value)
+            {
+                cx.error_at(
+                    default.span,
+                    format!("the default {} is below `range` min {}", show(n), show(min.value)),
+                );
+            }
+            if let Some(max) = &a.range.max
+                && as_f64(n) > as_f64(max.value)
+            {
+                cx.error_at(
+                    default.span,
+                    format!("the default {} is above `range` max {}", show(n), show(max.value)),
+                );
+            }
+        }
+        Some(Lit::Text(text)) => {
+            let chars = text.chars().count() as u64;
+            if let Some(min) = &a.length.min
+                && chars < min.value
+            {
+                cx.error_at(
+                    default.span,
+                    format!(
+                        "the default \"{text}\" has {chars} characters, fewer than `length` min {}",
+                        min.value
+                    ),
+                );
+            }
+            if let Some(max) = &a.length.max
+                && chars > max.value
+            {
+                cx.error_at(
+                    default.span,
+                    format!(
+                        "the default \"{text}\" has {chars} characters, more than `length` max {}",
+                        max.value
+                    ),
+                );
+            }
+            if let (Some(regex), Some(pattern)) = (&regex, &a.pattern)
+                && !regex.is_match(&text)
+            {
+                cx.error_at(
+                    default.span,
+                    format!(
+                        "the default \"{text}\" does not match the pattern `{}`",
+                        pattern.value
+                    ),
+                );
+            }
+        }
+        None => {}
+    }
+}
+
+enum Lit {
+    Number(Number),
+    Text(String),
+}
+
+/// A literal default, if it is one (`-3`, `2.5`, `"main"`).
+fn literal(expr: &syn::Expr) -> Option<Lit> {
+    let (negative, inner) = match expr {
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => (true, &**expr),
+        other => (false, other),
+    };
+    let syn::Expr::Lit(syn::ExprLit { lit, .. }) = inner else {
+        return None;
+    };
+    match lit {
+        syn::Lit::Int(i) => i
+            .base10_parse::<i128>()
+            .ok()
+            .map(|n| Lit::Number(Number::Int(if negative { -n } else { n }))),
+        syn::Lit::Float(f) => f
+            .base10_parse::<f64>()
+            .ok()
+            .map(|x| Lit::Number(Number::Float(if negative { -x } else { x }))),
+        syn::Lit::Str(s) if !negative => Some(Lit::Text(s.value())),
+        _ => None,
+    }
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn as_f64(n: Number) -> f64 {
+    match n {
+        Number::Int(i) => i as f64,
+        Number::Float(x) => x,
+    }
+}
+
+fn show(n: Number) -> String {
+    match n {
+        Number::Int(i) => i.to_string(),
+        Number::Float(x) => x.to_string(),
     }
 }
 
