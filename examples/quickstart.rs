@@ -48,7 +48,11 @@ struct DeployConfig {
     #[elicit(range(min = 1, max = 16), default = 2)]
     replicas: u8,
     /// The git branch or tag to deploy.
-    #[elicit(length(min = 1, max = 64), pattern = "^[A-Za-z0-9._/-]+$", default = "main")]
+    #[elicit(
+        length(min = 1, max = 64),
+        pattern = "^[A-Za-z0-9._/-]+$",
+        default = "main"
+    )]
     git_ref: String,
     /// Who to tell when it is done.
     #[elicit(length(max = 2))]
@@ -117,7 +121,11 @@ fn main() {
     println!("{}\n", serde_json::to_string_pretty(&req).expect("JSON"));
 
     println!("== A larger form, `struct DeployConfig` (properties in declaration order):");
-    let req = request(44, "Confirm the deployment settings.", DeployConfig::schema());
+    let req = request(
+        44,
+        "Confirm the deployment settings.",
+        DeployConfig::schema(),
+    );
     println!("{}\n", serde_json::to_string_pretty(&req).expect("JSON"));
 
     println!("== The client's answers, parsed and validated again on the agent side:");

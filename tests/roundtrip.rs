@@ -7,11 +7,11 @@ mod common;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 
-use common::*;
 use common::Strategy;
-use proptest::strategy::Strategy as Gen;
+use common::*;
 use elicit_core::Elicit;
 use proptest::prelude::*;
+use proptest::strategy::Strategy as Gen;
 
 fn round_trip<T: Elicit + PartialEq + Debug>(value: &T) -> Result<(), TestCaseError> {
     let content = value.to_content();
@@ -52,11 +52,14 @@ fn date() -> impl Gen<Value = String> {
 }
 
 fn date_time() -> impl Gen<Value = String> {
-    (date(), 0u32..24, 0u32..60, 0u32..60, prop::bool::ANY)
-        .prop_map(|(d, h, m, s, z)| {
-            let offset = if z { "Z".to_owned() } else { "+05:30".to_owned() };
-            format!("{d}T{h:02}:{m:02}:{s:02}{offset}")
-        })
+    (date(), 0u32..24, 0u32..60, 0u32..60, prop::bool::ANY).prop_map(|(d, h, m, s, z)| {
+        let offset = if z {
+            "Z".to_owned()
+        } else {
+            "+05:30".to_owned()
+        };
+        format!("{d}T{h:02}:{m:02}:{s:02}{offset}")
+    })
 }
 
 /// f64 values that survive JSON (finite).

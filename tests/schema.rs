@@ -33,10 +33,18 @@ fn assert_schema<T: Elicit>(expected: Value) {
         .iter_errors(&wire)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "{}: {errors:#?}", std::any::type_name::<T>());
+    assert!(
+        errors.is_empty(),
+        "{}: {errors:#?}",
+        std::any::type_name::<T>()
+    );
 
-    let sdk: acp::ElicitationSchema = serde_json::from_value(wire.clone())
-        .unwrap_or_else(|e| panic!("{}: the SDK type refuses it: {e}", std::any::type_name::<T>()));
+    let sdk: acp::ElicitationSchema = serde_json::from_value(wire.clone()).unwrap_or_else(|e| {
+        panic!(
+            "{}: the SDK type refuses it: {e}",
+            std::any::type_name::<T>()
+        )
+    });
     assert!(
         !sdk.properties
             .values()
@@ -53,12 +61,17 @@ fn assert_schema<T: Elicit>(expected: Value) {
     // it back gives the same schema.
     let text = serde_json::to_string(&schema).unwrap();
     let names: Vec<&str> = schema.properties.names().collect();
-    let mut positions = names
-        .iter()
-        .map(|n| text.find(&format!("\"{n}\":{{\"type\"")).expect("property in text"));
+    let mut positions = names.iter().map(|n| {
+        text.find(&format!("\"{n}\":{{\"type\""))
+            .expect("property in text")
+    });
     let mut last = 0;
     for p in positions.by_ref() {
-        assert!(p > last, "{}: order {names:?} not kept", std::any::type_name::<T>());
+        assert!(
+            p > last,
+            "{}: order {names:?} not kept",
+            std::any::type_name::<T>()
+        );
         last = p;
     }
     let back: ElicitationSchema = serde_json::from_str(&text).unwrap();
@@ -325,7 +338,10 @@ fn custom_format_is_kept_as_an_annotation() {
         host: String,
     }
     let wire = serde_json::to_value(Host::schema()).unwrap();
-    assert_eq!(wire["properties"]["host"], json!({"type": "string", "format": "hostname"}));
+    assert_eq!(
+        wire["properties"]["host"],
+        json!({"type": "string", "format": "hostname"})
+    );
     assert!(serde_json::from_value::<acp::ElicitationSchema>(wire).is_err());
     let content = json!({"host": "anything at all"});
     assert!(Host::from_content(content.as_object().unwrap()).is_ok());

@@ -142,7 +142,8 @@ const fn matches_phrase(bytes: &[u8], first: (usize, usize), second: (usize, usi
     let mut k = 0;
     while k < CREDENTIAL_PHRASES.len() {
         let (a, b) = CREDENTIAL_PHRASES[k];
-        if eq_ignore_case(bytes, first.0, first.1, a) && eq_ignore_case(bytes, second.0, second.1, b)
+        if eq_ignore_case(bytes, first.0, first.1, a)
+            && eq_ignore_case(bytes, second.0, second.1, b)
         {
             return true;
         }

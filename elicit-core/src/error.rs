@@ -191,7 +191,7 @@ impl fmt::Display for FieldErrorKind {
                 write!(f, "must be at most {maximum}, got {value}")
             }
             Self::OutOfTypeRange { rust_type, value } => {
-                write!(f, "{value} does not fit in {rust_type}")
+                write!(f, "must fit in {rust_type}, got {value}")
             }
             Self::TooShort { min_length, length } => write!(
                 f,
@@ -392,9 +392,9 @@ impl fmt::Display for SchemaErrorKind {
                 "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
                  (forms are flat: string, number, integer, boolean, or an array multi-select)"
             ),
-            Self::UnknownItemsType => {
-                f.write_str("is a multi-select whose `items` kind is unknown and cannot be rendered")
-            }
+            Self::UnknownItemsType => f.write_str(
+                "is a multi-select whose `items` kind is unknown and cannot be rendered",
+            ),
             Self::BoundsReversed { min_key, min, max } => {
                 write!(f, "has `{min_key}` {min} above its upper bound {max}")
             }
@@ -412,7 +412,10 @@ impl fmt::Display for SchemaErrorKind {
                 write!(f, "has a pattern of {len} bytes; the limit is {max}")
             }
             Self::InvalidPattern { pattern, reason } => {
-                write!(f, "has a pattern `{pattern}` the linear-time regex engine refuses: {reason}")
+                write!(
+                    f,
+                    "has a pattern `{pattern}` the linear-time regex engine refuses: {reason}"
+                )
             }
         }
     }

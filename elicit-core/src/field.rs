@@ -215,8 +215,6 @@ const fn clamp_i64(n: i128) -> i64 {
 
 integer!(i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
-
-
 impl FormValue for f64 {
     const RUST_TYPE: &'static str = "f64";
     fn property() -> PropertySchema {
@@ -246,15 +244,17 @@ impl FormValue for f32 {
     }
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         let x = <f64 as FormValue>::from_value(value)?;
-        if x.abs() > f64::from(f32::MAX) {
+        // Rounds to the nearest f32; only what would round to infinity is
+        // out of range (so `3.4028235e38`, f32::MAX as JSON writes it, fits).
+        #[allow(clippy::cast_possible_truncation)]
+        let y = x as f32;
+        if y.is_infinite() {
             return Err(FieldErrorKind::OutOfTypeRange {
                 rust_type: "f32",
                 value: Num::Float(x),
             });
         }
-        // In range: the conversion rounds to the nearest f32, never to infinity.
-        #[allow(clippy::cast_possible_truncation)]
-        Ok(x as f32)
+        Ok(y)
     }
     fn to_value(&self) -> Value {
         Value::from(f64::from(*self))
@@ -268,6 +268,11 @@ impl FormValue for f32 {
 /// Each variant is an option with a wire value and, optionally, a title and
 /// a description. With no title on any variant the property is written as
 /// `enum: [..]`; otherwise as `oneOf: [{const, title, description?}]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a single-select enum, so a list of it cannot be a multi-select",
+    label = "not a unit-only enum that derives `Elicit`",
+    note = "a multi-select is a `Vec`/`BTreeSet`/`HashSet` of a unit-only enum with `#[derive(Elicit)]`; for free text, ask for one `String` (e.g. comma-separated) or elicit again"
+)]
 pub trait Choice: FormValue + 'static {
     /// The options, in variant order.
     const OPTIONS: &'static [ChoiceOption];
@@ -352,7 +357,11 @@ fn multi_from_value<C: Choice, B: FromIterator<C>>(value: &Value) -> Result<B, F
 }
 
 fn multi_to_value<'a, C: Choice>(items: impl Iterator<Item = &'a C>) -> Value {
-    Value::Array(items.map(|c| Value::String(c.as_wire().to_owned())).collect())
+    Value::Array(
+        items
+            .map(|c| Value::String(c.as_wire().to_owned()))
+            .collect(),
+    )
 }
 
 impl<C: Choice> FormValue for Vec<C> {

@@ -75,6 +75,7 @@ pub mod credential;
 pub mod error;
 pub mod field;
 pub mod format;
+pub mod protocol;
 pub mod rules;
 pub mod schema;
 
@@ -83,6 +84,7 @@ pub use error::{
     SchemaIssue,
 };
 pub use field::{Choice, ChoiceOption, FormField, FormValue};
+pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
     BooleanSchema, ElicitationSchema, EnumOption, Format, IntegerSchema, Items, MAX_PATTERN_LEN,
     Meta, MultiSelectSchema, NumberSchema, Options, OtherSchema, Pattern, Properties,

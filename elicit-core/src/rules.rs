@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::Content;
 use crate::error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
 };
@@ -15,7 +16,6 @@ use crate::schema::{
     ElicitationSchema, Format, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
     PropertySchema, StringSchema,
 };
-use crate::Content;
 
 /// Checks one value against one property schema.
 ///
@@ -282,7 +282,12 @@ impl ElicitationSchema {
     pub fn check(&self) -> Result<(), SchemaError> {
         let mut issues = Vec::new();
         for (i, (name, property)) in self.properties.iter().enumerate() {
-            if self.properties.names().take(i).any(|earlier| earlier == name) {
+            if self
+                .properties
+                .names()
+                .take(i)
+                .any(|earlier| earlier == name)
+            {
                 issues.push((Some(name.to_owned()), SchemaErrorKind::DuplicateProperty));
             }
             for kind in check_property(property) {

@@ -268,7 +268,10 @@ impl PropertySchema {
     pub fn default_value(&self) -> Option<Value> {
         match self {
             Self::String(s) => s.default.clone().map(Value::String),
-            Self::Number(s) => s.default.and_then(serde_json::Number::from_f64).map(Value::Number),
+            Self::Number(s) => s
+                .default
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
             Self::Integer(s) => s.default.map(Value::from),
             Self::Boolean(s) => s.default.map(Value::Bool),
             Self::MultiSelect(s) => s
@@ -871,7 +874,8 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
                         "title" => schema.title = map.next_value()?,
                         "description" => schema.description = map.next_value()?,
                         "required" => {
-                            schema.required = map.next_value::<Option<Vec<String>>>()?.unwrap_or_default();
+                            schema.required =
+                                map.next_value::<Option<Vec<String>>>()?.unwrap_or_default();
                         }
                         "_meta" => schema.meta = map.next_value()?,
                         "properties" => {
@@ -941,7 +945,10 @@ impl<'de> Deserialize<'de> for Pattern {
 impl<'de> Deserialize<'de> for EnumOption {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let fields = Map::<String, Value>::deserialize(deserializer)?;
-        let mut r = Reader { fields: &fields, at: "option" };
+        let mut r = Reader {
+            fields: &fields,
+            at: "option",
+        };
         EnumOption::read(&mut r).map_err(de::Error::custom)
     }
 }
@@ -1173,10 +1180,9 @@ impl Items {
             ))),
             Some(Value::String(_)) => Ok(Self::Other(fields.clone())),
             Some(_) => Err("multi-select `items.type` must be a string".to_owned()),
-            None => Ok(Self::Options(Options::Titled(
-                r.options("anyOf")?
-                    .ok_or("multi-select `items` needs `type: \"string\"` with `enum`, or `anyOf`")?,
-            ))),
+            None => Ok(Self::Options(Options::Titled(r.options("anyOf")?.ok_or(
+                "multi-select `items` needs `type: \"string\"` with `enum`, or `anyOf`",
+            )?))),
         }
     }
 }

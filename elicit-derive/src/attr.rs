@@ -178,7 +178,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     };
     for attr in attrs {
         if attr.path().is_ident("secret") {
-            out.secret = Some(attr.span());
+            out.secret = Some(attr.path().span());
         } else if attr.path().is_ident("serde") {
             out.serde_rename = serde_rename(attr, "rename");
         } else if attr.path().is_ident("elicit") {
@@ -209,7 +209,8 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                             _ => KnownFormat::DateTime,
                         };
                         flag(cx, &meta)?;
-                        out.formats.push(sp(FormatAttr::Known(known), meta.path.span()));
+                        out.formats
+                            .push(sp(FormatAttr::Known(known), meta.path.span()));
                     }
                     "format" => {
                         let s = lit_string(&meta)?;
@@ -393,8 +394,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 fn dup(cx: &Ctxt, meta: &ParseNestedMeta<'_>, already: bool) -> bool {
     if already {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-        cx.error_spanned_by(&meta.path, format!("duplicate `{key}` attribute: remove one"));
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        cx.error_spanned_by(
+            &meta.path,
+            format!("duplicate `{key}` attribute: remove one"),
+        );
         let _ = skip_value(meta);
     }
     already
@@ -402,8 +410,15 @@ fn dup(cx: &Ctxt, meta: &ParseNestedMeta<'_>, already: bool) -> bool {
 
 fn set<T>(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Sp<T>>, value: Sp<T>) {
     if slot.is_some() {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-        cx.error_spanned_by(&meta.path, format!("duplicate `{key}` attribute: remove one"));
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        cx.error_spanned_by(
+            &meta.path,
+            format!("duplicate `{key}` attribute: remove one"),
+        );
     } else {
         *slot = Some(value);
     }
@@ -412,7 +427,11 @@ fn set<T>(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Sp<T>>, value
 /// A bare flag: `skip`, not `skip = ..`.
 fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         cx.error_spanned_by(
             &meta.path,
             format!("`{key}` takes no value: write `#[elicit({key})]`"),
@@ -425,8 +444,15 @@ fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Span>) -> syn::Result<()> {
     flag(cx, meta)?;
     if slot.is_some() {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-        cx.error_spanned_by(&meta.path, format!("duplicate `{key}` attribute: remove one"));
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        cx.error_spanned_by(
+            &meta.path,
+            format!("duplicate `{key}` attribute: remove one"),
+        );
     } else {
         *slot = Some(meta.path.span());
     }
@@ -434,7 +460,11 @@ fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Span>) -> s
 }
 
 fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
-    let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+    let key = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     if !meta.input.peek(Token![=]) {
         return Err(meta.error(format!("`{key}` needs a string: `{key} = \"..\"`")));
     }
@@ -456,7 +486,11 @@ fn bounds<T>(
     meta: &ParseNestedMeta<'_>,
     parse: fn(&str, &Expr) -> syn::Result<T>,
 ) -> syn::Result<Bounds<T>> {
-    let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+    let key = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     let mut out = Bounds {
         min: None,
         max: None,
@@ -467,8 +501,13 @@ fn bounds<T>(
             "`{key}` takes bounds: `{key}(min = .., max = ..)` (either may be left out)"
         )));
     }
+    let mut unknown_bound = false;
     meta.parse_nested_meta(|inner| {
-        let which = inner.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let which = inner
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         let slot = match which.as_str() {
             "min" => &mut out.min,
             "max" => &mut out.max,
@@ -480,6 +519,7 @@ fn bounds<T>(
                     &inner.path,
                     format!("unknown `{key}` bound `{which}`: expected `min` or `max`{hint}"),
                 );
+                unknown_bound = true;
                 return skip_value(&inner);
             }
         };
@@ -492,7 +532,7 @@ fn bounds<T>(
         }
         Ok(())
     })?;
-    if out.min.is_none() && out.max.is_none() {
+    if out.min.is_none() && out.max.is_none() && !unknown_bound {
         cx.error_at(
             meta.path.span(),
             format!("`{key}()` is empty: give `min = ..`, `max = ..`, or both"),
@@ -521,9 +561,9 @@ fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
     };
     match lit {
         Lit::Int(i) => {
-            let n: i128 = i.base10_parse().map_err(|_| {
-                syn::Error::new_spanned(i, "this bound does not fit in 128 bits")
-            })?;
+            let n: i128 = i
+                .base10_parse()
+                .map_err(|_| syn::Error::new_spanned(i, "this bound does not fit in 128 bits"))?;
             Ok(Number::Int(if negative { -n } else { n }))
         }
         Lit::Float(f) => {
@@ -546,7 +586,9 @@ fn unsigned(key: &str, expr: &Expr) -> syn::Result<u64> {
         }),
         other => Err(syn::Error::new_spanned(
             other,
-            format!("`{key}` bounds must be non-negative integer literals, e.g. `{key}(min = 1, max = 64)`"),
+            format!(
+                "`{key}` bounds must be non-negative integer literals, e.g. `{key}(min = 1, max = 64)`"
+            ),
         )),
     }
 }

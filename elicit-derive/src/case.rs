@@ -42,7 +42,13 @@ impl RenameRule {
 
     /// Applies the rule to a field name (written in `snake_case`).
     pub fn apply_to_field(self, field: &str) -> String {
-        self.join(field.split('_').filter(|w| !w.is_empty()).map(str::to_owned).collect())
+        self.join(
+            field
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        )
     }
 
     /// Applies the rule to a variant name (written in `PascalCase`).
@@ -56,7 +62,10 @@ impl RenameRule {
         let capital = |w: &String| {
             let mut chars = w.chars();
             match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+                Some(first) => first
+                    .to_uppercase()
+                    .chain(chars.flat_map(char::to_lowercase))
+                    .collect(),
                 None => String::new(),
             }
         };
@@ -86,7 +95,7 @@ fn split_pascal(name: &str) -> Vec<String> {
             continue;
         }
         match words.last_mut() {
-            Some(w) if !(c.is_uppercase() && !w.is_empty()) => w.push(c),
+            Some(w) if !c.is_uppercase() || w.is_empty() => w.push(c),
             _ => words.push(c.to_string()),
         }
     }

@@ -21,7 +21,9 @@ impl Ctxt {
 
     /// An error at `span`.
     pub fn error_at<M: Display>(&self, span: proc_macro2::Span, message: M) {
-        self.errors.borrow_mut().push(syn::Error::new(span, message));
+        self.errors
+            .borrow_mut()
+            .push(syn::Error::new(span, message));
     }
 
     pub fn syn_error(&self, err: syn::Error) {

@@ -55,6 +55,8 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let fallback = match &input.data {
+        // A generic enum is an error of its own; an impl would only add more.
+        Data::Choice(_) if !input.generics.params.is_empty() => TokenStream::new(),
         Data::Choice(_) => quote! {
             impl #impl_generics #krate::FormValue for #ident #ty_generics #where_clause {
                 const RUST_TYPE: &'static str = "";
@@ -117,7 +119,12 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
 }
 
 /// `<Ty as krate::Trait>` with the trait path at the type's span.
-fn qualified(krate: &TokenStream, ty: &syn::Type, trait_: &str, span: proc_macro2::Span) -> TokenStream {
+fn qualified(
+    krate: &TokenStream,
+    ty: &syn::Type,
+    trait_: &str,
+    span: proc_macro2::Span,
+) -> TokenStream {
     let trait_ident = syn::Ident::new(trait_, span);
     let path = respan(quote!(#krate::#trait_ident), span);
     let lt = respan(quote!(<), span);
@@ -219,7 +226,7 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Str(_),
                     ..
-                }) => quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr)),
+                }) => quote_spanned!(expr.span()=> ::std::string::String::from(#expr)),
                 _ => quote_spanned!(expr.span()=> #expr),
             };
             quote_spanned! {ty.span()=>
@@ -286,8 +293,16 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     }
 
     let checks = checks(&krate, input, fields, rule);
+    // Unknown keys are judged by the outermost form only: a flattened form
+    // does not see its parent's fields.
     let deny = input.attrs.deny_unknown_fields.map(|_| {
-        quote!(#krate::__private::deny_unknown(__content, __schema, __errors);)
+        quote! {
+            #krate::__private::deny_unknown(
+                __content,
+                &<Self as #krate::Elicit>::schema(),
+                &mut __errors,
+            );
+        }
     });
 
     // A non-generic form builds its schema once; a generic one per call (a
@@ -323,6 +338,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             ) -> ::core::result::Result<Self, #krate::ContentError> {
                 let mut __errors = ::std::vec::Vec::new();
                 let __value = <Self as #krate::Elicit>::__collect(__content, &mut __errors);
+                #deny
                 #krate::__private::finish(__value, __errors)
             }
 
@@ -339,7 +355,6 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
                 #schema_ref
                 let mut __index: usize = 0;
                 #(#collect)*
-                #deny
                 let _ = __index;
                 ::core::option::Option::Some(Self { #(#init,)* })
             }
@@ -368,7 +383,8 @@ fn checks(
             continue;
         }
         let wire = field_wire_name(field, rule);
-        if a.not_secret.is_none() {
+        // `#[secret]` is already an error of its own.
+        if a.not_secret.is_none() && a.secret.is_none() {
             let message = format!(
                 "the field `{wire}` looks like a credential: form mode must not collect secrets \
                  (passwords, API keys, tokens, private keys, recovery codes, payment data). \
@@ -474,7 +490,7 @@ fn checks(
         if let Some(span) = text_span {
             let field_mod = respan(quote!(#krate::field), span);
             let text = qualified(&field_mod, ty, "TextField", span);
-            out.push(quote_spanned!(span=> #text::TEXT;));
+            out.push(quote_spanned!(span=> let _: () = #text::TEXT;));
         }
     }
     // One `const` per check: a type error in one does not hide the others.

@@ -205,7 +205,10 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
     {
         cx.error_at(
             min.span,
-            format!("`length` min {} is above max {}: swap them", min.value, max.value),
+            format!(
+                "`length` min {} is above max {}: swap them",
+                min.value, max.value
+            ),
         );
     }
     for bound in [&a.length.min, &a.length.max].into_iter().flatten() {
@@ -262,7 +265,11 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             {
                 cx.error_at(
                     default.span,
-                    format!("the default {} is below `range` min {}", show(n), show(min.value)),
+                    format!(
+                        "the default {} is below `range` min {}",
+                        show(n),
+                        show(min.value)
+                    ),
                 );
             }
             if let Some(max) = &a.range.max
@@ -270,7 +277,11 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             {
                 cx.error_at(
                     default.span,
-                    format!("the default {} is above `range` max {}", show(n), show(max.value)),
+                    format!(
+                        "the default {} is above `range` max {}",
+                        show(n),
+                        show(max.value)
+                    ),
                 );
             }
         }

@@ -1,0 +1,735 @@
+//! The agent side: one [`AgentConnection`] per client connection.
+//!
+//! See the [module guide](crate::protocol#writing-an-agent) for the whole
+//! flow.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
+
+use crate::credential::looks_like_credential;
+use crate::error::{ContentError, SchemaError};
+use crate::schema::Meta;
+use crate::{Content, Elicit};
+
+use super::messages::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationScope, Mode, OtherAction,
+};
+use super::url::{UrlRejection, check_url};
+
+/// How many completed URL elicitations a connection remembers, to refuse a
+/// second completion with [`CompletionError::AlreadyCompleted`]. Older ones
+/// are forgotten and then refused as [`CompletionError::NotOutstanding`].
+pub const COMPLETED_MEMORY: usize = 4096;
+
+static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
+
+/// A user identity **your agent verified itself** (its own login session,
+/// OAuth token validation, ...). URL-mode elicitations are bound to it, and
+/// the out-of-band completion must come from the same user.
+///
+/// Never build one from anything the client sent over ACP: a client-supplied
+/// identity, or a `sessionId`, is not a verified user.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct VerifiedUser(String);
+
+impl VerifiedUser {
+    /// The identity your authentication established (a stable user id).
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Identities are personal data: `Debug` does not print them.
+impl fmt::Debug for VerifiedUser {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("VerifiedUser(..)")
+    }
+}
+
+/// Who a URL-mode elicitation is bound to, besides this connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UserBinding {
+    /// The user your agent authenticated. The completion must report the
+    /// same user, or it is refused (the protocol's phishing defence).
+    Verified(VerifiedUser),
+    /// Your agent has no user authentication: the elicitation is bound to
+    /// this connection only, and any completion of it is accepted.
+    NoUserAuthentication,
+}
+
+/// A URL-mode elicitation to create: what [`AgentConnection::url`] and
+/// [`AgentConnection::sensitive`] take.
+///
+/// ```
+/// use elicit_core::protocol::ElicitationScope;
+/// use elicit_core::protocol::agent::{UrlRequest, UserBinding, VerifiedUser};
+///
+/// let request = UrlRequest::new(
+///     ElicitationScope::session("sess_abc123"),
+///     "Please authorize access to your repositories.",
+///     "https://agent.example.com/connect",
+///     UserBinding::Verified(VerifiedUser::new("user-42")),
+/// )
+/// .elicitation_id("github-oauth-001");
+/// # let _ = request;
+/// ```
+#[derive(Debug, Clone)]
+pub struct UrlRequest {
+    scope: ElicitationScope,
+    message: String,
+    url: String,
+    binding: UserBinding,
+    elicitation_id: Option<ElicitationId>,
+    meta: Option<Meta>,
+}
+
+impl UrlRequest {
+    /// A URL elicitation in `scope`, showing `message`, opening `url`, bound
+    /// to `binding`. The URL is checked when the request is built.
+    pub fn new(
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        url: impl Into<String>,
+        binding: UserBinding,
+    ) -> Self {
+        Self {
+            scope,
+            message: message.into(),
+            url: url.into(),
+            binding,
+            elicitation_id: None,
+            meta: None,
+        }
+    }
+
+    /// Uses this `elicitationId` instead of a fresh one (e.g. because the URL
+    /// contains it). Refused if it is outstanding on the connection.
+    #[must_use]
+    pub fn elicitation_id(mut self, id: impl Into<ElicitationId>) -> Self {
+        self.elicitation_id = Some(id.into());
+        self
+    }
+
+    /// Sets the request's `_meta`.
+    #[must_use]
+    pub fn meta(mut self, meta: Meta) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+/// Why the agent cannot send an elicitation. Each message says what to do.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// The client did not advertise this mode (or elicitation at all).
+    ModeNotAdvertised {
+        /// The mode.
+        mode: Mode,
+    },
+    /// Sensitive input needs URL mode, which the client did not advertise.
+    /// There is no fallback to form mode.
+    SensitiveInputNeedsUrlMode,
+    /// The URL is refused by the URL policy.
+    UnsafeUrl(UrlRejection),
+    /// The caller-given `elicitationId` is outstanding on this connection.
+    DuplicateElicitationId(ElicitationId),
+    /// The caller-given `elicitationId` is empty.
+    EmptyElicitationId,
+    /// The form's schema is not a valid restricted schema.
+    InvalidFormSchema(SchemaError),
+    /// A form property is named like a credential.
+    CredentialField {
+        /// The property's wire name.
+        field: String,
+    },
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ModeNotAdvertised { mode } => write!(
+                f,
+                "the client did not advertise elicitation {mode} mode \
+                 (`clientCapabilities.elicitation.{mode}`): do not send the request; fall back \
+                 (ask in the conversation, use a default) or fail the operation"
+            ),
+            Self::SensitiveInputNeedsUrlMode => f.write_str(
+                "sensitive input needs URL mode, which the client did not advertise: never fall \
+                 back to form mode; use another safe flow (e.g. tell the user where to configure \
+                 it) or fail the operation",
+            ),
+            Self::UnsafeUrl(rejection) => write!(f, "unsafe elicitation URL: {rejection}"),
+            Self::DuplicateElicitationId(id) => write!(
+                f,
+                "the elicitationId `{id}` is already outstanding on this connection: ids must be \
+                 unique among outstanding URL elicitations; let the connection generate one"
+            ),
+            Self::EmptyElicitationId => f.write_str(
+                "the elicitationId is empty: give a non-empty id or let the connection generate \
+                 one",
+            ),
+            Self::InvalidFormSchema(e) => write!(f, "the form cannot be sent: {e}"),
+            Self::CredentialField { field } => write!(
+                f,
+                "the form field `{field}` looks like a credential: form mode must never collect \
+                 secrets; use URL mode (`AgentConnection::sensitive`) instead"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::UnsafeUrl(e) => Some(e),
+            Self::InvalidFormSchema(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Why a URL-mode response cannot be matched to its elicitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlOutcomeError {
+    /// The [`PendingUrl`] belongs to another connection.
+    WrongConnection,
+    /// The elicitation is no longer outstanding (abandoned, or already
+    /// declined or cancelled).
+    NotOutstanding(ElicitationId),
+}
+
+impl fmt::Display for UrlOutcomeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::WrongConnection => f.write_str(
+                "this pending URL elicitation belongs to another client connection: handle each \
+                 response on the connection that sent the request",
+            ),
+            Self::NotOutstanding(id) => write!(
+                f,
+                "the URL elicitation `{id}` is not outstanding on this connection (abandoned or \
+                 already answered): ignore this response"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UrlOutcomeError {}
+
+/// Why an out-of-band completion is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompletionError {
+    /// No such outstanding URL elicitation on this connection.
+    NotOutstanding(ElicitationId),
+    /// It was completed already.
+    AlreadyCompleted(ElicitationId),
+    /// The flow was completed by another user than the one it is bound to.
+    IdentityMismatch(ElicitationId),
+    /// The elicitation is bound to a verified user, but the completion did
+    /// not say who completed it.
+    IdentityMissing(ElicitationId),
+}
+
+impl fmt::Display for CompletionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotOutstanding(id) => write!(
+                f,
+                "no outstanding URL elicitation `{id}` on this connection: do not notify this \
+                 client (it may belong to another connection, or be abandoned)"
+            ),
+            Self::AlreadyCompleted(id) => write!(
+                f,
+                "the URL elicitation `{id}` was already completed: do not complete it twice"
+            ),
+            Self::IdentityMismatch(id) => write!(
+                f,
+                "the URL elicitation `{id}` was completed by a different user than the one who \
+                 started it: refuse the result (possible phishing) and keep waiting for the right \
+                 user"
+            ),
+            Self::IdentityMissing(id) => write!(
+                f,
+                "the URL elicitation `{id}` is bound to a verified user, but the completion does \
+                 not say who completed it: authenticate the user in the out-of-band flow"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompletionError {}
+
+/// The answer to a form-mode elicitation.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum Outcome<T> {
+    /// The user submitted the form; the content was validated again by
+    /// `T::from_content`.
+    Accepted(T),
+    /// The user explicitly declined: do not ask again right away; fall back
+    /// or fail the operation.
+    Declined,
+    /// The user dismissed the request without choosing.
+    Cancelled,
+    /// An action this crate does not know (kept raw). It is none of the
+    /// three above: treat it as a failure of the originating operation.
+    UnknownAction(OtherAction),
+}
+
+impl<T: Elicit> Outcome<T> {
+    /// Reads a form-mode response. `accept` content (omitted or `null` is an
+    /// empty form) is validated with `T::from_content`; content of other
+    /// actions is ignored.
+    pub fn from_response(response: &CreateElicitationResponse) -> Result<Self, ContentError> {
+        match &response.action {
+            ElicitationAction::Accept { content } => {
+                let empty = Content::new();
+                T::from_content(content.as_ref().unwrap_or(&empty)).map(Outcome::Accepted)
+            }
+            ElicitationAction::Decline => Ok(Outcome::Declined),
+            ElicitationAction::Cancel => Ok(Outcome::Cancelled),
+            ElicitationAction::Other(other) => Ok(Outcome::UnknownAction(other.clone())),
+        }
+    }
+}
+
+/// The answer to a URL-mode elicitation.
+///
+/// There is deliberately no "completed" or "accepted" variant: the client's
+/// `accept` only means the user **consented to open the URL**. Completion is
+/// known only from your own out-of-band callback, reported with
+/// [`AgentConnection::complete`].
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum UrlOutcome {
+    /// The user consented to open the URL. Nothing is complete yet.
+    Consented(AwaitingCompletion),
+    /// The user declined; the elicitation is no longer outstanding.
+    Declined,
+    /// The user dismissed it; the elicitation is no longer outstanding.
+    Cancelled,
+    /// An action this crate does not know (kept raw). It is none of the
+    /// three above; the elicitation stays outstanding until you
+    /// [`abandon`](AgentConnection::abandon) it.
+    UnknownAction(OtherAction),
+}
+
+/// A URL elicitation the user consented to open, whose out-of-band
+/// interaction has **not** been reported complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AwaitingCompletion {
+    id: ElicitationId,
+}
+
+impl AwaitingCompletion {
+    /// The elicitation to complete once your callback reports it.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
+    }
+}
+
+/// A form request sent and not answered yet: reads the answer as `T`.
+#[must_use = "read the client's response with `outcome`"]
+pub struct PendingForm<T> {
+    _form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for PendingForm<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PendingForm<{}>", std::any::type_name::<T>())
+    }
+}
+
+impl<T: Elicit> PendingForm<T> {
+    /// Reads the client's response: see [`Outcome::from_response`].
+    pub fn outcome(self, response: &CreateElicitationResponse) -> Result<Outcome<T>, ContentError> {
+        Outcome::from_response(response)
+    }
+}
+
+/// A URL request sent and not answered yet. Read the answer with
+/// [`AgentConnection::url_outcome`] on the same connection.
+#[derive(Debug, PartialEq, Eq)]
+#[must_use = "read the client's response with `AgentConnection::url_outcome`"]
+pub struct PendingUrl {
+    id: ElicitationId,
+    connection: u64,
+}
+
+impl PendingUrl {
+    /// The request's `elicitationId`.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
+    }
+}
+
+#[derive(Debug)]
+enum UrlState {
+    Outstanding(UserBinding),
+    Completed,
+}
+
+/// The agent's elicitation state for **one** client connection: that
+/// client's capabilities and its outstanding URL elicitations.
+///
+/// Create one per connection, right after `initialize`, and drop it with the
+/// connection. It is deliberately not `Clone`: two connections must never
+/// share one, because `elicitationId`s are unique per connection and a
+/// completion may only be sent to the client that received the request.
+/// Every method that changes state takes `&mut self`; a [`PendingUrl`] from
+/// another connection is refused.
+///
+/// See the [module guide](crate::protocol#writing-an-agent).
+pub struct AgentConnection {
+    capabilities: Option<ElicitationCapabilities>,
+    urls: HashMap<ElicitationId, UrlState>,
+    completed_order: VecDeque<ElicitationId>,
+    connection: u64,
+    nonce: u64,
+    counter: u64,
+}
+
+impl fmt::Debug for AgentConnection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentConnection")
+            .field("capabilities", &self.capabilities)
+            .field("outstanding", &self.outstanding().count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AgentConnection {
+    /// The state for a client that advertised `capabilities` (its
+    /// `clientCapabilities.elicitation`; `None` when omitted or `null`).
+    pub fn new(capabilities: Option<ElicitationCapabilities>) -> Self {
+        let connection = NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed);
+        let mut hasher = RandomState::new().build_hasher();
+        hasher.write_u64(connection);
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default(),
+        );
+        Self {
+            capabilities,
+            urls: HashMap::new(),
+            completed_order: VecDeque::new(),
+            connection,
+            nonce: hasher.finish(),
+            counter: 0,
+        }
+    }
+
+    /// The state for a client, from its whole `clientCapabilities` object.
+    pub fn from_client_capabilities(client_capabilities: &Value) -> Self {
+        Self::new(ElicitationCapabilities::from_client_capabilities(
+            client_capabilities,
+        ))
+    }
+
+    /// What the client advertised.
+    pub fn capabilities(&self) -> Option<&ElicitationCapabilities> {
+        self.capabilities.as_ref()
+    }
+
+    /// Whether the client advertised form mode.
+    pub fn supports_form(&self) -> bool {
+        self.supports(Mode::Form)
+    }
+
+    /// Whether the client advertised URL mode.
+    pub fn supports_url(&self) -> bool {
+        self.supports(Mode::Url)
+    }
+
+    /// Whether the client advertised `mode`.
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.capabilities.as_ref().is_some_and(|c| c.supports(mode))
+    }
+
+    fn require(&self, mode: Mode) -> Result<(), AgentError> {
+        if self.supports(mode) {
+            Ok(())
+        } else {
+            Err(AgentError::ModeNotAdvertised { mode })
+        }
+    }
+
+    /// Builds a form-mode request for `T` in `scope`.
+    ///
+    /// Refused when the client did not advertise form mode, when `T`'s
+    /// schema fails [`ElicitationSchema::check`](crate::ElicitationSchema::check),
+    /// or when a property is named like a credential (derived forms are
+    /// checked at compile time; this guards hand-written ones).
+    pub fn form<T: Elicit>(
+        &self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+    ) -> Result<(CreateElicitationRequest, PendingForm<T>), AgentError> {
+        self.require(Mode::Form)?;
+        let schema = T::schema();
+        schema.check().map_err(AgentError::InvalidFormSchema)?;
+        if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
+            return Err(AgentError::CredentialField {
+                field: field.to_owned(),
+            });
+        }
+        Ok((
+            CreateElicitationRequest::form(scope, message, schema),
+            PendingForm { _form: PhantomData },
+        ))
+    }
+
+    /// Builds a URL-mode request and records it as outstanding, bound to
+    /// this connection and the request's [`UserBinding`].
+    ///
+    /// Refused when the client did not advertise URL mode, when the URL is
+    /// unsafe ([`check_url`]), or when a caller-given id is empty or
+    /// outstanding.
+    pub fn url(
+        &mut self,
+        request: UrlRequest,
+    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
+        self.require(Mode::Url)?;
+        self.build_url(request)
+    }
+
+    /// The entry point for sensitive input (passwords, API keys, tokens,
+    /// payment details, ...): always URL mode, where the secret goes straight
+    /// to your server and never through ACP.
+    ///
+    /// When the client did not advertise URL mode this fails with
+    /// [`AgentError::SensitiveInputNeedsUrlMode`]. It never falls back to
+    /// form mode, whatever the client supports.
+    pub fn sensitive(
+        &mut self,
+        request: UrlRequest,
+    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
+        if !self.supports_url() {
+            return Err(AgentError::SensitiveInputNeedsUrlMode);
+        }
+        self.build_url(request)
+    }
+
+    fn build_url(
+        &mut self,
+        request: UrlRequest,
+    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
+        check_url(&request.url).map_err(AgentError::UnsafeUrl)?;
+        let id = match request.elicitation_id {
+            Some(id) if id.as_str().is_empty() => return Err(AgentError::EmptyElicitationId),
+            Some(id) if self.is_outstanding(&id) => {
+                return Err(AgentError::DuplicateElicitationId(id));
+            }
+            Some(id) => id,
+            None => self.fresh_id(),
+        };
+        if matches!(self.urls.get(&id), Some(UrlState::Completed)) {
+            self.completed_order.retain(|c| *c != id);
+        }
+        self.urls
+            .insert(id.clone(), UrlState::Outstanding(request.binding));
+        let mut message =
+            CreateElicitationRequest::url(request.scope, request.message, id.clone(), request.url);
+        message.meta = request.meta;
+        Ok((
+            message,
+            PendingUrl {
+                id,
+                connection: self.connection,
+            },
+        ))
+    }
+
+    fn fresh_id(&mut self) -> ElicitationId {
+        loop {
+            self.counter = self.counter.wrapping_add(1);
+            let id = ElicitationId::new(format!("elicit-{:016x}-{}", self.nonce, self.counter));
+            if !self.urls.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Reads the client's response to a URL request.
+    ///
+    /// `accept` gives [`UrlOutcome::Consented`]: the user agreed to open the
+    /// URL, nothing more; the elicitation stays outstanding until
+    /// [`complete`](Self::complete). `decline` and `cancel` end it. Content
+    /// in the response is ignored: nothing obtained out of band travels back
+    /// over ACP.
+    pub fn url_outcome(
+        &mut self,
+        pending: PendingUrl,
+        response: &CreateElicitationResponse,
+    ) -> Result<UrlOutcome, UrlOutcomeError> {
+        if pending.connection != self.connection {
+            return Err(UrlOutcomeError::WrongConnection);
+        }
+        let id = pending.id;
+        let outstanding = match self.urls.get(&id) {
+            None => return Err(UrlOutcomeError::NotOutstanding(id)),
+            Some(state) => matches!(state, UrlState::Outstanding(_)),
+        };
+        Ok(match &response.action {
+            ElicitationAction::Accept { .. } => UrlOutcome::Consented(AwaitingCompletion { id }),
+            ElicitationAction::Decline | ElicitationAction::Cancel => {
+                if outstanding {
+                    self.urls.remove(&id);
+                }
+                if matches!(response.action, ElicitationAction::Decline) {
+                    UrlOutcome::Declined
+                } else {
+                    UrlOutcome::Cancelled
+                }
+            }
+            ElicitationAction::Other(other) => UrlOutcome::UnknownAction(other.clone()),
+        })
+    }
+
+    /// Reports that the out-of-band interaction of `id` finished, and who
+    /// finished it (the user **your** out-of-band flow authenticated; `None`
+    /// if it authenticates no one). Returns the `elicitation/complete`
+    /// notification to send to this connection's client (sending it is
+    /// optional) and marks the elicitation completed.
+    ///
+    /// Refused when `id` is not outstanding on this connection, was already
+    /// completed, or is bound to a verified user and `completed_by` is
+    /// missing or another user. A refused completion leaves the elicitation
+    /// as it was: the right user can still complete it.
+    pub fn complete(
+        &mut self,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<CompleteElicitationNotification, CompletionError> {
+        match self.urls.get(id) {
+            None => return Err(CompletionError::NotOutstanding(id.clone())),
+            Some(UrlState::Completed) => return Err(CompletionError::AlreadyCompleted(id.clone())),
+            Some(UrlState::Outstanding(UserBinding::Verified(user))) => match completed_by {
+                None => return Err(CompletionError::IdentityMissing(id.clone())),
+                Some(by) if by != user => {
+                    return Err(CompletionError::IdentityMismatch(id.clone()));
+                }
+                Some(_) => {}
+            },
+            Some(UrlState::Outstanding(UserBinding::NoUserAuthentication)) => {}
+        }
+        self.urls.insert(id.clone(), UrlState::Completed);
+        self.completed_order.push_back(id.clone());
+        while self.completed_order.len() > COMPLETED_MEMORY {
+            if let Some(old) = self.completed_order.pop_front() {
+                self.urls.remove(&old);
+            }
+        }
+        Ok(CompleteElicitationNotification::new(id.clone()))
+    }
+
+    /// Stops waiting for `id` (timed out, or the client answered with a
+    /// JSON-RPC error). Returns whether it was outstanding. A later
+    /// completion of it is refused.
+    pub fn abandon(&mut self, id: &ElicitationId) -> bool {
+        if self.is_outstanding(id) {
+            self.urls.remove(id);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether `id` is an outstanding URL elicitation of this connection.
+    pub fn is_outstanding(&self, id: &ElicitationId) -> bool {
+        matches!(self.urls.get(id), Some(UrlState::Outstanding(_)))
+    }
+
+    /// Whether `id` was completed on this connection (and is still
+    /// remembered, see [`COMPLETED_MEMORY`]).
+    pub fn is_completed(&self, id: &ElicitationId) -> bool {
+        matches!(self.urls.get(id), Some(UrlState::Completed))
+    }
+
+    /// The outstanding URL elicitations, in no particular order.
+    pub fn outstanding(&self) -> impl Iterator<Item = &ElicitationId> {
+        self.urls
+            .iter()
+            .filter(|(_, s)| matches!(s, UrlState::Outstanding(_)))
+            .map(|(id, _)| id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::url::UrlRejection;
+
+    fn session() -> ElicitationScope {
+        ElicitationScope::session("s")
+    }
+
+    fn unbound(url: &str) -> UrlRequest {
+        UrlRequest::new(session(), "m", url, UserBinding::NoUserAuthentication)
+    }
+
+    #[test]
+    fn fresh_ids_are_unique_and_distinct_across_connections() {
+        let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
+        let mut b = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
+        let (_, p1) = a.url(unbound("https://x.example/")).unwrap();
+        let (_, p2) = a.url(unbound("https://x.example/")).unwrap();
+        let (_, p3) = b.url(unbound("https://x.example/")).unwrap();
+        assert_ne!(p1.id(), p2.id());
+        assert_ne!(p1.id(), p3.id());
+        // A pending URL of connection `a` is refused on `b`.
+        let response = CreateElicitationResponse::accept(None);
+        assert_eq!(
+            b.url_outcome(p1, &response),
+            Err(UrlOutcomeError::WrongConnection)
+        );
+        let _ = (p2, p3);
+    }
+
+    #[test]
+    fn unsafe_urls_are_refused() {
+        let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
+        assert_eq!(
+            a.url(unbound("http://example.com/")).unwrap_err(),
+            AgentError::UnsafeUrl(UrlRejection::InsecureHttp {
+                host: "example.com".into()
+            })
+        );
+        assert_eq!(a.outstanding().count(), 0);
+    }
+
+    #[test]
+    fn caller_id_reusable_after_completion() {
+        let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
+        let (_, p) = a
+            .url(unbound("https://x.example/").elicitation_id("e"))
+            .unwrap();
+        assert!(matches!(
+            a.url(unbound("https://x.example/").elicitation_id("e")),
+            Err(AgentError::DuplicateElicitationId(_))
+        ));
+        a.complete(p.id(), None).unwrap();
+        assert!(
+            a.url(unbound("https://x.example/").elicitation_id("e"))
+                .is_ok()
+        );
+        assert!(a.is_outstanding(&"e".into()));
+    }
+}

@@ -1,0 +1,457 @@
+//! The client side: one [`ClientConnection`] per agent connection.
+//!
+//! See the [module guide](crate::protocol#writing-a-client) for the whole
+//! flow.
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::Content;
+use crate::credential::looks_like_credential;
+use crate::error::{ContentError, SchemaError, SchemaErrorKind};
+use crate::schema::{ElicitationSchema, Meta};
+
+use super::messages::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope, JsonRpcError, Mode,
+};
+use super::url::{UrlRejection, UrlReview, UrlVerdict};
+
+/// The most URL elicitations a client tracks at once; a request beyond it is
+/// answered with `-32602`.
+pub const MAX_PENDING_URLS: usize = 1024;
+
+/// How many completed ids a client remembers (to report
+/// [`Completion::IgnoredAlreadyCompleted`]); older ones are reported as
+/// [`Completion::IgnoredUnknown`], which is ignored all the same.
+pub const COMPLETED_MEMORY: usize = 1024;
+
+/// The client's elicitation state for **one** agent connection: the
+/// capabilities it advertised, and the URL elicitations it is tracking.
+///
+/// [`receive`](Self::receive) is the guard for incoming `elicitation/create`
+/// requests; [`on_complete`](Self::on_complete) the tracker for
+/// `elicitation/complete` notifications.
+#[derive(Debug)]
+pub struct ClientConnection {
+    capabilities: Option<ElicitationCapabilities>,
+    pending: HashSet<ElicitationId>,
+    completed: VecDeque<ElicitationId>,
+}
+
+impl ClientConnection {
+    /// The state for a client advertising `capabilities` (what it sends as
+    /// `clientCapabilities.elicitation`; `None` for no elicitation support).
+    pub fn new(capabilities: Option<ElicitationCapabilities>) -> Self {
+        Self {
+            capabilities,
+            pending: HashSet::new(),
+            completed: VecDeque::new(),
+        }
+    }
+
+    /// What this client advertised.
+    pub fn capabilities(&self) -> Option<&ElicitationCapabilities> {
+        self.capabilities.as_ref()
+    }
+
+    fn supports(&self, mode: Mode) -> bool {
+        self.capabilities.as_ref().is_some_and(|c| c.supports(mode))
+    }
+
+    /// Reads the raw params of an `elicitation/create` request, then
+    /// [`receive`](Self::receive)s them. Params that do not parse are
+    /// answered with `-32602`.
+    pub fn receive_value(&mut self, params: Value) -> Result<Incoming, JsonRpcError> {
+        let request: CreateElicitationRequest = serde_json::from_value(params).map_err(|e| {
+            JsonRpcError::invalid_params(format!("Invalid params: elicitation/create: {e}"))
+        })?;
+        self.receive(request)
+    }
+
+    /// The guard for an incoming `elicitation/create` request.
+    ///
+    /// Answers with the `-32602` error object (send it as the JSON-RPC
+    /// response's `error`) for a mode this client did not advertise, for any
+    /// unknown mode, and for a URL request whose `elicitationId` is already
+    /// pending. Otherwise returns the request to show the user; a URL
+    /// request's id is tracked from now on.
+    pub fn receive(&mut self, request: CreateElicitationRequest) -> Result<Incoming, JsonRpcError> {
+        let Some(mode) = request.mode.known() else {
+            return Err(JsonRpcError::unadvertised_mode(request.mode.name()));
+        };
+        if !self.supports(mode) {
+            return Err(JsonRpcError::unadvertised_mode(mode.as_str()));
+        }
+        let CreateElicitationRequest {
+            scope,
+            mode,
+            message,
+            meta,
+        } = request;
+        match mode {
+            ElicitationMode::Form { requested_schema } => Ok(Incoming::Form(FormElicitation::new(
+                scope,
+                message,
+                requested_schema,
+                meta,
+            ))),
+            ElicitationMode::Url {
+                elicitation_id,
+                url,
+            } => {
+                if self.pending.contains(&elicitation_id) {
+                    return Err(JsonRpcError::invalid_params(format!(
+                        "Invalid params: the elicitationId `{elicitation_id}` is already \
+                         outstanding on this connection"
+                    )));
+                }
+                if self.pending.len() >= MAX_PENDING_URLS {
+                    return Err(JsonRpcError::invalid_params(format!(
+                        "Invalid params: too many outstanding URL elicitations (the limit is \
+                         {MAX_PENDING_URLS})"
+                    )));
+                }
+                self.completed.retain(|c| *c != elicitation_id);
+                self.pending.insert(elicitation_id.clone());
+                let review = UrlReview::new(&url);
+                Ok(Incoming::Url(UrlElicitation {
+                    scope,
+                    message,
+                    id: elicitation_id,
+                    review,
+                    meta,
+                }))
+            }
+            // `known()` returned a mode, so this is unreachable; answer as
+            // for any unknown mode rather than panic.
+            ElicitationMode::Other(other) => Err(JsonRpcError::unadvertised_mode(other.mode())),
+        }
+    }
+
+    /// The tracker for an `elicitation/complete` notification. Unknown and
+    /// already-completed ids are ignored, as the protocol requires.
+    pub fn on_complete(&mut self, notification: &CompleteElicitationNotification) -> Completion {
+        let id = &notification.elicitation_id;
+        if self.pending.remove(id) {
+            self.completed.push_back(id.clone());
+            while self.completed.len() > COMPLETED_MEMORY {
+                self.completed.pop_front();
+            }
+            Completion::Completed(id.clone())
+        } else if self.completed.contains(id) {
+            Completion::IgnoredAlreadyCompleted
+        } else {
+            Completion::IgnoredUnknown
+        }
+    }
+
+    /// Stops tracking `id` (e.g. after the user declined): a later
+    /// completion of it is ignored. Returns whether it was tracked.
+    pub fn forget(&mut self, id: &ElicitationId) -> bool {
+        self.pending.remove(id)
+    }
+
+    /// Whether `id` is a tracked, not yet completed URL elicitation.
+    pub fn is_pending(&self, id: &ElicitationId) -> bool {
+        self.pending.contains(id)
+    }
+}
+
+/// What a completion notification did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub enum Completion {
+    /// A tracked URL elicitation completed: update the UI (e.g. close the
+    /// "waiting for the browser" notice).
+    Completed(ElicitationId),
+    /// Not an id this connection is tracking: ignored.
+    IgnoredUnknown,
+    /// Completed before: ignored.
+    IgnoredAlreadyCompleted,
+}
+
+impl Completion {
+    /// Whether the notification was ignored.
+    pub fn is_ignored(&self) -> bool {
+        !matches!(self, Self::Completed(_))
+    }
+}
+
+/// An accepted incoming request, to show the user.
+#[derive(Debug, Clone)]
+pub enum Incoming {
+    /// A form to render.
+    Form(FormElicitation),
+    /// A URL to review and, with consent, open.
+    Url(UrlElicitation),
+}
+
+/// A form-mode request that passed the guard.
+#[derive(Debug, Clone)]
+pub struct FormElicitation {
+    scope: ElicitationScope,
+    message: String,
+    schema: ElicitationSchema,
+    meta: Option<Meta>,
+    not_renderable: Option<NotRenderable>,
+}
+
+impl FormElicitation {
+    fn new(
+        scope: ElicitationScope,
+        message: String,
+        schema: ElicitationSchema,
+        meta: Option<Meta>,
+    ) -> Self {
+        let not_renderable = schema.check().err().map(|error| NotRenderable { error });
+        Self {
+            scope,
+            message,
+            schema,
+            meta,
+            not_renderable,
+        }
+    }
+
+    /// What the request is tied to.
+    pub fn scope(&self) -> &ElicitationScope {
+        &self.scope
+    }
+
+    /// What is asked and why: show it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The requested schema.
+    pub fn schema(&self) -> &ElicitationSchema {
+        &self.schema
+    }
+
+    /// The request's `_meta`.
+    pub fn meta(&self) -> Option<&Meta> {
+        self.meta.as_ref()
+    }
+
+    /// Whether the form can be rendered: `Err` when
+    /// [`ElicitationSchema::check`] failed (unknown property types, which are
+    /// never guessed at, invalid patterns, contradictory bounds, ...).
+    pub fn renderable(&self) -> Result<(), NotRenderable> {
+        match &self.not_renderable {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The properties whose names look like credentials. Form mode must
+    /// never collect secrets: warn the user, or decline.
+    pub fn credential_like_fields(&self) -> Vec<&str> {
+        self.schema
+            .properties
+            .names()
+            .filter(|n| looks_like_credential(n))
+            .collect()
+    }
+
+    /// The declared defaults, to pre-populate the form with.
+    pub fn initial_content(&self) -> Content {
+        self.schema
+            .properties
+            .iter()
+            .filter_map(|(name, p)| p.default_value().map(|v| (name.to_owned(), v)))
+            .collect()
+    }
+
+    /// Validates the user's input with the same engine the agent uses
+    /// ([`ElicitationSchema::validate`]), collecting every failing field.
+    pub fn validate(&self, content: &Content) -> Result<(), ContentError> {
+        self.schema.validate(content)
+    }
+
+    /// The `accept` response for the user's input, validated first. Keys the
+    /// schema does not define and `null` values (unanswered fields) are
+    /// dropped. On [`AnswerError::Invalid`], show the errors and let the
+    /// user fix them.
+    pub fn accept(&self, content: Content) -> Result<CreateElicitationResponse, AnswerError> {
+        if let Some(e) = &self.not_renderable {
+            return Err(AnswerError::NotRenderable(e.clone()));
+        }
+        let content: Map<String, Value> = content
+            .into_iter()
+            .filter(|(k, v)| !v.is_null() && self.schema.properties.contains(k))
+            .collect();
+        self.schema
+            .validate(&content)
+            .map_err(AnswerError::Invalid)?;
+        Ok(CreateElicitationResponse::accept(Some(content)))
+    }
+
+    /// The `decline` response: the user explicitly said no.
+    pub fn decline(&self) -> CreateElicitationResponse {
+        CreateElicitationResponse::decline()
+    }
+
+    /// The `cancel` response: the user dismissed the form.
+    pub fn cancel(&self) -> CreateElicitationResponse {
+        CreateElicitationResponse::cancel()
+    }
+}
+
+/// A form schema the client cannot render faithfully.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotRenderable {
+    error: SchemaError,
+}
+
+impl NotRenderable {
+    /// Every problem [`ElicitationSchema::check`] found.
+    pub fn error(&self) -> &SchemaError {
+        &self.error
+    }
+
+    /// The properties of an unknown type (or unknown multi-select `items`),
+    /// with the wire type: these have no control to render them with.
+    pub fn unknown_types(&self) -> Vec<(&str, &str)> {
+        self.error
+            .issues()
+            .iter()
+            .filter_map(|issue| {
+                let property = issue.property()?;
+                match issue.kind() {
+                    SchemaErrorKind::UnknownPropertyType { type_ } => {
+                        Some((property, type_.as_str()))
+                    }
+                    SchemaErrorKind::UnknownItemsType => Some((property, "array")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The `-32602` error object to answer the request with.
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        JsonRpcError::invalid_params(format!(
+            "Invalid params: the requestedSchema cannot be rendered: {}",
+            self.error
+        ))
+    }
+}
+
+impl fmt::Display for NotRenderable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the form is not renderable ({}): do not guess a control; answer with \
+             `to_jsonrpc_error()` (-32602) or cancel",
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for NotRenderable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Why a form answer cannot be sent.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// The form cannot be rendered, so it cannot be answered with content.
+    NotRenderable(NotRenderable),
+    /// The input breaks the form's rules: show the errors, let the user fix
+    /// them.
+    Invalid(ContentError),
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotRenderable(e) => write!(f, "{e}"),
+            Self::Invalid(e) => write!(f, "{e}: let the user correct the form"),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::NotRenderable(e) => Some(e),
+            Self::Invalid(e) => Some(e),
+        }
+    }
+}
+
+/// A URL-mode request that passed the guard. Nothing here opens or fetches
+/// the URL: show [`review`](Self::review) and ask for consent first.
+#[derive(Debug, Clone)]
+pub struct UrlElicitation {
+    scope: ElicitationScope,
+    message: String,
+    id: ElicitationId,
+    review: UrlReview,
+    meta: Option<Meta>,
+}
+
+impl UrlElicitation {
+    /// What the request is tied to.
+    pub fn scope(&self) -> &ElicitationScope {
+        &self.scope
+    }
+
+    /// What is asked and why: show it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The `elicitationId` (opaque).
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
+    }
+
+    /// The full URL, as received.
+    pub fn url(&self) -> &str {
+        self.review.url()
+    }
+
+    /// The URL's review: show the full URL, highlight the host, list the
+    /// warnings.
+    pub fn review(&self) -> &UrlReview {
+        &self.review
+    }
+
+    /// The request's `_meta`.
+    pub fn meta(&self) -> Option<&Meta> {
+        self.meta.as_ref()
+    }
+
+    /// The `accept` response, once the user consented to open the URL (open
+    /// it afterwards, in a context neither the client nor the model can
+    /// read). Refused when the review's verdict is
+    /// [`Refused`](UrlVerdict::Refused): decline instead. A client that
+    /// deliberately accepts more builds
+    /// `CreateElicitationResponse::accept(None)` itself.
+    pub fn consent(&self) -> Result<CreateElicitationResponse, UrlRejection> {
+        match self.review.verdict() {
+            UrlVerdict::Refused(r) => Err(r.clone()),
+            UrlVerdict::Allowed | UrlVerdict::Development => {
+                Ok(CreateElicitationResponse::accept(None))
+            }
+        }
+    }
+
+    /// The `decline` response. Also [`forget`](ClientConnection::forget)
+    /// the id if no completion should be shown for it.
+    pub fn decline(&self) -> CreateElicitationResponse {
+        CreateElicitationResponse::decline()
+    }
+
+    /// The `cancel` response.
+    pub fn cancel(&self) -> CreateElicitationResponse {
+        CreateElicitationResponse::cancel()
+    }
+}

@@ -1,0 +1,293 @@
+//! The protocol around the schema: capabilities, `elicitation/create`
+//! requests and responses, URL mode with safe URLs, and the
+//! `elicitation/complete` notification.
+//!
+//! Protocol-agnostic: everything here is serde types and plain state, no
+//! transport and no SDK. You put the messages into your JSON-RPC framing
+//! (method names [`ELICITATION_CREATE`], [`ELICITATION_COMPLETE`]).
+//!
+//! - [`messages`]: the wire types, faithful to the official ACP schema.
+//!   Unknown modes and actions are kept raw and never read as known ones.
+//! - [`agent`]: [`AgentConnection`](agent::AgentConnection), one per client
+//!   connection: builds checked requests, reads typed outcomes, binds URL
+//!   elicitations to the verified user and completes them.
+//! - [`client`]: [`ClientConnection`](client::ClientConnection), one per agent
+//!   connection: the guard for incoming requests (`-32602` for unadvertised
+//!   modes), form validation before sending, the completion tracker.
+//! - [`url`]: the URL policy and [`UrlReview`](url::UrlReview), shared by both
+//!   sides. Nothing here ever fetches a URL.
+//!
+//! # Writing an agent
+//!
+//! One [`AgentConnection`](agent::AgentConnection) per client connection,
+//! created from the capabilities the client sent in `initialize`. It refuses
+//! what the protocol forbids (a mode the client did not advertise, an unsafe
+//! URL, a duplicate `elicitationId`, a completion by another user) with a
+//! typed [`AgentError`](agent::AgentError) that says what to do instead. Every
+//! answer has a safe path: the agent never assumes an elicitation succeeds.
+//!
+//! ```
+//! use elicit_core::protocol::agent::{
+//!     AgentConnection, AgentError, CompletionError, Outcome, UrlOutcome, UrlRequest,
+//!     UserBinding, VerifiedUser,
+//! };
+//! use elicit_core::protocol::{
+//!     CreateElicitationResponse, ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationScope,
+//! };
+//! use serde_json::json;
+//!
+//! #[derive(elicit_core::Elicit, Debug, PartialEq)]
+//! #[elicit(rename_all = "lowercase")]
+//! enum Strategy {
+//!     Conservative,
+//!     Balanced,
+//!     Aggressive,
+//! }
+//!
+//! #[derive(elicit_core::Elicit, Debug, PartialEq)]
+//! struct Refactor {
+//!     strategy: Strategy,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // 1. `initialize`: keep the client's capabilities, one object per connection.
+//! let client_capabilities = json!({"elicitation": {"form": {}, "url": {}}});
+//! let mut connection = AgentConnection::from_client_capabilities(&client_capabilities);
+//!
+//! // 2. Form mode: the schema comes from the type.
+//! let scope = ElicitationScope::session("sess_abc123");
+//! let (request, pending) =
+//!     connection.form::<Refactor>(scope.clone(), "How should I approach this refactoring?")?;
+//! let outgoing = json!({"jsonrpc": "2.0", "id": 43, "method": ELICITATION_CREATE, "params": request});
+//! assert_eq!(outgoing["params"]["requestedSchema"]["required"], json!(["strategy"]));
+//!
+//! // ... send it; the JSON-RPC `result` comes back:
+//! let result = json!({"action": "accept", "content": {"strategy": "balanced"}});
+//! let response: CreateElicitationResponse = serde_json::from_value(result)?;
+//! match pending.outcome(&response) {
+//!     // Validated again here: never trust the client's validation.
+//!     Ok(Outcome::Accepted(form)) => assert_eq!(form.strategy, Strategy::Balanced),
+//!     // The user said no: fall back to a default, or fail the operation.
+//!     Ok(Outcome::Declined) => unreachable!("fall back or fail"),
+//!     // The user dismissed it: same, or ask again later.
+//!     Ok(Outcome::Cancelled) => unreachable!("fall back, retry later, or fail"),
+//!     // An action this crate does not know: a failure, never one of the three.
+//!     Ok(Outcome::UnknownAction(other)) => unreachable!("fail: unknown action {}", other.action()),
+//!     // Content that breaks the form's rules: ask again or fail.
+//!     Err(invalid) => unreachable!("{invalid}"),
+//! }
+//!
+//! // The other paths, as the agent sees them:
+//! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
+//! assert_eq!(pending.outcome(&CreateElicitationResponse::decline())?, Outcome::Declined);
+//! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
+//! let bad: CreateElicitationResponse =
+//!     serde_json::from_value(json!({"action": "accept", "content": {"strategy": "yolo"}}))?;
+//! let invalid = pending.outcome(&bad).unwrap_err();
+//! assert_eq!(
+//!     invalid.to_string(),
+//!     "invalid form content: `strategy` must be one of `conservative`, `balanced`, \
+//!      `aggressive`, got `yolo`"
+//! );
+//! // A JSON-RPC error response (e.g. -32602) is a failure too: handle it in your
+//! // transport and fail or fall back; a form request leaves no state behind.
+//!
+//! // 3. URL mode, bound to the user *your* authentication verified.
+//! let user = VerifiedUser::new("user-42");
+//! let (request, pending) = connection.url(UrlRequest::new(
+//!     ElicitationScope::request(12),
+//!     "Please authorize access to your repositories.",
+//!     "https://agent.example.com/connect?flow=github",
+//!     UserBinding::Verified(user.clone()),
+//! ))?;
+//! let id = pending.id().clone();
+//! assert_eq!(request.elicitation_id(), Some(&id)); // fresh and unique on this connection
+//!
+//! // `accept` is consent to open the URL, nothing more.
+//! match connection.url_outcome(pending, &CreateElicitationResponse::accept(None))? {
+//!     UrlOutcome::Consented(waiting) => assert_eq!(waiting.id(), &id),
+//!     UrlOutcome::Declined | UrlOutcome::Cancelled => unreachable!("fall back or fail"),
+//!     UrlOutcome::UnknownAction(_) => unreachable!("abandon it and fail"),
+//! }
+//!
+//! // Later your out-of-band callback runs. Someone else finishing the flow
+//! // (a phished link) is refused, and the elicitation stays open:
+//! let stranger = VerifiedUser::new("user-666");
+//! assert!(matches!(
+//!     connection.complete(&id, Some(&stranger)),
+//!     Err(CompletionError::IdentityMismatch(_))
+//! ));
+//! let notification = connection.complete(&id, Some(&user))?;
+//! let outgoing = json!({"jsonrpc": "2.0", "method": ELICITATION_COMPLETE, "params": notification});
+//! assert_eq!(outgoing["params"]["elicitationId"], json!(id.as_str()));
+//! // A second completion is refused.
+//! assert!(matches!(
+//!     connection.complete(&id, Some(&user)),
+//!     Err(CompletionError::AlreadyCompleted(_))
+//! ));
+//!
+//! // Declined, cancelled, or failed URL requests end the elicitation:
+//! let url_request = || {
+//!     UrlRequest::new(
+//!         ElicitationScope::tool_call("sess_abc123", "call_7"),
+//!         "Sign in to the deploy service.",
+//!         "https://agent.example.com/login",
+//!         UserBinding::Verified(VerifiedUser::new("user-42")),
+//!     )
+//! };
+//! let (_, pending) = connection.url(url_request())?;
+//! assert_eq!(
+//!     connection.url_outcome(pending, &CreateElicitationResponse::cancel())?,
+//!     UrlOutcome::Cancelled
+//! );
+//! let (_, pending) = connection.url(url_request())?;
+//! let id = pending.id().clone();
+//! // ... the client answered with a JSON-RPC error, or never answered:
+//! assert!(connection.abandon(&id));
+//! assert!(matches!(connection.complete(&id, None), Err(CompletionError::NotOutstanding(_))));
+//!
+//! // 4. Secrets only ever go through URL mode. Without it, fail: no form fallback.
+//! let mut form_only = AgentConnection::from_client_capabilities(&json!({"elicitation": {"form": {}}}));
+//! let error = form_only.sensitive(url_request()).unwrap_err();
+//! assert_eq!(error, AgentError::SensitiveInputNeedsUrlMode);
+//! println!("{error}"); // "... never fall back to form mode; ..."
+//!
+//! // Unsafe URLs and unadvertised modes are refused before anything is sent.
+//! let unsafe_url = UrlRequest::new(
+//!     scope.clone(),
+//!     "Log in",
+//!     "http://agent.example.com/login?password=hunter2",
+//!     UserBinding::NoUserAuthentication,
+//! );
+//! assert!(matches!(connection.url(unsafe_url), Err(AgentError::UnsafeUrl(_))));
+//! let no_elicitation = AgentConnection::from_client_capabilities(&json!({}));
+//! assert!(matches!(
+//!     no_elicitation.form::<Refactor>(scope, "?"),
+//!     Err(AgentError::ModeNotAdvertised { .. })
+//! ));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Writing a client
+//!
+//! One [`ClientConnection`](client::ClientConnection) per agent connection.
+//! Its [`receive`](client::ClientConnection::receive) is the guard: a mode the
+//! client did not advertise, or an unknown mode, is answered with the `-32602`
+//! error object. Forms are checked before rendering (unknown property types
+//! are reported as not renderable, never guessed at) and the user's input is
+//! validated with the agent's own engine before it is sent. URLs come with a
+//! [`UrlReview`](url::UrlReview); nothing opens or fetches them.
+//!
+//! ```
+//! use elicit_core::protocol::client::{AnswerError, ClientConnection, Completion, Incoming};
+//! use elicit_core::protocol::{
+//!     CompleteElicitationNotification, ElicitationCapabilities, INVALID_PARAMS,
+//! };
+//! use serde_json::json;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // 1. Advertise what you support in `initialize`, and keep it.
+//! let capabilities = ElicitationCapabilities::form_and_url();
+//! let advertised = json!({"clientCapabilities": {"elicitation": capabilities}});
+//! assert_eq!(advertised["clientCapabilities"]["elicitation"], json!({"form": {}, "url": {}}));
+//! let mut client = ClientConnection::new(Some(capabilities));
+//!
+//! // 2. A form request arrives (the params of `elicitation/create`).
+//! let params = json!({
+//!     "sessionId": "sess_abc123",
+//!     "mode": "form",
+//!     "message": "How should I approach this refactoring?",
+//!     "requestedSchema": {
+//!         "type": "object",
+//!         "properties": {
+//!             "strategy": {"type": "string", "enum": ["conservative", "balanced", "aggressive"]}
+//!         },
+//!         "required": ["strategy"]
+//!     }
+//! });
+//! let Ok(Incoming::Form(form)) = client.receive_value(params) else { unreachable!() };
+//! form.renderable()?; // otherwise answer with `not_renderable.to_jsonrpc_error()`
+//! println!("The agent asks: {}", form.message());
+//! let mut input = form.initial_content(); // the defaults, for the user to review
+//!
+//! // The user's input is validated before sending; errors go back to the form.
+//! input.insert("strategy".into(), json!("reckless"));
+//! match form.accept(input.clone()) {
+//!     Err(AnswerError::Invalid(errors)) => println!("please fix: {errors}"),
+//!     other => unreachable!("{other:?}"),
+//! }
+//! input.insert("strategy".into(), json!("balanced"));
+//! let response = form.accept(input)?;
+//! assert_eq!(
+//!     serde_json::to_value(&response)?,
+//!     json!({"action": "accept", "content": {"strategy": "balanced"}})
+//! );
+//! // Or, if the user says no / closes the form:
+//! assert_eq!(serde_json::to_value(form.decline())?, json!({"action": "decline"}));
+//! assert_eq!(serde_json::to_value(form.cancel())?, json!({"action": "cancel"}));
+//!
+//! // A form with a property type the client does not know is not rendered.
+//! let params = json!({
+//!     "sessionId": "sess_abc123", "mode": "form", "message": "Pick a colour",
+//!     "requestedSchema": {"type": "object", "properties": {"c": {"type": "_color"}}}
+//! });
+//! let Ok(Incoming::Form(form)) = client.receive_value(params) else { unreachable!() };
+//! let not_renderable = form.renderable().unwrap_err();
+//! assert_eq!(not_renderable.unknown_types(), [("c", "_color")]);
+//! assert_eq!(not_renderable.to_jsonrpc_error().code, INVALID_PARAMS);
+//!
+//! // 3. A URL request: show the full URL and the host, warn, ask for consent.
+//! let params = json!({
+//!     "requestId": 12,
+//!     "mode": "url",
+//!     "elicitationId": "github-oauth-001",
+//!     "url": "https://agent.example.com/connect?elicitationId=github-oauth-001",
+//!     "message": "Please authorize access to your repositories."
+//! });
+//! let Ok(Incoming::Url(url)) = client.receive_value(params) else { unreachable!() };
+//! let review = url.review();
+//! println!("Open {} ? (site: {})", review.url(), review.host().unwrap_or("?"));
+//! for warning in review.warnings() {
+//!     println!("  warning: {warning}");
+//! }
+//! // With the user's consent (a refused URL cannot be consented to; decline it):
+//! let response = url.consent()?;
+//! assert_eq!(serde_json::to_value(&response)?, json!({"action": "accept"}));
+//! // ... then open the URL where neither the client nor the model can read it.
+//!
+//! // 4. The agent reports completion; unknown and repeated ids are ignored.
+//! let done = CompleteElicitationNotification::new("github-oauth-001");
+//! assert_eq!(client.on_complete(&done), Completion::Completed(url.id().clone()));
+//! assert_eq!(client.on_complete(&done), Completion::IgnoredAlreadyCompleted);
+//! let unknown = CompleteElicitationNotification::new("never-sent");
+//! assert_eq!(client.on_complete(&unknown), Completion::IgnoredUnknown);
+//!
+//! // 5. Modes the client did not advertise are answered with -32602.
+//! let mut form_only = ClientConnection::new(Some(ElicitationCapabilities::form_only()));
+//! let params = json!({
+//!     "requestId": 12, "mode": "url", "elicitationId": "e1",
+//!     "url": "https://agent.example.com/", "message": "Sign in"
+//! });
+//! let error = form_only.receive_value(params).unwrap_err();
+//! assert_eq!(error.code, INVALID_PARAMS);
+//! let reply = json!({"jsonrpc": "2.0", "id": 44, "error": error});
+//! assert_eq!(reply["error"]["data"], json!({"mode": "url"}));
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod agent;
+pub mod client;
+pub mod messages;
+pub mod url;
+
+pub use agent::{AgentConnection, Outcome, UrlOutcome};
+pub use client::ClientConnection;
+pub use messages::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
+    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError, Mode,
+    ModeCapabilities, OtherAction, OtherMode, RequestId,
+};
+pub use url::UrlReview;

@@ -1,0 +1,8 @@
+use elicit_core::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    name: Box<String>,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use elicit_core::Elicit;
+
+#[derive(Elicit)]
+enum Never {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit_core::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(email, uri)]
+    contact: String,
+}
+
+fn main() {}

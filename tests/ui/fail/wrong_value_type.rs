@@ -1,0 +1,9 @@
+use elicit_core::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(title = 5)]
+    name: String,
+}
+
+fn main() {}

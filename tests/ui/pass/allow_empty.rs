@@ -1,0 +1,10 @@
+use elicit_core::Elicit;
+
+/// Confirm to continue.
+#[derive(Elicit)]
+#[elicit(allow_empty)]
+struct Confirm {}
+
+fn main() {
+    assert!(Confirm::schema().properties.is_empty());
+}
