@@ -385,7 +385,10 @@ fn bad_rows() -> Vec<Row> {
             "multi-select: a non-string item",
             form::<MultiSelects>(),
             with(valid_multi(), json!({"strategies": ["balanced", 2]})),
-            vec![("strategies", wrong("an array of strings", K::Integer))],
+            vec![(
+                "strategies",
+                FieldErrorKind::WrongItemType { found: K::Integer },
+            )],
         ),
         // --- missing / null ---
         row(

@@ -150,7 +150,11 @@ pub fn merge(schema: &mut ElicitationSchema, inner: ElicitationSchema) {
     for (name, property) in inner.properties.into_entries() {
         schema.properties.push(name, property);
     }
-    schema.required.extend(inner.required);
+    for name in inner.required {
+        if !schema.required.contains(&name) {
+            schema.required.push(name);
+        }
+    }
 }
 
 /// Takes, checks and converts the field at position `*index` of `schema`.

@@ -88,6 +88,11 @@ pub enum FieldErrorKind {
         /// What was sent.
         found: JsonKind,
     },
+    /// A multi-select item that is not a string.
+    WrongItemType {
+        /// What the item was.
+        found: JsonKind,
+    },
     /// An integer field got a number with a fraction (e.g. `2.5`).
     NotAnInteger {
         /// The value sent.
@@ -180,6 +185,12 @@ impl fmt::Display for FieldErrorKind {
             Self::Missing => f.write_str("is required but missing"),
             Self::WrongType { expected, found } => {
                 write!(f, "must be {expected}, got {found}")
+            }
+            Self::WrongItemType { found } => {
+                write!(
+                    f,
+                    "must list options as strings, got an item that is {found}"
+                )
             }
             Self::NotAnInteger { value } => {
                 write!(f, "must be a whole number, got {value}")

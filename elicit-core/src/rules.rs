@@ -214,7 +214,9 @@ fn check_multi_select(s: &MultiSelectSchema, value: &Value) -> Result<(), FieldE
     };
     for (i, item) in items.iter().enumerate() {
         let Value::String(text) = item else {
-            return Err(wrong_type("an array of strings", item));
+            return Err(FieldErrorKind::WrongItemType {
+                found: JsonKind::of(item),
+            });
         };
         check_option(options, text)?;
         if items[..i].iter().any(|earlier| earlier == item) {

@@ -293,18 +293,6 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     }
 
     let checks = checks(&krate, input, fields, rule);
-    // Unknown keys are judged by the outermost form only: a flattened form
-    // does not see its parent's fields.
-    let deny = input.attrs.deny_unknown_fields.map(|_| {
-        quote! {
-            #krate::__private::deny_unknown(
-                __content,
-                &<Self as #krate::Elicit>::schema(),
-                &mut __errors,
-            );
-        }
-    });
-
     // A non-generic form builds its schema once; a generic one per call (a
     // static in a generic function would be shared by every instantiation).
     let schema_ref = if is_generic {
@@ -319,6 +307,17 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             let __schema = __SCHEMA.get_or_init(<Self as #krate::Elicit>::schema);
         }
     };
+
+    // Unknown keys are judged by the outermost form only: a flattened form
+    // does not see its parent's fields.
+    let deny = input.attrs.deny_unknown_fields.map(|_| {
+        quote! {
+            {
+                #schema_ref
+                #krate::__private::deny_unknown(__content, __schema, &mut __errors);
+            }
+        }
+    });
 
     quote! {
         #checks
