@@ -216,51 +216,63 @@ impl PropertySchema {
         }
     }
 
-    /// The property's `title`, if any (not available for unknown kinds).
-    pub fn title(&self) -> Option<&str> {
+    /// `(title, description)` of a known kind.
+    fn labels(&self) -> Option<(&Option<String>, &Option<String>)> {
         match self {
-            Self::String(s) => s.title.as_deref(),
-            Self::Number(s) => s.title.as_deref(),
-            Self::Integer(s) => s.title.as_deref(),
-            Self::Boolean(s) => s.title.as_deref(),
-            Self::MultiSelect(s) => s.title.as_deref(),
-            Self::Other(o) => o.fields.get("title").and_then(Value::as_str),
+            Self::String(s) => Some((&s.title, &s.description)),
+            Self::Number(s) => Some((&s.title, &s.description)),
+            Self::Integer(s) => Some((&s.title, &s.description)),
+            Self::Boolean(s) => Some((&s.title, &s.description)),
+            Self::MultiSelect(s) => Some((&s.title, &s.description)),
+            Self::Other(_) => None,
+        }
+    }
+
+    fn labels_mut(&mut self) -> Option<(&mut Option<String>, &mut Option<String>)> {
+        match self {
+            Self::String(s) => Some((&mut s.title, &mut s.description)),
+            Self::Number(s) => Some((&mut s.title, &mut s.description)),
+            Self::Integer(s) => Some((&mut s.title, &mut s.description)),
+            Self::Boolean(s) => Some((&mut s.title, &mut s.description)),
+            Self::MultiSelect(s) => Some((&mut s.title, &mut s.description)),
+            Self::Other(_) => None,
+        }
+    }
+
+    /// The property's `title`, if any.
+    pub fn title(&self) -> Option<&str> {
+        match self.labels() {
+            Some((title, _)) => title.as_deref(),
+            None => self.raw_str("title"),
         }
     }
 
     /// The property's `description`, if any.
     pub fn description(&self) -> Option<&str> {
+        match self.labels() {
+            Some((_, description)) => description.as_deref(),
+            None => self.raw_str("description"),
+        }
+    }
+
+    fn raw_str(&self, key: &str) -> Option<&str> {
         match self {
-            Self::String(s) => s.description.as_deref(),
-            Self::Number(s) => s.description.as_deref(),
-            Self::Integer(s) => s.description.as_deref(),
-            Self::Boolean(s) => s.description.as_deref(),
-            Self::MultiSelect(s) => s.description.as_deref(),
-            Self::Other(o) => o.fields.get("description").and_then(Value::as_str),
+            Self::Other(o) => o.fields.get(key).and_then(Value::as_str),
+            _ => None,
         }
     }
 
     /// Sets the title (ignored for unknown kinds, which are kept raw).
     pub fn set_title(&mut self, title: Option<String>) {
-        match self {
-            Self::String(s) => s.title = title,
-            Self::Number(s) => s.title = title,
-            Self::Integer(s) => s.title = title,
-            Self::Boolean(s) => s.title = title,
-            Self::MultiSelect(s) => s.title = title,
-            Self::Other(_) => {}
+        if let Some((slot, _)) = self.labels_mut() {
+            *slot = title;
         }
     }
 
     /// Sets the description (ignored for unknown kinds, which are kept raw).
     pub fn set_description(&mut self, description: Option<String>) {
-        match self {
-            Self::String(s) => s.description = description,
-            Self::Number(s) => s.description = description,
-            Self::Integer(s) => s.description = description,
-            Self::Boolean(s) => s.description = description,
-            Self::MultiSelect(s) => s.description = description,
-            Self::Other(_) => {}
+        if let Some((_, slot)) = self.labels_mut() {
+            *slot = description;
         }
     }
 
@@ -968,12 +980,21 @@ impl Reader<'_> {
         format!("{} `{key}` must be {expected}", self.at)
     }
 
-    fn string(&mut self, key: &str) -> Result<Option<String>, String> {
+    /// The field `key` read with `read`; absent or `null` is `None`.
+    fn typed<T>(
+        &self,
+        key: &str,
+        expected: &str,
+        read: impl Fn(&Value) -> Option<T>,
+    ) -> Result<Option<T>, String> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(self.wrong(key, "a string")),
+            Some(v) => read(v).map(Some).ok_or_else(|| self.wrong(key, expected)),
         }
+    }
+
+    fn string(&mut self, key: &str) -> Result<Option<String>, String> {
+        self.typed(key, "a string", |v| v.as_str().map(str::to_owned))
     }
 
     fn required_string(&mut self, key: &str) -> Result<String, String> {
@@ -982,52 +1003,25 @@ impl Reader<'_> {
     }
 
     fn u32(&mut self, key: &str) -> Result<Option<u32>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a non-negative 32-bit integer")),
-        }
+        self.typed(key, "a non-negative 32-bit integer", |v| {
+            v.as_u64().and_then(|n| u32::try_from(n).ok())
+        })
     }
 
     fn u64(&mut self, key: &str) -> Result<Option<u64>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a non-negative integer")),
-        }
+        self.typed(key, "a non-negative integer", Value::as_u64)
     }
 
     fn i64(&mut self, key: &str) -> Result<Option<i64>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_i64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a 64-bit integer")),
-        }
+        self.typed(key, "a 64-bit integer", Value::as_i64)
     }
 
     fn f64(&mut self, key: &str) -> Result<Option<f64>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "a number")),
-        }
+        self.typed(key, "a number", Value::as_f64)
     }
 
     fn bool(&mut self, key: &str) -> Result<Option<bool>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(_) => Err(self.wrong(key, "a boolean")),
-        }
+        self.typed(key, "a boolean", Value::as_bool)
     }
 
     fn meta(&mut self) -> Result<Option<Meta>, String> {
