@@ -4,7 +4,11 @@
 //!
 //! Run it with `cargo run --example quickstart`.
 
-use elicit_core::{Content, Elicit};
+use elicit_core::Elicit;
+use elicit_core::protocol::agent::{AgentConnection, Outcome, PendingForm, UrlRequest, UserBinding};
+use elicit_core::protocol::{
+    CreateElicitationRequest, CreateElicitationResponse, ELICITATION_CREATE, ElicitationScope,
+};
 use serde_json::{Value, json};
 
 /// The spec's example: how should the agent approach a refactoring?
@@ -71,88 +75,96 @@ struct DeployConfig {
     auto_rollback: bool,
 }
 
-/// What the agent does with one client answer (a JSON-RPC result).
-fn handle<T: Elicit + std::fmt::Debug>(label: &str, result: Value) {
+/// What the agent does with one client answer (the JSON-RPC result).
+fn handle<T: Elicit + std::fmt::Debug>(label: &str, pending: PendingForm<T>, result: Value) {
     print!("{label:<34} -> ");
-    match result.get("action").and_then(Value::as_str) {
-        Some("accept") => {
-            // Omitted and `null` content are the same: an empty form.
-            let content: Content = match result.get("content") {
-                Some(Value::Object(map)) => map.clone(),
-                _ => Content::new(),
-            };
-            match T::from_content(&content) {
-                Ok(value) => println!("accepted: {value:?}"),
-                Err(err) => {
-                    println!("refused, {} field error(s):", err.errors().len());
-                    for e in err.errors() {
-                        println!("{:38}- {e}", "");
-                    }
-                }
+    let response: CreateElicitationResponse = match serde_json::from_value(result) {
+        Ok(response) => response,
+        Err(err) => return println!("malformed response ({err}): fail the operation"),
+    };
+    match pending.outcome(&response) {
+        Ok(Outcome::Accepted(value)) => println!("accepted: {value:?}"),
+        Ok(Outcome::Declined) => println!("declined: fall back to the default plan"),
+        Ok(Outcome::Cancelled) => println!("cancelled: stop the operation, ask again later"),
+        Ok(Outcome::UnknownAction(action)) => {
+            println!("unknown action {action:?}: treated as a failure, never as accept")
+        }
+        Err(err) => {
+            println!("refused, {} field error(s):", err.errors().len());
+            for e in err.errors() {
+                println!("{:38}- {e}", "");
             }
         }
-        Some("decline") => println!("declined: fall back to the default plan"),
-        Some("cancel") => println!("cancelled: stop the operation, ask again later"),
-        other => println!("unknown action {other:?}: treated as a failure, never as accept"),
     }
 }
 
-fn request(id: u64, message: &str, schema: elicit_core::ElicitationSchema) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "method": "elicitation/create",
-        "params": {
-            "sessionId": "sess_abc123",
-            "mode": "form",
-            "message": message,
-            "requestedSchema": schema,
-        }
-    })
+/// The JSON-RPC envelope around a request's params.
+fn envelope(id: u64, request: &CreateElicitationRequest) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": ELICITATION_CREATE, "params": request})
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // One connection object per client, from the capabilities it sent in
+    // `initialize`. Form mode must be advertised, or `form` refuses.
+    let client_capabilities = json!({"elicitation": {"form": {}}});
+    let mut connection = AgentConnection::from_client_capabilities(&client_capabilities);
+    let scope = ElicitationScope::session("sess_abc123");
+
     println!("== The spec's form request, derived from `struct Refactor`:");
-    let req = request(
-        43,
-        "How should I approach this refactoring?",
-        Refactor::schema(),
-    );
-    println!("{}\n", serde_json::to_string_pretty(&req).expect("JSON"));
+    let (request, _) =
+        connection.form::<Refactor>(scope.clone(), "How should I approach this refactoring?")?;
+    println!("{}\n", serde_json::to_string_pretty(&envelope(43, &request))?);
 
     println!("== A larger form, `struct DeployConfig` (properties in declaration order):");
-    let req = request(
-        44,
-        "Confirm the deployment settings.",
-        DeployConfig::schema(),
-    );
-    println!("{}\n", serde_json::to_string_pretty(&req).expect("JSON"));
+    let (request, _) =
+        connection.form::<DeployConfig>(scope.clone(), "Confirm the deployment settings.")?;
+    println!("{}\n", serde_json::to_string_pretty(&envelope(44, &request))?);
 
     println!("== The client's answers, parsed and validated again on the agent side:");
-    handle::<Refactor>(
+    let ask = || connection.form::<DeployConfig>(scope.clone(), "Confirm the deployment settings.");
+    let (_, pending) = connection.form::<Refactor>(scope.clone(), "How should I refactor?")?;
+    handle(
         "Refactor: accept",
+        pending,
         json!({"action": "accept", "content": {"strategy": "balanced"}}),
     );
-    handle::<DeployConfig>(
+    handle(
         "DeployConfig: accept (defaults)",
+        ask()?.1,
         json!({"action": "accept", "content": {"env": "staging", "notify": ["slack"]}}),
     );
-    handle::<DeployConfig>(
+    handle(
         "DeployConfig: accept (all fields)",
+        ask()?.1,
         json!({"action": "accept", "content": {
             "env": "production", "replicas": 4, "gitRef": "v1.2.0",
             "notify": ["email", "pager"], "ownerEmail": "ops@example.com",
             "startAt": "2026-12-02T18:00:00Z", "canary": 0.1, "autoRollback": false
         }}),
     );
-    handle::<DeployConfig>("DeployConfig: decline", json!({"action": "decline"}));
-    handle::<DeployConfig>("DeployConfig: cancel", json!({"action": "cancel"}));
-    handle::<DeployConfig>(
+    handle("DeployConfig: decline", ask()?.1, json!({"action": "decline"}));
+    handle("DeployConfig: cancel", ask()?.1, json!({"action": "cancel"}));
+    handle(
         "DeployConfig: accept, invalid",
+        ask()?.1,
         json!({"action": "accept", "content": {
             "env": "prod", "replicas": 300, "gitRef": "",
             "notify": ["slack", "slack"], "ownerEmail": "not an email",
             "startAt": "tomorrow", "canary": 1.5
         }}),
     );
+
+    println!("\n== Secrets never go through a form: this client has no URL mode, so");
+    println!("   the sensitive entry point refuses instead of falling back:");
+    let sensitive = UrlRequest::new(
+        scope,
+        "Connect your deploy token on our site.",
+        "https://agent.example.com/connect/deploy-token",
+        UserBinding::NoUserAuthentication,
+    );
+    match connection.sensitive(sensitive) {
+        Ok(_) => println!("   (unexpected) a URL request was built"),
+        Err(err) => println!("   refused: {err}"),
+    }
+    Ok(())
 }

@@ -59,12 +59,19 @@
 //!   received over the wire.
 //! - [`ContentError`] / [`FieldError`] and [`SchemaError`]: errors that name
 //!   every failing field and the rule.
+//! - [`protocol`]: capabilities, scoped `elicitation/create` requests, typed
+//!   [`Outcome`]s, URL mode with safe URLs and verified users, completion —
+//!   the agent side ([`AgentConnection`]) and the client side
+//!   ([`ClientConnection`]), with guides "Writing an agent" and "Writing a
+//!   client".
 //!
 //! # Form mode never collects secrets
 //!
 //! Passwords, API keys, tokens, private keys, recovery codes and payment
-//! credentials must go through URL mode. `#[secret]` on a field is a compile
-//! error that says so.
+//! credentials must go through URL mode
+//! ([`AgentConnection::sensitive`](protocol::agent::AgentConnection::sensitive)).
+//! `#[secret]` on a field, or a field whose name looks like a credential, is a
+//! compile error that says so.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -387,8 +387,8 @@ fn checks(
             let message = format!(
                 "the field `{wire}` looks like a credential: form mode must not collect secrets \
                  (passwords, API keys, tokens, private keys, recovery codes, payment data). \
-                 Ask for it through URL mode instead (elicit_core::protocol), or, if it is not \
-                 a credential, say why with `#[elicit(not_secret = \"..\")]`"
+                 Ask for it through URL mode with `AgentConnection::sensitive` (elicit_core::protocol), \
+                 or, if it is not a credential, say why with `#[elicit(not_secret = \"..\")]`"
             );
             let span = field.ident.span();
             out.push(quote_spanned! {span=>

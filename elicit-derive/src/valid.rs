@@ -8,9 +8,9 @@ use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
-    tokens, private keys, recovery codes, payment data): ask for them through URL mode instead, \
-    with `elicit_core`'s URL-mode request (the user enters them on your own HTTPS page, never in \
-    the client or the model's context)";
+    tokens, private keys, recovery codes, payment data): remove this field and ask through URL \
+    mode with `AgentConnection::sensitive` (elicit_core::protocol), so the user enters it on your \
+    own HTTPS page, never in the client or the model's context";
 
 /// The container's `rename_all` rule, if any (an unknown one is reported).
 fn rename_rule(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {

@@ -573,7 +573,8 @@ impl AgentConnection {
     /// URL, nothing more; the elicitation stays outstanding until
     /// [`complete`](Self::complete). `decline` and `cancel` end it. Content
     /// in the response is ignored: nothing obtained out of band travels back
-    /// over ACP.
+    /// over ACP. (If your callback already completed it, a race,
+    /// [`is_completed`](Self::is_completed) says so.)
     pub fn url_outcome(
         &mut self,
         pending: PendingUrl,

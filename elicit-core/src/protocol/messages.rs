@@ -15,6 +15,7 @@
 //! value, so an unknown mode is never mistaken for form or URL mode and an
 //! unknown action never for accept, decline or cancel.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -548,9 +549,7 @@ impl OtherMode {
         if Mode::parse(&mode).is_some() {
             return None;
         }
-        for key in SCOPE_KEYS.iter().chain(&["mode", "message", "_meta"]) {
-            fields.remove(*key);
-        }
+        fields.retain(|k, _| !is_request_key(k));
         Some(Self { mode, fields })
     }
 
@@ -830,8 +829,7 @@ impl OtherAction {
         if is_known_action(&action) {
             return None;
         }
-        fields.remove("action");
-        fields.remove("_meta");
+        fields.retain(|k, _| k != "action" && k != "_meta");
         Some(Self { action, fields })
     }
 
@@ -954,19 +952,32 @@ impl Serialize for CreateElicitationResponse {
 
 impl<'de> Deserialize<'de> for CreateElicitationResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut object = Map::<String, Value>::deserialize(deserializer)?;
-        let action = match object.remove("action") {
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        // Taken apart by iterating, not `remove` (which reorders an
+        // order-preserving map), so unknown fields keep their order.
+        let (mut action, mut meta, mut content) = (None, None, None);
+        let mut fields = Map::new();
+        for (key, value) in object {
+            match key.as_str() {
+                "action" => action = Some(value),
+                "_meta" => meta = value.as_object().cloned(),
+                "content" => {
+                    content = Some(value.clone());
+                    fields.insert(key, value);
+                }
+                _ => {
+                    fields.insert(key, value);
+                }
+            }
+        }
+        let action = match action {
             Some(Value::String(a)) => a,
             Some(_) => return Err(de::Error::custom("`action` must be a string")),
             None => return Err(de::Error::missing_field("action")),
         };
-        let meta = match object.remove("_meta") {
-            Some(Value::Object(m)) => Some(m),
-            _ => None,
-        };
         let action = match action.as_str() {
             "accept" => ElicitationAction::Accept {
-                content: match object.remove("content") {
+                content: match content {
                     None | Some(Value::Null) => None,
                     Some(Value::Object(c)) => Some(c),
                     Some(_) => {
@@ -978,10 +989,7 @@ impl<'de> Deserialize<'de> for CreateElicitationResponse {
             },
             "decline" => ElicitationAction::Decline,
             "cancel" => ElicitationAction::Cancel,
-            _ => ElicitationAction::Other(OtherAction {
-                action,
-                fields: object,
-            }),
+            _ => ElicitationAction::Other(OtherAction { action, fields }),
         };
         Ok(Self { action, meta })
     }
@@ -1022,16 +1030,13 @@ impl Serialize for CompleteElicitationNotification {
 
 impl<'de> Deserialize<'de> for CompleteElicitationNotification {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut object = Map::<String, Value>::deserialize(deserializer)?;
-        let elicitation_id = match object.remove("elicitationId") {
-            Some(Value::String(id)) => ElicitationId::new(id),
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        let elicitation_id = match object.get("elicitationId") {
+            Some(Value::String(id)) => ElicitationId::new(id.clone()),
             Some(_) => return Err(de::Error::custom("`elicitationId` must be a string")),
             None => return Err(de::Error::missing_field("elicitationId")),
         };
-        let meta = match object.remove("_meta") {
-            Some(Value::Object(m)) => Some(m),
-            _ => None,
-        };
+        let meta = object.get("_meta").and_then(Value::as_object).cloned();
         Ok(Self {
             elicitation_id,
             meta,
@@ -1108,23 +1113,23 @@ impl Serialize for JsonRpcError {
 
 impl<'de> Deserialize<'de> for JsonRpcError {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut object = Map::<String, Value>::deserialize(deserializer)?;
-        let code = match object.remove("code") {
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        let code = match object.get("code") {
             Some(Value::Number(n)) => n
                 .as_i64()
                 .ok_or_else(|| de::Error::custom("`code` must be an integer"))?,
             Some(_) => return Err(de::Error::custom("`code` must be an integer")),
             None => return Err(de::Error::missing_field("code")),
         };
-        let message = match object.remove("message") {
-            Some(Value::String(m)) => m,
+        let message = match object.get("message") {
+            Some(Value::String(m)) => m.clone(),
             Some(_) => return Err(de::Error::custom("`message` must be a string")),
             None => return Err(de::Error::missing_field("message")),
         };
         Ok(Self {
             code,
             message,
-            data: object.remove("data"),
+            data: object.get("data").cloned(),
         })
     }
 }
@@ -1247,9 +1252,12 @@ impl<'de> Deserialize<'de> for Ordered {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
                 let mut entries: Vec<(String, Ordered)> = Vec::new();
+                let mut seen = HashSet::new();
                 while let Some(key) = map.next_key::<String>()? {
                     let value = map.next_value()?;
-                    if entries.iter().any(|(k, _)| *k == key) {
+                    // Refused rather than "last one wins": two readers must
+                    // never see different values.
+                    if !seen.insert(key.clone()) {
                         return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
                     }
                     entries.push((key, value));

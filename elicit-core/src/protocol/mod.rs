@@ -8,18 +8,18 @@
 //!
 //! - [`messages`]: the wire types, faithful to the official ACP schema.
 //!   Unknown modes and actions are kept raw and never read as known ones.
-//! - [`agent`]: [`AgentConnection`](agent::AgentConnection), one per client
+//! - [`agent`]: [`AgentConnection`], one per client
 //!   connection: builds checked requests, reads typed outcomes, binds URL
 //!   elicitations to the verified user and completes them.
-//! - [`client`]: [`ClientConnection`](client::ClientConnection), one per agent
+//! - [`client`]: [`ClientConnection`], one per agent
 //!   connection: the guard for incoming requests (`-32602` for unadvertised
 //!   modes), form validation before sending, the completion tracker.
-//! - [`url`]: the URL policy and [`UrlReview`](url::UrlReview), shared by both
+//! - [`url`]: the URL policy and [`UrlReview`], shared by both
 //!   sides. Nothing here ever fetches a URL.
 //!
 //! # Writing an agent
 //!
-//! One [`AgentConnection`](agent::AgentConnection) per client connection,
+//! One [`AgentConnection`] per client connection,
 //! created from the capabilities the client sent in `initialize`. It refuses
 //! what the protocol forbids (a mode the client did not advertise, an unsafe
 //! URL, a duplicate `elicitationId`, a completion by another user) with a
@@ -80,6 +80,11 @@
 //! // The other paths, as the agent sees them:
 //! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
 //! assert_eq!(pending.outcome(&CreateElicitationResponse::decline())?, Outcome::Declined);
+//! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
+//! assert_eq!(pending.outcome(&CreateElicitationResponse::cancel())?, Outcome::Cancelled);
+//! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
+//! let future: CreateElicitationResponse = serde_json::from_value(json!({"action": "_defer"}))?;
+//! assert!(matches!(pending.outcome(&future)?, Outcome::UnknownAction(_)));
 //! let (_, pending) = connection.form::<Refactor>(scope.clone(), "Again?")?;
 //! let bad: CreateElicitationResponse =
 //!     serde_json::from_value(json!({"action": "accept", "content": {"strategy": "yolo"}}))?;
@@ -171,13 +176,13 @@
 //!
 //! # Writing a client
 //!
-//! One [`ClientConnection`](client::ClientConnection) per agent connection.
+//! One [`ClientConnection`] per agent connection.
 //! Its [`receive`](client::ClientConnection::receive) is the guard: a mode the
 //! client did not advertise, or an unknown mode, is answered with the `-32602`
 //! error object. Forms are checked before rendering (unknown property types
 //! are reported as not renderable, never guessed at) and the user's input is
 //! validated with the agent's own engine before it is sent. URLs come with a
-//! [`UrlReview`](url::UrlReview); nothing opens or fetches them.
+//! [`UrlReview`]; nothing opens or fetches them.
 //!
 //! ```
 //! use elicit_core::protocol::client::{AnswerError, ClientConnection, Completion, Incoming};
@@ -255,6 +260,17 @@
 //! let response = url.consent()?;
 //! assert_eq!(serde_json::to_value(&response)?, json!({"action": "accept"}));
 //! // ... then open the URL where neither the client nor the model can read it.
+//!
+//! // A URL the policy refuses cannot be consented to: decline it, stop tracking it.
+//! let params = json!({
+//!     "sessionId": "sess_abc123", "mode": "url", "elicitationId": "e-bad",
+//!     "url": "http://agent.example.com/login?password=hunter2", "message": "Log in"
+//! });
+//! let Ok(Incoming::Url(bad)) = client.receive_value(params) else { unreachable!() };
+//! assert!(bad.review().verdict().is_refused());
+//! assert!(bad.consent().is_err());
+//! assert_eq!(serde_json::to_value(bad.decline())?, json!({"action": "decline"}));
+//! assert!(client.forget(bad.id()));
 //!
 //! // 4. The agent reports completion; unknown and repeated ids are ignored.
 //! let done = CompleteElicitationNotification::new("github-oauth-001");
