@@ -5,7 +5,9 @@
 //! Run it with `cargo run --example quickstart`.
 
 use elicit_core::Elicit;
-use elicit_core::protocol::agent::{AgentConnection, Outcome, PendingForm, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{
+    AgentConnection, Outcome, PendingForm, UrlRequest, UserBinding,
+};
 use elicit_core::protocol::{
     CreateElicitationRequest, CreateElicitationResponse, ELICITATION_CREATE, ElicitationScope,
 };
@@ -113,12 +115,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("== The spec's form request, derived from `struct Refactor`:");
     let (request, _) =
         connection.form::<Refactor>(scope.clone(), "How should I approach this refactoring?")?;
-    println!("{}\n", serde_json::to_string_pretty(&envelope(43, &request))?);
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&envelope(43, &request))?
+    );
 
     println!("== A larger form, `struct DeployConfig` (properties in declaration order):");
     let (request, _) =
         connection.form::<DeployConfig>(scope.clone(), "Confirm the deployment settings.")?;
-    println!("{}\n", serde_json::to_string_pretty(&envelope(44, &request))?);
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&envelope(44, &request))?
+    );
 
     println!("== The client's answers, parsed and validated again on the agent side:");
     let ask = || connection.form::<DeployConfig>(scope.clone(), "Confirm the deployment settings.");
@@ -142,8 +150,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "startAt": "2026-12-02T18:00:00Z", "canary": 0.1, "autoRollback": false
         }}),
     );
-    handle("DeployConfig: decline", ask()?.1, json!({"action": "decline"}));
-    handle("DeployConfig: cancel", ask()?.1, json!({"action": "cancel"}));
+    handle(
+        "DeployConfig: decline",
+        ask()?.1,
+        json!({"action": "decline"}),
+    );
+    handle(
+        "DeployConfig: cancel",
+        ask()?.1,
+        json!({"action": "cancel"}),
+    );
     handle(
         "DeployConfig: accept, invalid",
         ask()?.1,
