@@ -11,7 +11,7 @@ pub use std::sync::OnceLock;
 
 use crate::field::{FormField, FormValue};
 use crate::rules;
-use crate::schema::{ElicitationSchema, PropertySchema};
+use crate::schema::{ElicitationSchema, Properties, PropertySchema};
 use crate::{Content, FieldError, FieldErrorKind};
 
 /// A field's schema attributes, as written in `#[elicit(..)]`.
@@ -129,6 +129,16 @@ fn set_default(property: &mut PropertySchema, value: Value) {
     }
 }
 
+/// The empty schema a derived `schema()` starts from, with room for its
+/// `fields` own properties, `required` of which are required.
+pub fn schema_with_capacity(fields: usize, required: usize) -> ElicitationSchema {
+    ElicitationSchema {
+        properties: Properties::with_capacity(fields),
+        required: Vec::with_capacity(required),
+        ..ElicitationSchema::default()
+    }
+}
+
 /// Appends a field to a schema being built.
 pub fn push<T: FormField>(
     schema: &mut ElicitationSchema,
@@ -157,13 +167,15 @@ pub fn merge(schema: &mut ElicitationSchema, inner: ElicitationSchema) {
     }
 }
 
-/// Takes, checks and converts the field at position `*index` of `schema`.
+/// Takes, checks and converts the field at position `*index` of `schema`,
+/// whose content entry is `entry` (`None`: the key is absent). Generated code
+/// finds every field's entry in one pass over the content (see [`slot`]).
 ///
 /// Absent or `null`: the default if there is one, `None` for an `Option`, a
 /// `Missing` error otherwise. Present: the engine checks it against the
 /// property, then the type converts it. Errors go to `errors`.
 pub fn take<T: FormField>(
-    content: &Content,
+    entry: Option<&Value>,
     schema: &ElicitationSchema,
     index: &mut usize,
     default: Option<fn() -> T::Value>,
@@ -175,7 +187,7 @@ pub fn take<T: FormField>(
     };
     *index += 1;
     let required = is_required::<T>(default.is_some());
-    let result = match rules::check_entry(content, name, property, required) {
+    let result = match rules::check_slot(entry, property, required) {
         Ok(Some(value)) => T::from_present(value),
         Ok(None) => match default {
             Some(default) => Ok(T::from_default(default())),
@@ -190,6 +202,24 @@ pub fn take<T: FormField>(
             None
         }
     }
+}
+
+/// One pass over `content`: each entry whose key `field` maps to the
+/// position of one of the form's own fields goes into that slot. This is
+/// what `from_content` does instead of one map lookup per field (hashing
+/// every name again); `field` is the derive's `match` on the wire names.
+#[inline]
+pub fn slot<const N: usize>(
+    content: &Content,
+    field: impl Fn(&str) -> Option<usize>,
+) -> [Option<&Value>; N] {
+    let mut slots = [None; N];
+    for (key, value) in content {
+        if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+            *slot = Some(value);
+        }
+    }
+    slots
 }
 
 /// With `deny_unknown_fields`: every content key the schema lacks.

@@ -27,7 +27,7 @@ use crate::schema::{
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
     note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
-    note = "for a nested struct that derives `Elicit`, merge its fields with `#[elicit(flatten)]`; for lists of free text, ask for a delimited `String` or elicit again; secrets must go through URL mode"
+    note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
 )]
 pub trait FormValue: Sized {
     /// The Rust type's name, for error messages.
@@ -52,7 +52,7 @@ pub trait FormValue: Sized {
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
     note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
-    note = "for a nested struct that derives `Elicit`, merge its fields with `#[elicit(flatten)]`; for lists of free text, ask for a delimited `String` or elicit again; secrets must go through URL mode"
+    note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
 )]
 pub trait FormField: Sized {
     /// The value type inside (`T` for both `T` and `Option<T>`); a field's
@@ -87,15 +87,16 @@ pub trait FormField: Sized {
     }
 
     #[doc(hidden)]
-    /// Derived code: takes, checks and converts this field from content.
+    /// Derived code: takes, checks and converts this field from its content
+    /// entry (`None`: absent).
     fn __take(
-        content: &crate::Content,
+        entry: Option<&Value>,
         schema: &crate::ElicitationSchema,
         index: &mut usize,
         default: Option<fn() -> Self::Value>,
         errors: &mut Vec<crate::FieldError>,
     ) -> Option<Self> {
-        crate::__private::take::<Self>(content, schema, index, default, errors)
+        crate::__private::take::<Self>(entry, schema, index, default, errors)
     }
 
     #[doc(hidden)]
@@ -122,6 +123,7 @@ impl<T: FormValue> FormField for T {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: FormValue> FormField for Option<T> {
     type Value = T;
     const REQUIRED: bool = false;

@@ -132,6 +132,34 @@ const fn is_local_byte(c: u8) -> bool {
         )
 }
 
+/// Whether `c` may appear in a domain label: an ASCII letter or digit, or `-`.
+const fn is_label_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-'
+}
+
+/// A 256-entry table of `$class(byte)`: the byte classes below are looked
+/// up once per byte instead of tested with a chain of comparisons (these
+/// checks run on every `email` and `uri` field of every response).
+macro_rules! byte_table {
+    ($class:ident) => {{
+        let mut table = [false; 256];
+        let mut c = 0;
+        while c < 256 {
+            // `c < 256`, so the cast is exact.
+            #[allow(clippy::cast_possible_truncation)]
+            let byte = c as u8;
+            table[c] = $class(byte);
+            c += 1;
+        }
+        table
+    }};
+}
+
+/// [`is_local_byte`] for every byte.
+const LOCAL_BYTES: [bool; 256] = byte_table!(is_local_byte);
+/// [`is_label_byte`] for every byte.
+const LABEL_BYTES: [bool; 256] = byte_table!(is_label_byte);
+
 /// Whether `b[start..end]` is a valid e-mail local part.
 const fn is_email_local(b: &[u8], start: usize, end: usize) -> bool {
     if start >= end || b[start] == b'.' || b[end - 1] == b'.' {
@@ -139,7 +167,8 @@ const fn is_email_local(b: &[u8], start: usize, end: usize) -> bool {
     }
     let mut i = start;
     while i < end {
-        if !is_local_byte(b[i]) || (b[i] == b'.' && b[i + 1] == b'.') {
+        // `b[end - 1]` is not a `.`, so a `.` here has a next byte.
+        if !LOCAL_BYTES[b[i] as usize] || (b[i] == b'.' && b[i + 1] == b'.') {
             return false;
         }
         i += 1;
@@ -147,38 +176,29 @@ const fn is_email_local(b: &[u8], start: usize, end: usize) -> bool {
     true
 }
 
-/// Whether `b[start..end]` is one or more valid dot-separated labels.
+/// Whether `b[start..end]` is one or more valid dot-separated labels: one
+/// pass checks every byte, and each label's length and ends at its `.`.
 const fn is_email_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut label_start = start;
     let mut i = start;
     while i < end {
         if b[i] == b'.' {
-            if !is_label(b, label_start, i) {
+            if !is_label_shape(b, label_start, i) {
                 return false;
             }
             label_start = i + 1;
-        }
-        i += 1;
-    }
-    is_label(b, label_start, end)
-}
-
-/// Whether `b[start..end]` is a valid domain label.
-const fn is_label(b: &[u8], start: usize, end: usize) -> bool {
-    if start >= end || end - start > LABEL_MAX_LEN {
-        return false;
-    }
-    if b[start] == b'-' || b[end - 1] == b'-' {
-        return false;
-    }
-    let mut i = start;
-    while i < end {
-        if !(b[i].is_ascii_alphanumeric() || b[i] == b'-') {
+        } else if !LABEL_BYTES[b[i] as usize] {
             return false;
         }
         i += 1;
     }
-    true
+    is_label_shape(b, label_start, end)
+}
+
+/// Whether the label `b[start..end]`, whose bytes are already known to be
+/// label bytes, has a valid length and does not start or end with `-`.
+const fn is_label_shape(b: &[u8], start: usize, end: usize) -> bool {
+    start < end && end - start <= LABEL_MAX_LEN && b[start] != b'-' && b[end - 1] != b'-'
 }
 
 // ----- URI helpers ----------------------------------------------------------
@@ -211,12 +231,15 @@ const fn is_forbidden_uri_byte(c: u8) -> bool {
         )
 }
 
+/// [`is_forbidden_uri_byte`] for every byte.
+const FORBIDDEN_URI_BYTES: [bool; 256] = byte_table!(is_forbidden_uri_byte);
+
 /// Whether every byte of `b` is allowed in a URI and every `%` starts a
 /// valid percent-encoding.
 const fn has_only_uri_bytes(b: &[u8]) -> bool {
     let mut i = 0;
     while i < b.len() {
-        if is_forbidden_uri_byte(b[i]) {
+        if FORBIDDEN_URI_BYTES[b[i] as usize] {
             return false;
         }
         if b[i] == b'%' {

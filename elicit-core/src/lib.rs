@@ -78,11 +78,17 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
+// Conversions to and from the official ACP Rust types (docs in the module).
+#[cfg(feature = "acp")]
+pub mod acp;
 pub mod credential;
 pub mod error;
 pub mod field;
 pub mod format;
 pub mod protocol;
+// Conversions to rmcp's MCP elicitation types (docs in the module).
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 pub mod rules;
 pub mod schema;
 

@@ -48,7 +48,19 @@ pub fn check_entry<'c>(
     schema: &PropertySchema,
     required: bool,
 ) -> Result<Option<&'c Value>, FieldErrorKind> {
-    match content.get(name) {
+    check_slot(content.get(name), schema, required)
+}
+
+/// [`check_entry`] for an entry already looked up: `None` is an absent key.
+///
+/// Derived code finds every field's entry in one pass over the content and
+/// checks each with this.
+pub fn check_slot<'c>(
+    entry: Option<&'c Value>,
+    schema: &PropertySchema,
+    required: bool,
+) -> Result<Option<&'c Value>, FieldErrorKind> {
+    match entry {
         None | Some(Value::Null) if required => Err(FieldErrorKind::Missing),
         None | Some(Value::Null) => Ok(None),
         Some(value) => check_value(schema, value).map(|()| Some(value)),
@@ -69,7 +81,14 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
     if let Some(options) = &s.options {
         return check_option(options, text);
     }
-    if s.min_length.is_some() || s.max_length.is_some() {
+    // A string has between `len / 4` (rounded up) and `len` scalar values,
+    // so its byte length alone usually settles both bounds; count only when
+    // it does not.
+    let bytes = text.len();
+    let settled = s.max_length.is_none_or(|max| bytes <= max as usize)
+        && s.min_length
+            .is_none_or(|min| bytes.div_ceil(4) >= min as usize);
+    if !settled {
         let length = text.chars().count();
         if let Some(min_length) = s.min_length
             && length < min_length as usize

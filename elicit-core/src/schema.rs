@@ -152,6 +152,14 @@ impl Properties {
         self.entries.iter().map(|(n, _)| n.as_str())
     }
 
+    /// No properties, with room for `capacity` (derived schemas know their
+    /// field count, and a property schema is large to move when growing).
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            entries: Vec::with_capacity(capacity),
+        }
+    }
+
     /// Appends without checking the name: a duplicate stays, so
     /// [`ElicitationSchema::check`] can report it.
     pub(crate) fn push(&mut self, name: String, schema: PropertySchema) {

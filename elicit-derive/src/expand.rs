@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use crate::ast::{Data, Field, Input, Variant};
 use crate::attr::{FormatAttr, KnownFormat, Number};
 use crate::case::RenameRule;
-use crate::valid::{field_wire_name, variant_wire_name};
+use crate::valid::{field_wire_name, option_inner, variant_wire_name};
 
 fn krate(input: &Input<'_>) -> TokenStream {
     match &input.attrs.krate {
@@ -40,11 +40,13 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
                     f.attrs.skip.is_none()
                         && f.attrs.flatten.is_none()
                         && !mentions_generic(f.ty, input.generics)
+                        // Already an error of its own (see `valid.rs`).
+                        && option_inner(f.ty).and_then(option_inner).is_none()
                 })
                 .map(|f| {
                     let ty = f.ty;
-                    let form_field = qualified(&krate, ty, "FormField", ty.span());
-                    quote_spanned!(ty.span()=> let _: bool = #form_field::REQUIRED;)
+                    let form_field = qualified_on_type(&krate, ty, "FormField");
+                    quote_spanned!(last_span(ty)=> let _: bool = #form_field::REQUIRED;)
                 });
             let types = quote!(const _: () = { #(#types)* };);
             let checks = checks(&krate, input, fields, rule);
@@ -134,6 +136,28 @@ fn qualified(
     quote!(#lt #ty #as_ #path #gt)
 }
 
+/// `<#ty as #krate::Trait>` reported on the type itself: the type's tokens
+/// keep their own spans, the glue before it takes the first token's span and
+/// the closing `>` the last token's, so a diagnostic covers the whole type
+/// (`Box<String>`, not just `Box`) on stable, where spans cannot be joined.
+fn qualified_on_type(krate: &TokenStream, ty: &syn::Type, trait_: &str) -> TokenStream {
+    let first = ty.span();
+    let trait_ident = syn::Ident::new(trait_, first);
+    let path = respan(quote!(#krate::#trait_ident), first);
+    let lt = respan(quote!(<), first);
+    let as_ = respan(quote!(as), first);
+    let gt = respan(quote!(>), last_span(ty));
+    quote!(#lt #ty #as_ #path #gt)
+}
+
+/// The span of a type's last token.
+fn last_span(ty: &syn::Type) -> proc_macro2::Span {
+    quote!(#ty)
+        .into_iter()
+        .last()
+        .map_or_else(|| ty.span(), |tt| tt.span())
+}
+
 fn opt_str(value: Option<&str>) -> TokenStream {
     match value {
         Some(s) => quote!(::core::option::Option::Some(#s)),
@@ -216,8 +240,8 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
 /// `Option<fn() -> <T as FormField>::Value>` for the field's default.
 fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
-    let form_field = qualified(krate, ty, "FormField", ty.span());
-    let value_ty = quote_spanned!(ty.span()=> #form_field::Value);
+    let form_field = qualified_on_type(krate, ty, "FormField");
+    let value_ty = quote_spanned!(last_span(ty)=> #form_field::Value);
     match &field.attrs.default {
         Some(default) => {
             let expr = &default.value;
@@ -233,7 +257,10 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
                 ::core::option::Option::Some((|| -> #value_ty { #body }) as fn() -> #value_ty)
             }
         }
-        None => quote_spanned!(ty.span()=> ::core::option::Option::None::<fn() -> #value_ty>),
+        None => {
+            let gt = respan(quote!(>), last_span(ty));
+            quote_spanned!(ty.span()=> ::core::option::Option::None::<fn() -> #value_ty #gt)
+        }
     }
 }
 
@@ -257,6 +284,11 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     let mut collect = Vec::new();
     let mut write = Vec::new();
     let mut init = Vec::new();
+    // The wire names of the form's own fields, by slot: `from_content`
+    // sorts the content's entries into these in one pass.
+    let mut slots = Vec::new();
+    // Own fields without a default: at most this many are required.
+    let mut may_be_required = 0usize;
     for (i, field) in fields.iter().enumerate() {
         let member = field.ident;
         let ty = field.ty;
@@ -279,19 +311,44 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
         let wire = field_wire_name(field, rule);
         let attrs = attrs(&krate, field);
         let default = default_fn(&krate, field);
-        let form_field = qualified(&krate, ty, "FormField", ty.span());
+        let form_field = qualified_on_type(&krate, ty, "FormField");
         // Spanned on the type, so an unsupported type is reported there once.
-        let span = ty.span();
+        let span = last_span(ty);
         build.push(quote_spanned! {span=>
             #form_field::__push(&mut __schema, #wire, &#attrs, #default);
         });
+        if field.attrs.default.is_none() {
+            may_be_required += 1;
+        }
+        let slot = slots.len();
+        slots.push(wire.clone());
         collect.push(quote_spanned! {span=>
-            let #var = #form_field::__take(__content, __schema, &mut __index, #default, __errors);
+            let #var = #form_field::__take(__slots[#slot], __schema, &mut __index, #default, __errors);
         });
         write.push(quote_spanned!(span=> #form_field::__put(&self.#member, __content, #wire);));
         init.push(quote!(#member: #var?));
     }
 
+    // One pass over the content: a `match` on the wire names (what serde
+    // generates too) instead of one map lookup per field.
+    let slot_pass = if slots.is_empty() {
+        TokenStream::new()
+    } else {
+        let count = slots.len();
+        let arms = slots
+            .iter()
+            .enumerate()
+            .map(|(i, wire)| quote!(#wire => ::core::option::Option::Some(#i)));
+        quote! {
+            let __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                #krate::__private::slot(__content, |__key| match __key {
+                    #(#arms,)*
+                    _ => ::core::option::Option::None,
+                });
+        }
+    };
+
+    let own_fields = slots.len();
     let checks = checks(&krate, input, fields, rule);
     // A non-generic form builds its schema once; a generic one per call (a
     // static in a generic function would be shared by every instantiation).
@@ -325,7 +382,8 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             fn schema() -> #krate::ElicitationSchema {
-                let mut __schema = #krate::ElicitationSchema::new();
+                let mut __schema =
+                    #krate::__private::schema_with_capacity(#own_fields, #may_be_required);
                 __schema.title = #title;
                 __schema.description = #description;
                 #(#build)*
@@ -352,6 +410,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
             ) -> ::core::option::Option<Self> {
                 #schema_ref
+                #slot_pass
                 let mut __index: usize = 0;
                 #(#collect)*
                 let _ = __index;

@@ -37,3 +37,107 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     }
     expand::expand(&input, rule)
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::{TokenStream, TokenTree};
+
+    /// The benchmark form's ten fields (every kind of field and attribute
+    /// the issue's 10-field form has), `groups` times with suffixed names.
+    fn form(groups: usize) -> syn::DeriveInput {
+        let mut fields = String::new();
+        for g in 0..groups {
+            fields.push_str(&format!(
+                r#"
+                /// The name shown to others.
+                #[elicit(length(min = 2, max = 40))]
+                pub name{g}: String,
+                /// A lowercase handle.
+                #[elicit(pattern = "^[a-z][a-z0-9_]*$", length(max = 16))]
+                pub handle{g}: String,
+                /// Where to write to.
+                #[elicit(email)]
+                pub email{g}: String,
+                /// A home page, if any.
+                #[elicit(uri)]
+                pub homepage{g}: Option<String>,
+                /// Age in years.
+                #[elicit(range(min = 13, max = 120))]
+                pub age{g}: u8,
+                /// How many replicas to run.
+                #[elicit(range(min = 1, max = 64))]
+                pub replicas{g}: i32,
+                /// The share of traffic, from 0 to 1.
+                #[elicit(range(min = 0.0, max = 1.0))]
+                pub ratio{g}: f64,
+                /// Whether to notify the team.
+                pub notify{g}: bool,
+                /// How aggressive to be.
+                pub strategy{g}: Strategy,
+                /// Where to deploy.
+                #[elicit(length(min = 1, max = 3))]
+                pub envs{g}: Vec<Environment>,
+                "#
+            ));
+        }
+        syn::parse_str(&format!("pub struct Form {{ {fields} }}")).expect("the test form parses")
+    }
+
+    /// Token trees in `tokens`, counting every token inside groups.
+    fn count_tokens(tokens: TokenStream) -> usize {
+        tokens
+            .into_iter()
+            .map(|tt| match tt {
+                TokenTree::Group(g) => 1 + count_tokens(g.stream()),
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// (tokens, bytes of source text) of the derive's output for `input`.
+    fn output_size(input: &syn::DeriveInput) -> (usize, usize) {
+        let output = super::derive(input);
+        let text = output.to_string();
+        assert!(
+            !text.contains("compile_error"),
+            "the test form must derive without errors: {text}"
+        );
+        (count_tokens(output), text.len())
+    }
+
+    /// The generated code per struct, as `bench/compile-time.sh` and
+    /// BENCHMARKS.md report it (`cargo test -p elicit-derive -- --nocapture`
+    /// prints the figures): it grows linearly with the field count, with no
+    /// quadratic part (like one check per pair of fields).
+    #[test]
+    fn generated_code_grows_linearly_with_the_field_count() {
+        let (tokens10, bytes10) = output_size(&form(1));
+        let (tokens20, bytes20) = output_size(&form(2));
+        let (tokens50, bytes50) = output_size(&form(5));
+        println!(
+            "derive(Elicit) output: 10 fields: {tokens10} tokens, {bytes10} bytes; \
+             20 fields: {tokens20} tokens, {bytes20} bytes; \
+             50 fields: {tokens50} tokens, {bytes50} bytes; \
+             per extra field: {} tokens",
+            (tokens50 - tokens10) / 40
+        );
+        assert!(tokens20 > tokens10 && bytes20 > bytes10);
+        // Linear with a fixed part: doubling the fields less than doubles
+        // the output, give or take the longer suffixed names.
+        assert!(
+            tokens20 * 10 < tokens10 * 22,
+            "20 fields: {tokens20} tokens vs 10 fields: {tokens10}"
+        );
+        assert!(
+            bytes20 * 10 < bytes10 * 22,
+            "20 fields: {bytes20} bytes vs 10 fields: {bytes10}"
+        );
+        // Each further group of ten fields costs the same.
+        let per_group_10_to_20 = tokens20 - tokens10;
+        let per_group_20_to_50 = (tokens50 - tokens20) / 3;
+        assert!(
+            per_group_20_to_50 * 10 < per_group_10_to_20 * 11,
+            "{per_group_10_to_20} tokens per 10 fields at first, then {per_group_20_to_50}"
+        );
+    }
+}

@@ -156,6 +156,15 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
                 );
             }
         }
+        if let Some(inner) = option_inner(field.ty)
+            && option_inner(inner).is_some()
+        {
+            cx.error_spanned_by(
+                field.ty,
+                "`Option<Option<T>>` cannot be a form field: a field is answered or left out, \
+                 there is no third state; use `Option<T>`",
+            );
+        }
         literals(cx, field);
         let wire = field_wire_name(field, rule);
         let span = a
@@ -182,6 +191,24 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             "this form has no fields to ask: add a field, or add `#[elicit(allow_empty)]` \
              if an empty confirmation form is intended",
         );
+    }
+}
+
+/// `T` if the type is written `Option<T>` (or a path ending in `Option<T>`).
+pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
+        _ => None,
     }
 }
 

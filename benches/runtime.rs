@@ -1,0 +1,308 @@
+//! Runtime benchmarks: `cargo bench --bench runtime` (see BENCHMARKS.md).
+//!
+//! Every comparison is measured in the same run on the same inputs:
+//!
+//! - `a_valid` / `b_invalid`: the 10-field form's content parsed by
+//!   `Form10::from_content` (validated), by `serde_json::from_value::<Twin10>`
+//!   (the floor: no validation), and by `jsonschema` (formats on) against
+//!   `Form10::schema()` followed by `serde_json::from_value` (the
+//!   alternative with the same guarantees). Paths that consume an owned
+//!   `Value` get a fresh clone from `with_inputs`, outside the timing.
+//! - `c_from_text`: the same three, end to end from JSON text.
+//! - `d_wire_schema`: `ElicitationSchema::validate` with a schema received
+//!   over the wire vs the derived `from_content`.
+//! - `e_schema`: `T::schema()` + `serde_json::to_string` for 1, 10 and 50
+//!   fields vs `schemars::schema_for!` + `to_string` of the twin.
+//! - `f_hostile_pattern`: a pathological `pattern` over inputs of growing
+//!   length (linear-time engine: time grows linearly).
+//!
+//! Benchmarks are never asserted; the checks in the setup only make sure
+//! each path does what its name says.
+
+mod forms;
+
+use divan::{Bencher, black_box};
+use elicit_core::{Content, Elicit, ElicitationSchema};
+use forms::{Form1, Form10, Form50, Twin1, Twin10, Twin50};
+use serde::Deserialize;
+use serde_json::Value;
+
+fn main() {
+    divan::main();
+}
+
+fn object(value: Value) -> Content {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("content must be an object, got {other}"),
+    }
+}
+
+/// `jsonschema` for `Form10::schema()`, with format validation on.
+fn validator10() -> jsonschema::Validator {
+    let schema = serde_json::to_value(Form10::schema()).expect("the schema serializes");
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the derived schema compiles in jsonschema")
+}
+
+/// Valid content: all three paths accept it.
+mod a_valid {
+    use super::*;
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn elicit_from_content(bencher: Bencher) {
+        let content = object(forms::valid10());
+        assert!(Form10::from_content(&content).is_ok());
+        bencher.bench(|| Form10::from_content(black_box(&content)));
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn serde_from_value_floor(bencher: Bencher) {
+        let value = forms::valid10();
+        assert!(serde_json::from_value::<Twin10>(value.clone()).is_ok());
+        bencher
+            .with_inputs(|| value.clone())
+            .bench_values(serde_json::from_value::<Twin10>);
+    }
+
+    /// The borrowed counterpart of the floor (clones strings, as
+    /// `from_content(&Content)` does).
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn serde_deserialize_ref(bencher: Bencher) {
+        let value = forms::valid10();
+        assert!(Twin10::deserialize(&value).is_ok());
+        bencher.bench(|| Twin10::deserialize(black_box(&value)));
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn jsonschema_then_from_value(bencher: Bencher) {
+        let validator = validator10();
+        let value = forms::valid10();
+        assert!(validator.is_valid(&value));
+        bencher.with_inputs(|| value.clone()).bench_values(|value| {
+            let valid = validator.validate(&value).is_ok();
+            valid.then(|| serde_json::from_value::<Twin10>(value))
+        });
+    }
+}
+
+/// Invalid content: six fields break a rule; elicit and jsonschema find all
+/// six, serde stops at the first type error it can see.
+mod b_invalid {
+    use super::*;
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn elicit_from_content(bencher: Bencher) {
+        let content = object(forms::invalid10());
+        let err = Form10::from_content(&content).expect_err("invalid");
+        assert_eq!(err.errors().len(), 6, "{err}");
+        bencher.bench(|| Form10::from_content(black_box(&content)));
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn serde_from_value_floor(bencher: Bencher) {
+        let value = forms::invalid10();
+        assert!(serde_json::from_value::<Twin10>(value.clone()).is_err());
+        bencher
+            .with_inputs(|| value.clone())
+            .bench_values(serde_json::from_value::<Twin10>);
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn jsonschema_then_from_value(bencher: Bencher) {
+        let validator = validator10();
+        let value = forms::invalid10();
+        assert_eq!(validator.iter_errors(&value).count(), 6);
+        bencher.with_inputs(|| value.clone()).bench_values(|value| {
+            // Every error, as elicit collects every failing field.
+            let errors = black_box(validator.iter_errors(&value).collect::<Vec<_>>()).len();
+            (errors == 0).then(|| serde_json::from_value::<Twin10>(value))
+        });
+    }
+}
+
+/// End to end from JSON text (valid content).
+mod c_from_text {
+    use super::*;
+
+    fn text() -> String {
+        serde_json::to_string(&forms::valid10()).expect("serializes")
+    }
+
+    #[divan::bench(sample_size = 16, sample_count = 500)]
+    fn elicit_parse_then_from_content(bencher: Bencher) {
+        let text = text();
+        bencher.bench(|| {
+            let content: Content =
+                serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
+            Form10::from_content(&content).map_err(|e| e.to_string())
+        });
+    }
+
+    #[divan::bench(sample_size = 16, sample_count = 500)]
+    fn serde_from_str_floor(bencher: Bencher) {
+        let text = text();
+        bencher.bench(|| serde_json::from_str::<Twin10>(black_box(&text)));
+    }
+
+    #[divan::bench(sample_size = 16, sample_count = 500)]
+    fn jsonschema_parse_validate_from_value(bencher: Bencher) {
+        let validator = validator10();
+        let text = text();
+        bencher.bench(|| {
+            let value: Value = serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
+            validator.validate(&value).map_err(|e| e.to_string())?;
+            serde_json::from_value::<Twin10>(value).map_err(|e| e.to_string())
+        });
+    }
+}
+
+/// A schema received over the wire (parsed once) validating content, vs the
+/// derived path (which validates and converts).
+mod d_wire_schema {
+    use super::*;
+
+    fn wire() -> (String, ElicitationSchema) {
+        let text = serde_json::to_string(&Form10::schema()).expect("serializes");
+        let schema: ElicitationSchema = serde_json::from_str(&text).expect("parses");
+        assert_eq!(schema, Form10::schema());
+        (text, schema)
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn wire_validate(bencher: Bencher) {
+        let (_, schema) = wire();
+        let content = object(forms::valid10());
+        assert!(schema.validate(&content).is_ok());
+        bencher.bench(|| schema.validate(black_box(&content)));
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn derived_from_content(bencher: Bencher) {
+        let content = object(forms::valid10());
+        bencher.bench(|| Form10::from_content(black_box(&content)));
+    }
+
+    /// What a client does on receiving a `requestedSchema`: parse and check.
+    #[divan::bench(sample_size = 8, sample_count = 500)]
+    fn wire_parse_and_check(bencher: Bencher) {
+        let (text, _) = wire();
+        bencher.bench(|| {
+            let schema: ElicitationSchema =
+                serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
+            schema.check().map_err(|e| e.to_string())
+        });
+    }
+}
+
+/// The schema, built and serialized to a JSON string.
+mod e_schema {
+    use super::*;
+
+    fn elicit<T: Elicit>(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&T::schema()));
+    }
+
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn elicit_1(bencher: Bencher) {
+        elicit::<Form1>(bencher);
+    }
+    #[divan::bench(sample_size = 8, sample_count = 500)]
+    fn elicit_10(bencher: Bencher) {
+        elicit::<Form10>(bencher);
+    }
+    #[divan::bench(sample_size = 8, sample_count = 500)]
+    fn elicit_50(bencher: Bencher) {
+        elicit::<Form50>(bencher);
+    }
+    #[divan::bench(sample_size = 16, sample_count = 500)]
+    fn schemars_1(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&schemars::schema_for!(Twin1)));
+    }
+    #[divan::bench(sample_size = 8, sample_count = 500)]
+    fn schemars_10(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&schemars::schema_for!(Twin10)));
+    }
+    #[divan::bench(sample_size = 8, sample_count = 500)]
+    fn schemars_50(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&schemars::schema_for!(Twin50)));
+    }
+
+    /// The parse side at 50 fields, for the per-field cost of `from_content`.
+    #[divan::bench(sample_size = 16, sample_count = 500)]
+    fn from_content_50(bencher: Bencher) {
+        let content = object(forms::valid50());
+        assert!(Form50::from_content(&content).is_ok());
+        bencher.bench(|| Form50::from_content(black_box(&content)));
+    }
+    #[divan::bench(sample_size = 256, sample_count = 500)]
+    fn from_content_1(bencher: Bencher) {
+        let content = object(forms::valid1());
+        assert!(Form1::from_content(&content).is_ok());
+        bencher.bench(|| Form1::from_content(black_box(&content)));
+    }
+}
+
+/// Pathological patterns (catastrophic for backtracking engines) over inputs
+/// of growing length that never match. The engine is linear: the time per
+/// input byte stays flat.
+mod f_hostile_pattern {
+    use super::*;
+
+    const LENGTHS: [usize; 5] = [64, 1024, 4096, 16384, 65536];
+
+    /// `^(a+)+$` on `aaa…a!`.
+    #[derive(Elicit)]
+    struct NestedPlus {
+        #[elicit(pattern = "^(a+)+$")]
+        text: String,
+    }
+
+    /// `(a|aa)*b` on `aaa…a`.
+    #[derive(Elicit)]
+    struct Alternation {
+        #[elicit(pattern = "(a|aa)*b")]
+        text: String,
+    }
+
+    fn content(text: String) -> Content {
+        object(serde_json::json!({ "text": text }))
+    }
+
+    #[divan::bench(args = LENGTHS, sample_size = 8, sample_count = 200)]
+    fn nested_plus(bencher: Bencher, n: usize) {
+        let content = content(format!("{}!", "a".repeat(n)));
+        assert!(NestedPlus::from_content(&content).is_err());
+        bencher
+            .counter(divan::counter::BytesCount::new(n + 1))
+            .bench(|| NestedPlus::from_content(black_box(&content)).is_ok());
+    }
+
+    #[divan::bench(args = LENGTHS, sample_size = 8, sample_count = 200)]
+    fn alternation(bencher: Bencher, n: usize) {
+        let content = content("a".repeat(n));
+        assert!(Alternation::from_content(&content).is_err());
+        bencher
+            .counter(divan::counter::BytesCount::new(n))
+            .bench(|| Alternation::from_content(black_box(&content)).is_ok());
+    }
+
+    /// The same pattern in a schema received over the wire.
+    #[divan::bench(args = LENGTHS, sample_size = 8, sample_count = 200)]
+    fn wire_nested_plus(bencher: Bencher, n: usize) {
+        let schema: ElicitationSchema = serde_json::from_value(serde_json::json!({
+            "type": "object",
+            "properties": {"text": {"type": "string", "pattern": "^(a+)+$"}},
+            "required": ["text"],
+        }))
+        .expect("parses");
+        assert!(schema.check().is_ok());
+        let content = content(format!("{}!", "a".repeat(n)));
+        assert!(schema.validate(&content).is_err());
+        bencher
+            .counter(divan::counter::BytesCount::new(n + 1))
+            .bench(|| schema.validate(black_box(&content)).is_ok());
+    }
+}

@@ -1,0 +1,444 @@
+//! What the fuzz targets share: the derived forms under test (every form of
+//! the integration tests, which covers every type and attribute, plus the
+//! benchmark forms), and generators of JSON from the fuzzer's bytes.
+//!
+//! The generators build `serde_json::Value`s with `arbitrary`, biased
+//! towards the words that matter (field names, option values, schema keys,
+//! formats, hostile patterns), so most inputs reach the validation engine
+//! instead of failing to parse.
+
+use std::fmt::Debug;
+
+use arbitrary::{Result, Unstructured};
+use elicit_core::{Content, Elicit, FieldErrorKind};
+use serde_json::{Map, Number, Value};
+
+#[path = "../../tests/common/mod.rs"]
+pub mod common;
+
+#[path = "../../benches/forms/mod.rs"]
+pub mod forms;
+
+/// Nesting limit of generated values: content and schemas arrive as text,
+/// which serde_json already limits to 128 levels.
+const MAX_DEPTH: u32 = 4;
+
+/// Wire names of the forms' fields, and a few that no form has.
+const FIELD_NAMES: &[&str] = &[
+    "strategy",
+    "env",
+    "replicas",
+    "notify",
+    "name",
+    "handle",
+    "email",
+    "homepage",
+    "birthday",
+    "callback_at",
+    "a_i8",
+    "a_i16",
+    "a_i32",
+    "a_i64",
+    "a_u8",
+    "a_u16",
+    "a_u32",
+    "a_u64",
+    "a_isize",
+    "a_usize",
+    "ratio",
+    "temperature",
+    "percent",
+    "text",
+    "flag",
+    "count",
+    "amount",
+    "envs",
+    "strategies",
+    "any_of",
+    "firstName",
+    "surname",
+    "yearsOfAge",
+    "MAX_RETRIES",
+    "dryRun",
+    "stars",
+    "comment",
+    "internal_id",
+    "branch",
+    "force",
+    "offset",
+    "retries",
+    "question",
+    "answer",
+    "choice",
+    "more",
+    "age",
+    "name0",
+    "email3",
+    "envs4",
+    "unknown",
+    "",
+    "a",
+];
+
+/// Strings that mean something to some rule.
+const WORDS: &[&str] = &[
+    "conservative",
+    "balanced",
+    "aggressive",
+    "staging",
+    "production",
+    "dev",
+    "Staging",
+    "ada@example.com",
+    "a@b",
+    "not an email",
+    "a..b@c.d",
+    "x@-y.z",
+    "https://example.com/ada",
+    "mailto:x@y",
+    "http://a%zz",
+    "//no-scheme",
+    "a:",
+    "2024-02-29",
+    "2023-02-29",
+    "2024-13-01",
+    "2024-01-01T12:00:00Z",
+    "2024-01-01T12:00:00.5+01:00",
+    "2024-01-01T24:00:00Z",
+    "2024-01-01 12:00:00Z",
+    "ada_l",
+    "Ada-L",
+    "main",
+    "",
+    " ",
+    "é",
+    "😀😀😀",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+    "123",
+    "-1",
+    "1e39",
+    "true",
+    "null",
+    // schema vocabulary
+    "object",
+    "string",
+    "number",
+    "integer",
+    "boolean",
+    "array",
+    "null",
+    "email",
+    "uri",
+    "date",
+    "date-time",
+    "hostname",
+    // patterns, hostile and refused ones included
+    "^[a-z][a-z0-9_]*$",
+    "^(a+)+$",
+    "(a|aa)*b",
+    "[0-9]",
+    "(",
+    "\\p{L}+",
+    "a{1000}{1000}",
+    "(?i)abc",
+    "\\bword\\b",
+    "^$",
+    "(?<name>x)\\k<name>",
+    "((((((((((a))))))))))",
+];
+
+/// Keys of a property schema (and of its options and items).
+const SCHEMA_KEYS: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "default",
+    "enum",
+    "oneOf",
+    "anyOf",
+    "const",
+    "items",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "_meta",
+];
+
+/// Property names of generated schemas, shared with their content.
+const PROPERTY_NAMES: &[&str] = &["a", "b", "name", "n", "x y", "", "type"];
+
+fn pick<'a>(u: &mut Unstructured<'_>, words: &[&'a str]) -> Result<&'a str> {
+    u.choose(words).copied()
+}
+
+/// A string: usually a meaningful word, sometimes anything.
+pub fn string(u: &mut Unstructured<'_>) -> Result<String> {
+    if u.ratio(3, 4)? {
+        Ok(pick(u, WORDS)?.to_owned())
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A JSON number: small integers (around every bound the forms use),
+/// extremes, and finite floats.
+pub fn number(u: &mut Unstructured<'_>) -> Result<Value> {
+    Ok(match u.int_in_range(0..=5)? {
+        0 => Value::from(u.int_in_range(-300i64..=300)?),
+        1 => Value::from(u.arbitrary::<i64>()?),
+        2 => Value::from(u.arbitrary::<u64>()?),
+        3 => Value::from(f64::from(u.int_in_range(-2000i32..=2000)?) / 8.0),
+        4 => {
+            let edges = [
+                0.5,
+                -0.0,
+                1e39,
+                -1e39,
+                3.402_823_5e38,
+                1.7e38,
+                9.3e18,
+                -9.3e18,
+                2.0,
+                1e300,
+            ];
+            Value::from(*u.choose(&edges)?)
+        }
+        _ => Number::from_f64(u.arbitrary()?).map_or(Value::Null, Value::Number),
+    })
+}
+
+/// Any JSON value, nested at most `depth` more levels.
+pub fn value(u: &mut Unstructured<'_>, depth: u32) -> Result<Value> {
+    let kinds = if depth == 0 { 5 } else { 7 };
+    Ok(match u.int_in_range(0..=kinds)? {
+        0 => Value::Null,
+        1 => Value::Bool(u.arbitrary()?),
+        2 | 3 => number(u)?,
+        4 | 5 => Value::String(string(u)?),
+        6 => {
+            let len = u.int_in_range(0..=4)?;
+            Value::Array(
+                (0..len)
+                    .map(|_| value(u, depth - 1))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        _ => {
+            let mut map = Map::new();
+            for _ in 0..u.int_in_range(0..=4)? {
+                let key = if u.ratio(1, 2)? {
+                    pick(u, SCHEMA_KEYS)?.to_owned()
+                } else {
+                    string(u)?
+                };
+                map.insert(key, value(u, depth - 1)?);
+            }
+            Value::Object(map)
+        }
+    })
+}
+
+/// Form content: entries keyed by (mostly) the forms' field names.
+pub fn content(u: &mut Unstructured<'_>) -> Result<Content> {
+    let mut content = Content::new();
+    for _ in 0..u.int_in_range(0..=24)? {
+        let key = if u.ratio(7, 8)? {
+            pick(u, FIELD_NAMES)?.to_owned()
+        } else {
+            string(u)?
+        };
+        let value = if u.ratio(1, 3)? {
+            // A list of words: what multi-selects take.
+            let len = u.int_in_range(0..=4)?;
+            Value::Array(
+                (0..len)
+                    .map(|_| string(u).map(Value::String))
+                    .collect::<Result<_>>()?,
+            )
+        } else {
+            value(u, 2)?
+        };
+        content.insert(key, value);
+    }
+    Ok(content)
+}
+
+/// A value for the schema key `key`: usually of the type the key wants.
+fn schema_field(u: &mut Unstructured<'_>, key: &str) -> Result<Value> {
+    if u.ratio(1, 8)? {
+        return value(u, 2);
+    }
+    Ok(match key {
+        "type" | "title" | "description" | "pattern" | "format" | "const" => {
+            Value::String(string(u)?)
+        }
+        "minLength" | "maxLength" | "minItems" | "maxItems" => {
+            Value::from(u.int_in_range(0u32..=6)?)
+        }
+        "minimum" | "maximum" | "default" => number(u)?,
+        "enum" => words(u)?,
+        "oneOf" | "anyOf" => options(u)?,
+        "items" => {
+            let mut items = Map::new();
+            if u.ratio(1, 2)? {
+                items.insert("type".into(), "string".into());
+                items.insert("enum".into(), words(u)?);
+            } else {
+                items.insert("anyOf".into(), options(u)?);
+            }
+            Value::Object(items)
+        }
+        _ => value(u, 2)?,
+    })
+}
+
+fn words(u: &mut Unstructured<'_>) -> Result<Value> {
+    let len = u.int_in_range(0..=4)?;
+    Ok(Value::Array(
+        (0..len)
+            .map(|_| string(u).map(Value::String))
+            .collect::<Result<_>>()?,
+    ))
+}
+
+fn options(u: &mut Unstructured<'_>) -> Result<Value> {
+    let len = u.int_in_range(0..=3)?;
+    let mut options = Vec::with_capacity(len);
+    for _ in 0..len {
+        let mut option = Map::new();
+        option.insert("const".into(), Value::String(string(u)?));
+        if u.ratio(7, 8)? {
+            option.insert("title".into(), Value::String(string(u)?));
+        }
+        if u.ratio(1, 4)? {
+            option.insert("description".into(), Value::String(string(u)?));
+        }
+        options.push(Value::Object(option));
+    }
+    Ok(Value::Array(options))
+}
+
+/// A property schema: a known `type` (usually) and a few keys, each usually
+/// of the right type.
+fn property(u: &mut Unstructured<'_>) -> Result<Value> {
+    if u.ratio(1, 16)? {
+        return value(u, 2);
+    }
+    let mut property = Map::new();
+    if u.ratio(15, 16)? {
+        let kinds = ["string", "number", "integer", "boolean", "array", "object"];
+        property.insert("type".into(), Value::String(pick(u, &kinds)?.to_owned()));
+    }
+    for _ in 0..u.int_in_range(0..=5)? {
+        let key = pick(u, SCHEMA_KEYS)?;
+        property.insert(key.to_owned(), schema_field(u, key)?);
+    }
+    Ok(Value::Object(property))
+}
+
+/// A `requestedSchema`, as a client receives it: usually well-formed in
+/// shape, with any key possibly wrong.
+pub fn schema(u: &mut Unstructured<'_>) -> Result<Value> {
+    if u.ratio(1, 16)? {
+        return value(u, MAX_DEPTH);
+    }
+    let mut schema = Map::new();
+    if u.ratio(7, 8)? {
+        schema.insert("type".into(), "object".into());
+    }
+    let mut properties = Map::new();
+    for _ in 0..u.int_in_range(0..=4)? {
+        properties.insert(pick(u, PROPERTY_NAMES)?.to_owned(), property(u)?);
+    }
+    schema.insert("properties".into(), Value::Object(properties));
+    if u.ratio(3, 4)? {
+        let len = u.int_in_range(0..=3)?;
+        let required = (0..len)
+            .map(|_| pick(u, PROPERTY_NAMES).map(|n| Value::String(n.to_owned())))
+            .collect::<Result<_>>()?;
+        schema.insert("required".into(), Value::Array(required));
+    }
+    for key in ["title", "description", "_meta"] {
+        if u.ratio(1, 8)? {
+            schema.insert(key.into(), value(u, 1)?);
+        }
+    }
+    Ok(Value::Object(schema))
+}
+
+/// Content for a generated schema: keyed by its property names.
+pub fn schema_content(u: &mut Unstructured<'_>) -> Result<Content> {
+    let mut content = Content::new();
+    for _ in 0..u.int_in_range(0..=5)? {
+        let key = pick(u, PROPERTY_NAMES)?.to_owned();
+        let value = if u.ratio(1, 3)? {
+            words(u)?
+        } else {
+            value(u, 2)?
+        };
+        content.insert(key, value);
+    }
+    Ok(content)
+}
+
+/// Parses `content` with the form `T` and checks what must hold whatever the
+/// content: never a panic; accepted content passes the schema's own
+/// `validate` and round-trips through `to_content`; content the schema
+/// accepts is refused only for unknown keys (with `deny_unknown_fields`);
+/// and every error names a field.
+pub fn check_form<T: Elicit + PartialEq + Debug>(content: &Content) {
+    let schema = T::schema();
+    let validated = schema.validate(content);
+    match T::from_content(content) {
+        Ok(form) => {
+            assert!(
+                validated.is_ok(),
+                "accepted, but validate refuses: {validated:?}"
+            );
+            let back = form.to_content();
+            assert!(
+                schema.validate(&back).is_ok(),
+                "to_content breaks the schema: {back:?}"
+            );
+            let again = T::from_content(&back).expect("to_content parses back");
+            assert_eq!(again, form, "round trip through {back:?}");
+        }
+        Err(err) => {
+            assert!(!err.errors().is_empty(), "an error names no field");
+            assert!(!err.to_string().is_empty());
+            if validated.is_ok() {
+                for e in err.errors() {
+                    assert!(
+                        matches!(e.kind(), FieldErrorKind::UnknownField),
+                        "validate accepts, from_content refuses: {err}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Every derived form of the suite against one content.
+pub fn check_every_form(content: &Content) {
+    use common::*;
+    check_form::<Refactor>(content);
+    check_form::<Deploy>(content);
+    check_form::<Profile>(content);
+    check_form::<Integers>(content);
+    check_form::<Numbers>(content);
+    check_form::<Optionals>(content);
+    check_form::<MultiSelects>(content);
+    check_form::<Renamed>(content);
+    check_form::<SerdeRenamed>(content);
+    check_form::<Feedback>(content);
+    check_form::<Defaults>(content);
+    check_form::<Reexported>(content);
+    check_form::<Pick<Strategy>>(content);
+    check_form::<forms::Form10>(content);
+    check_form::<forms::Form1>(content);
+}

@@ -1,0 +1,439 @@
+//! The ACP demo, end to end: `examples/acp_client.rs` launches
+//! `examples/acp_agent.rs` as a subprocess, and the two speak
+//! newline-delimited JSON-RPC over the child's stdio, through the official
+//! SDK. Answers are piped into the client as JSON lines; `--trace` makes it
+//! print every line on the wire to stderr, which these tests read to check
+//! what was (and was not) sent.
+//!
+//! The examples are built first with `cargo build --workspace --all-features
+//! --example ...` (what `cargo test --workspace --all-features` already
+//! built, so usually a no-op) and run from `target/<profile>/examples/`.
+//! Everything is local: no network, no terminal.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use elicit_core::credential::looks_like_credential;
+use serde_json::{Value, json};
+
+/// A safety net against a hung child, not a timing assertion.
+const HANG_LIMIT: Duration = Duration::from_secs(120);
+
+/// `target/<profile>/examples`, with the demo examples built.
+fn examples_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        // This test runs from target/<profile>/deps/.
+        let exe = std::env::current_exe().expect("the test's own path");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps/<test>");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        let mut build = Command::new(cargo);
+        build
+            .args(["build", "--quiet", "--workspace", "--all-features"])
+            .args(["--example", "acp_agent", "--example", "acp_client"])
+            .args(["--example", "form", "--manifest-path"])
+            .arg(&manifest);
+        if profile_dir.file_name().is_some_and(|p| p == "release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "building the examples failed: {status}");
+        profile_dir.join("examples")
+    })
+}
+
+fn example(name: &str) -> PathBuf {
+    examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Kills the child if a test fails while it runs.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+struct Output {
+    stdout: String,
+    stderr: String,
+}
+
+impl Output {
+    /// The JSON-RPC lines on the wire: (sent by the client, received by it).
+    fn wire(&self) -> (Vec<Value>, Vec<Value>) {
+        let parse = |prefix: &str| -> Vec<Value> {
+            self.stderr
+                .lines()
+                .filter_map(|line| line.strip_prefix(prefix))
+                .map(|json| serde_json::from_str(json).expect("a traced line is JSON"))
+                .collect()
+        };
+        (parse("acp_client: --> "), parse("acp_client: <-- "))
+    }
+
+    /// The `elicitation/create` requests the agent sent.
+    fn elicitations(&self) -> Vec<Value> {
+        self.wire()
+            .1
+            .into_iter()
+            .filter(|m| m["method"] == "elicitation/create")
+            .collect()
+    }
+
+    /// The client's responses to them, in order.
+    fn answers(&self) -> Vec<Value> {
+        let ids: Vec<Value> = self
+            .elicitations()
+            .iter()
+            .map(|m| m["id"].clone())
+            .collect();
+        self.wire()
+            .0
+            .into_iter()
+            .filter(|m| m.get("method").is_none() && ids.contains(&m["id"]))
+            .collect()
+    }
+}
+
+/// Runs `program args`, feeding `stdin`, and returns what it printed.
+fn run(program: &Path, args: &[&str], stdin: &[Value]) -> Output {
+    let mut child = Running(
+        Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display())),
+    );
+    let mut input = child.0.stdin.take().expect("piped stdin");
+    let lines: String = stdin.iter().map(|v| format!("{v}\n")).collect();
+    input
+        .write_all(lines.as_bytes())
+        .expect("write the answers");
+    drop(input);
+
+    let mut stdout = child.0.stdout.take().expect("piped stdout");
+    let mut stderr = child.0.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).map(|_| s)
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).map(|_| s)
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.0.try_wait().expect("wait for the child") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < HANG_LIMIT,
+            "{} hung; killed",
+            program.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        stdout: out.join().expect("stdout reader").expect("stdout is UTF-8"),
+        stderr: err.join().expect("stderr reader").expect("stderr is UTF-8"),
+    };
+    assert!(
+        status.success(),
+        "{} failed ({status})\n--- stdout\n{}\n--- stderr\n{}",
+        program.display(),
+        output.stdout,
+        output.stderr
+    );
+    output
+}
+
+fn client(modes: &[&str], answers: &[Value]) -> Output {
+    let agent = example("acp_agent");
+    let agent = agent.to_str().expect("a UTF-8 path");
+    let mut args = vec!["--trace", "--agent", agent];
+    args.extend_from_slice(modes);
+    run(&example("acp_client"), &args, answers)
+}
+
+fn assert_has(haystack: &str, needle: &str, what: &str) {
+    assert!(
+        haystack.contains(needle),
+        "{what} should contain {needle:?}:\n{haystack}"
+    );
+}
+
+fn assert_lacks(haystack: &str, needle: &str, what: &str) {
+    assert!(
+        !haystack.contains(needle),
+        "{what} should not contain {needle:?}:\n{haystack}"
+    );
+}
+
+/// No form request ever asked for anything that looks like a credential.
+fn assert_no_credential_fields(output: &Output) {
+    for request in output.elicitations() {
+        if request["params"]["mode"] == "form" {
+            let properties = request["params"]["requestedSchema"]["properties"]
+                .as_object()
+                .expect("a form has properties");
+            for name in properties.keys() {
+                assert!(
+                    !looks_like_credential(name),
+                    "a form asked for `{name}`: {request}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn accept_after_an_invalid_answer_that_is_never_sent() {
+    let output = client(
+        &["--form", "--url"],
+        &[
+            // Breaks two rules: rejected by the client before sending.
+            json!({"action": "accept", "content": {"env": "prod", "replicas": 40}}),
+            json!({"action": "accept", "content": {
+                "service": "api", "env": "production", "replicas": 3,
+                "regions": ["eu-west", "us-east"], "notify": false,
+                "report_to": "ops@example.com"
+            }}),
+            // Consent to open the token page (never opened in scripted mode).
+            json!({"action": "accept"}),
+        ],
+    );
+    assert_has(
+        &output.stderr,
+        "rejected, not sent: invalid form content: `env` must be one of `staging`, \
+         `production`, got `prod`; `replicas` must be at most 16, got 40",
+        "the client's report",
+    );
+    assert_has(
+        &output.stdout,
+        "Got it: deploy `api` to production with 3 replicas in eu-west, us-east; no team \
+         notification; the report goes to ops@example.com.",
+        "the agent's reply",
+    );
+    assert_has(
+        &output.stdout,
+        "Finish connecting the token on deploy.example.com",
+        "the agent's reply",
+    );
+    assert_has(
+        &output.stderr,
+        "the URL is not opened",
+        "the client's report",
+    );
+
+    // Two requests: the form, in declaration order and scoped to the tool
+    // call, then the token page in URL mode.
+    let requests = output.elicitations();
+    assert_eq!(requests.len(), 2, "{requests:#?}");
+    let form = &requests[0]["params"];
+    assert_eq!(form["mode"], "form");
+    assert_eq!(form["sessionId"], "sess-1");
+    assert_eq!(form["toolCallId"], "deploy-1");
+    let names: Vec<&str> = form["requestedSchema"]["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "service",
+            "env",
+            "replicas",
+            "regions",
+            "notify",
+            "report_to"
+        ]
+    );
+    let url = &requests[1]["params"];
+    assert_eq!(url["mode"], "url");
+    assert!(
+        url["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("https://deploy.example.com/")),
+        "{url}"
+    );
+
+    // Exactly one answer per request: the invalid one was never sent.
+    let answers = output.answers();
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    assert_eq!(
+        answers[0]["result"],
+        json!({"action": "accept", "content": {
+            "service": "api", "env": "production", "replicas": 3,
+            "regions": ["eu-west", "us-east"], "notify": false,
+            "report_to": "ops@example.com"
+        }})
+    );
+    assert_eq!(answers[1]["result"], json!({"action": "accept"}));
+    let (sent, _) = output.wire();
+    assert!(
+        sent.iter().all(|m| !m.to_string().contains("\"prod\"")),
+        "{sent:#?}"
+    );
+    assert_no_credential_fields(&output);
+}
+
+#[test]
+fn defaults_fill_what_the_answer_leaves_out() {
+    let output = client(
+        &["--form", "--url"],
+        &[
+            json!({"action": "accept", "content": {"env": "staging"}}),
+            json!({"action": "decline"}),
+        ],
+    );
+    assert_has(
+        &output.stdout,
+        "Got it: deploy `web` to staging with 2 replicas in eu-west; I'll notify the team.",
+        "the agent's reply",
+    );
+    // Declining the token page is handled as such.
+    assert_has(
+        &output.stdout,
+        "You declined connecting a deploy token, so the deploy is not started.",
+        "the agent's reply",
+    );
+    assert_eq!(output.answers()[1]["result"], json!({"action": "decline"}));
+}
+
+#[test]
+fn decline_ends_the_task_without_asking_again() {
+    let output = client(&["--form", "--url"], &[json!({"action": "decline"})]);
+    assert_has(
+        &output.stdout,
+        "You declined the deployment settings, so I won't deploy",
+        "the agent's reply",
+    );
+    assert_lacks(&output.stdout, "Got it", "the agent's reply");
+    assert_has(
+        &output.stdout,
+        "[tool call deploy-1: failed]",
+        "the tool call",
+    );
+    assert_eq!(output.elicitations().len(), 1);
+    assert_eq!(output.answers()[0]["result"], json!({"action": "decline"}));
+}
+
+#[test]
+fn cancel_pauses_the_task() {
+    let output = client(&["--form", "--url"], &[json!({"action": "cancel"})]);
+    assert_has(
+        &output.stdout,
+        "The form was dismissed. Nothing was deployed; the deploy is paused",
+        "the agent's reply",
+    );
+    assert_lacks(&output.stdout, "declined", "the agent's reply");
+    assert_eq!(output.elicitations().len(), 1);
+    assert_eq!(output.answers()[0]["result"], json!({"action": "cancel"}));
+}
+
+#[test]
+fn the_end_of_the_answers_cancels() {
+    let output = client(&["--form", "--url"], &[]);
+    assert_has(
+        &output.stderr,
+        "no more scripted answers: cancelling",
+        "the client",
+    );
+    assert_has(
+        &output.stdout,
+        "The form was dismissed",
+        "the agent's reply",
+    );
+}
+
+#[test]
+fn form_only_refuses_the_sensitive_step_instead_of_a_form_field() {
+    let output = client(
+        &["--form"],
+        &[
+            json!({"action": "accept", "content": {"env": "staging"}}),
+            // Would consent to a URL request, were one (wrongly) sent.
+            json!({"action": "accept"}),
+        ],
+    );
+    assert_has(
+        &output.stdout,
+        "Got it: deploy `web` to staging",
+        "the agent's reply",
+    );
+    assert_has(
+        &output.stdout,
+        "a token must never be typed into a form or this chat. Your client has no secure \
+         browser flow (URL mode), so I won't ask for it here.",
+        "the agent's reply",
+    );
+    // One request only, the settings form; no URL request, no second form.
+    let requests = output.elicitations();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    assert_eq!(requests[0]["params"]["mode"], "form");
+    assert_no_credential_fields(&output);
+    assert_lacks(&output.stderr, "scripted answer #2", "the client");
+}
+
+#[test]
+fn no_modes_degrades_gracefully() {
+    let output = client(&[], &[json!({"action": "accept"})]);
+    // The client advertised no elicitation capability at all.
+    let (sent, _) = output.wire();
+    let initialize = sent
+        .iter()
+        .find(|m| m["method"] == "initialize")
+        .expect("initialize");
+    assert!(
+        initialize["params"]["clientCapabilities"]
+            .get("elicitation")
+            .is_none_or(Value::is_null),
+        "{initialize}"
+    );
+    assert_has(
+        &output.stdout,
+        "Your client cannot show forms (it advertised no elicitation form mode), so I can't \
+         ask for the deployment settings here, and I won't guess them. Nothing was deployed.",
+        "the agent's reply",
+    );
+    assert!(output.elicitations().is_empty());
+    assert_has(&output.stderr, "the turn ended (EndTurn)", "the client");
+}
+
+#[test]
+fn the_renderer_never_guesses_an_unknown_property_type() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/forms/unknown-type.json");
+    let output = run(
+        &example("form"),
+        &[schema.to_str().expect("a UTF-8 path")],
+        &[
+            json!({"action": "accept", "content": {"name": "Ada"}}),
+            json!({"action": "decline"}),
+        ],
+    );
+    assert_has(
+        &output.stderr,
+        "colour: not renderable (unknown type `_color`)",
+        "the renderer",
+    );
+    assert_has(
+        &output.stderr,
+        "rejected, not sent: the form is not renderable",
+        "the renderer",
+    );
+    assert_eq!(output.stdout.trim(), r#"{"action":"decline"}"#);
+}

@@ -1,0 +1,754 @@
+//! Feature `rmcp`: derived forms as rmcp's `ElicitationSchema` (MCP
+//! 2025-11-25 shape, checked through rmcp's own types and their JSON), rmcp's
+//! `ElicitResult` as a typed `Outcome`, and examples/mcp_server.rs driven end
+//! to end by rmcp's client over a byte pipe.
+//!
+//! Run with `cargo test --test rmcp --features rmcp` (CI: `--all-features`).
+#![cfg(feature = "rmcp")]
+
+mod common;
+
+// The example server itself, driven below with rmcp's client.
+#[allow(dead_code)]
+#[path = "../examples/mcp_server.rs"]
+mod mcp_server;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use ::rmcp::model::{
+    self as mcp, CallToolRequestParams, ClientCapabilities, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, ErrorData, FormElicitationCapability, Implementation,
+    InitializeRequestParams, ProtocolVersion,
+};
+use ::rmcp::service::{RequestContext, RoleClient};
+use ::rmcp::{ClientHandler, ServiceExt};
+use common::*;
+use elicit_core::rmcp::{
+    Dropped, DroppedPart, McpOutcomeError, McpSchemaErrorKind, dropped, to_mcp_schema,
+};
+use elicit_core::{
+    Elicit, ElicitationSchema, EnumOption, Format, JsonKind, MultiSelectSchema, Options, Outcome,
+    StringSchema,
+};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------
+// One test per property kind, through rmcp's own types
+
+/// A one-property form converted to rmcp's type; returns that property's
+/// JSON as rmcp writes it, after checking that rmcp parses its own output
+/// back into the same value.
+fn through_rmcp(property: impl Into<elicit_core::PropertySchema>) -> Value {
+    let schema = ElicitationSchema::new().property("p", property, true);
+    let theirs = to_mcp_schema(&schema).unwrap();
+    let json = serde_json::to_value(&theirs).unwrap();
+    let parsed: mcp::ElicitationSchema = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&parsed).unwrap(), json);
+    assert_eq!(json["type"], "object");
+    assert_eq!(json["required"], json!(["p"]));
+    json["properties"]["p"].clone()
+}
+
+#[test]
+fn string_keeps_everything_but_pattern() {
+    let property = StringSchema::new()
+        .title("Name")
+        .description("Your name.")
+        .length(Some(2), Some(20))
+        .pattern("^[a-z]+$")
+        .default_value("ada");
+    assert_eq!(
+        through_rmcp(property),
+        json!({"type": "string", "title": "Name", "description": "Your name.",
+               "minLength": 2, "maxLength": 20, "default": "ada"})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition =
+        serde_json::from_value(through_rmcp(StringSchema::new())).unwrap();
+    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::String(_)));
+}
+
+#[test]
+fn string_formats_the_four_known_ones() {
+    for (format, name) in [
+        (Format::Email, "email"),
+        (Format::Uri, "uri"),
+        (Format::Date, "date"),
+        (Format::DateTime, "date-time"),
+    ] {
+        assert_eq!(
+            through_rmcp(StringSchema::new().format(format)),
+            json!({"type": "string", "format": name})
+        );
+    }
+    let schema = ElicitationSchema::new().property(
+        "phone",
+        StringSchema::new().format(Format::Other("phone".into())),
+        true,
+    );
+    let err = to_mcp_schema(&schema).unwrap_err();
+    assert_eq!(err.property(), Some("phone"));
+    assert_eq!(
+        err.kind(),
+        &McpSchemaErrorKind::CustomFormat {
+            format: "phone".into()
+        }
+    );
+}
+
+#[test]
+fn untitled_single_select() {
+    let property = StringSchema::select(Options::Untitled(vec!["a".into(), "b".into()]))
+        .title("Pick")
+        .default_value("b");
+    let json = through_rmcp(property);
+    assert_eq!(
+        json,
+        json!({"type": "string", "title": "Pick", "enum": ["a", "b"], "default": "b"})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(
+        parsed,
+        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Single(
+            mcp::SingleSelectEnumSchema::Untitled(_)
+        ))
+    ));
+}
+
+#[test]
+fn titled_single_select_drops_option_descriptions() {
+    let mut b = EnumOption::new("b", "Bee");
+    b.description = Some("The second letter.".into());
+    let property = StringSchema::select(Options::Titled(vec![EnumOption::new("a", "Ay"), b]))
+        .description("Pick a letter.");
+    let json = through_rmcp(property);
+    assert_eq!(
+        json,
+        json!({"type": "string", "description": "Pick a letter.",
+               "oneOf": [{"const": "a", "title": "Ay"}, {"const": "b", "title": "Bee"}]})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(
+        parsed,
+        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Single(
+            mcp::SingleSelectEnumSchema::Titled(_)
+        ))
+    ));
+}
+
+#[test]
+fn a_select_default_that_is_not_an_option_is_refused() {
+    let property = StringSchema::select(Options::Untitled(vec!["a".into()])).default_value("z");
+    let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
+    assert!(
+        matches!(err.kind(), McpSchemaErrorKind::Rejected { .. }),
+        "{err}"
+    );
+}
+
+fn property_json(value: Value) -> elicit_core::PropertySchema {
+    serde_json::from_value(value).unwrap()
+}
+
+#[test]
+fn number() {
+    let json = through_rmcp(property_json(json!({
+        "type": "number", "title": "Ratio", "description": "0 to 1.",
+        "minimum": 0.0, "maximum": 1.0, "default": 0.5
+    })));
+    assert_eq!(
+        json,
+        json!({"type": "number", "title": "Ratio", "description": "0 to 1.",
+               "minimum": 0.0, "maximum": 1.0, "default": 0.5})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Number(_)));
+}
+
+#[test]
+fn integer() {
+    let json = through_rmcp(property_json(json!({
+        "type": "integer", "title": "Replicas", "minimum": i64::MIN, "maximum": i64::MAX,
+        "default": -2
+    })));
+    assert_eq!(
+        json,
+        json!({"type": "integer", "title": "Replicas", "minimum": i64::MIN,
+               "maximum": i64::MAX, "default": -2})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Integer(_)));
+}
+
+#[test]
+fn boolean() {
+    let json = through_rmcp(property_json(json!({
+        "type": "boolean", "description": "Notify?", "default": true
+    })));
+    assert_eq!(
+        json,
+        json!({"type": "boolean", "description": "Notify?", "default": true})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Boolean(_)));
+}
+
+#[test]
+fn untitled_multi_select() {
+    let mut property = MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()]));
+    property.title = Some("Letters".into());
+    property.min_items = Some(1);
+    property.max_items = Some(2);
+    property.default = Some(vec!["a".into()]);
+    let json = through_rmcp(property);
+    assert_eq!(
+        json,
+        json!({"type": "array", "title": "Letters", "minItems": 1, "maxItems": 2,
+               "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a"]})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(
+        parsed,
+        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Multi(
+            mcp::MultiSelectEnumSchema::Untitled(_)
+        ))
+    ));
+}
+
+#[test]
+fn titled_multi_select_drops_option_descriptions() {
+    let mut a = EnumOption::new("a", "Ay");
+    a.description = Some("First.".into());
+    let mut property =
+        MultiSelectSchema::new(Options::Titled(vec![a, EnumOption::new("b", "Bee")]));
+    property.description = Some("Any letters.".into());
+    let json = through_rmcp(property);
+    assert_eq!(
+        json,
+        json!({"type": "array", "description": "Any letters.",
+               "items": {"anyOf": [{"const": "a", "title": "Ay"}, {"const": "b", "title": "Bee"}]}})
+    );
+    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+    assert!(matches!(
+        parsed,
+        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Multi(
+            mcp::MultiSelectEnumSchema::Titled(_)
+        ))
+    ));
+}
+
+#[test]
+fn multi_select_bounds_rmcp_refuses_are_refused() {
+    let mut property = MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()]));
+    property.min_items = Some(2);
+    property.max_items = Some(1);
+    let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
+    assert!(
+        matches!(err.kind(), McpSchemaErrorKind::Rejected { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_kinds_have_no_place_in_mcp() {
+    let schema: ElicitationSchema = serde_json::from_value(json!({
+        "type": "object", "properties": {"where": {"type": "_location"}}
+    }))
+    .unwrap();
+    let err = to_mcp_schema(&schema).unwrap_err();
+    assert_eq!(err.property(), Some("where"));
+    assert_eq!(
+        err.kind(),
+        &McpSchemaErrorKind::UnknownPropertyType {
+            type_: "_location".into()
+        }
+    );
+    let schema: ElicitationSchema = serde_json::from_value(json!({
+        "type": "object", "properties": {"t": {"type": "array", "items": {"type": "_token"}}}
+    }))
+    .unwrap();
+    assert_eq!(
+        to_mcp_schema(&schema).unwrap_err().kind(),
+        &McpSchemaErrorKind::UnknownItems
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Whole forms
+
+#[test]
+fn every_derived_type_converts_keeping_declaration_order() {
+    for (name, ours) in [
+        ("Refactor", Refactor::schema()),
+        ("Deploy", Deploy::schema()),
+        ("Profile", Profile::schema()),
+        ("Integers", Integers::schema()),
+        ("Numbers", Numbers::schema()),
+        ("Optionals", Optionals::schema()),
+        ("MultiSelects", MultiSelects::schema()),
+        ("Renamed", Renamed::schema()),
+        ("SerdeRenamed", SerdeRenamed::schema()),
+        ("Feedback", Feedback::schema()),
+        ("Defaults", Defaults::schema()),
+        ("Reexported", Reexported::schema()),
+        ("Pick<Strategy>", Pick::<Strategy>::schema()),
+        ("Pick<Environment>", Pick::<Environment>::schema()),
+    ] {
+        let theirs = to_mcp_schema(&ours).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = serde_json::to_string(&theirs).unwrap();
+        // Property order survives (rmcp keeps it), in rmcp's own output ...
+        let positions: Vec<usize> = ours
+            .properties
+            .names()
+            .map(|n| text.find(&format!("\"{n}\":{{")).unwrap())
+            .collect();
+        assert!(positions.is_sorted(), "{name}: {text}");
+        // ... and after rmcp parses it again.
+        let parsed: mcp::ElicitationSchema = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&parsed).unwrap(), text, "{name}");
+        // Only the documented parts differ from the ACP JSON.
+        let mut expected = serde_json::to_value(&ours).unwrap();
+        let object = expected.as_object_mut().unwrap();
+        object.remove("title");
+        object.remove("description");
+        for (_, property) in object["properties"].as_object_mut().unwrap() {
+            let property = property.as_object_mut().unwrap();
+            property.remove("pattern");
+            for key in ["oneOf"] {
+                if let Some(Value::Array(options)) = property.get_mut(key) {
+                    options.iter_mut().for_each(|o| {
+                        o.as_object_mut().unwrap().remove("description");
+                    });
+                }
+            }
+            if let Some(Value::Array(options)) =
+                property.get_mut("items").and_then(|i| i.get_mut("anyOf"))
+            {
+                options.iter_mut().for_each(|o| {
+                    o.as_object_mut().unwrap().remove("description");
+                });
+            }
+        }
+        assert_eq!(serde_json::to_value(&theirs).unwrap(), expected, "{name}");
+    }
+}
+
+#[test]
+fn dropped_lists_what_the_conversion_drops() {
+    let at = |p: &str, part| Dropped {
+        property: Some(p.into()),
+        part,
+    };
+    assert_eq!(dropped(&Refactor::schema()), []);
+    assert_eq!(
+        dropped(&Profile::schema()),
+        [at("handle", DroppedPart::Pattern)]
+    );
+    assert_eq!(
+        dropped(&Feedback::schema()),
+        [
+            Dropped {
+                property: None,
+                part: DroppedPart::Title
+            },
+            Dropped {
+                property: None,
+                part: DroppedPart::Description
+            },
+        ]
+    );
+    let deploy = dropped(&Deploy::schema());
+    assert_eq!(
+        deploy,
+        [
+            Dropped {
+                property: None,
+                part: DroppedPart::Title
+            },
+            Dropped {
+                property: None,
+                part: DroppedPart::Description
+            },
+            at(
+                "env",
+                DroppedPart::OptionDescription {
+                    value: "staging".into()
+                }
+            ),
+            at(
+                "env",
+                DroppedPart::OptionDescription {
+                    value: "production".into()
+                }
+            ),
+        ]
+    );
+    assert_eq!(
+        deploy[2].to_string(),
+        "`env`: the `description` of option `staging`"
+    );
+}
+
+#[test]
+fn form_request_is_a_form_mode_elicitation() {
+    let params = elicit_core::rmcp::form_request::<Refactor>("How?").unwrap();
+    assert_eq!(
+        serde_json::to_value(&params).unwrap(),
+        json!({"mode": "form", "message": "How?", "requestedSchema": {
+            "type": "object",
+            "properties": {"strategy": {"type": "string",
+                "enum": ["conservative", "balanced", "aggressive"]}},
+            "required": ["strategy"]
+        }})
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Results to outcomes
+
+fn result(value: Value) -> ElicitResult {
+    serde_json::from_value(value).unwrap()
+}
+
+#[test]
+fn accept_with_content() {
+    assert_eq!(
+        elicit_core::rmcp::outcome::<Refactor>(&result(
+            json!({"action": "accept", "content": {"strategy": "conservative"}})
+        ))
+        .unwrap(),
+        Outcome::Accepted(Refactor {
+            strategy: Strategy::Conservative
+        })
+    );
+    let Outcome::Accepted(deploy) = Outcome::<Deploy>::from_mcp(&result(
+        json!({"action": "accept", "content": {"env": "dev", "notify": true}}),
+    ))
+    .unwrap() else {
+        panic!("accepted");
+    };
+    assert_eq!(
+        deploy,
+        Deploy {
+            env: Environment::LocalDev,
+            replicas: 2,
+            notify: Some(true)
+        }
+    );
+}
+
+#[test]
+fn accept_without_content_is_an_empty_form() {
+    for r in [
+        result(json!({"action": "accept"})),
+        result(json!({"action": "accept", "content": null})),
+    ] {
+        assert!(matches!(
+            elicit_core::rmcp::outcome::<Defaults>(&r).unwrap(),
+            Outcome::Accepted(Defaults { force: true, .. })
+        ));
+        let Err(McpOutcomeError::Invalid(errors)) = elicit_core::rmcp::outcome::<Refactor>(&r)
+        else {
+            panic!("`strategy` is required");
+        };
+        assert_eq!(errors.fields().collect::<Vec<_>>(), ["strategy"]);
+    }
+}
+
+#[test]
+fn accept_with_content_that_is_not_an_object() {
+    assert_eq!(
+        elicit_core::rmcp::outcome::<Refactor>(&result(
+            json!({"action": "accept", "content": ["balanced"]})
+        )),
+        Err(McpOutcomeError::ContentNotAnObject {
+            found: JsonKind::Array
+        })
+    );
+}
+
+#[test]
+fn decline_and_cancel_ignore_content() {
+    for (action, expected) in [
+        ("decline", Outcome::<Refactor>::Declined),
+        ("cancel", Outcome::<Refactor>::Cancelled),
+    ] {
+        for r in [
+            result(json!({"action": action})),
+            result(json!({"action": action, "content": {"strategy": "nope"}})),
+        ] {
+            assert_eq!(
+                elicit_core::rmcp::outcome::<Refactor>(&r).unwrap(),
+                expected
+            );
+        }
+    }
+    assert_eq!(
+        elicit_core::rmcp::outcome::<Refactor>(&ElicitResult::new(ElicitationAction::Decline))
+            .unwrap(),
+        Outcome::Declined
+    );
+}
+
+#[test]
+fn an_unknown_action_does_not_parse_in_rmcp() {
+    // rmcp's action enum is closed: an unknown action is a parse error of the
+    // whole result, which the server sees as a failed request.
+    assert!(serde_json::from_value::<ElicitResult>(json!({"action": "_defer"})).is_err());
+}
+
+#[test]
+fn a_dropped_pattern_is_still_checked_on_the_server() {
+    let r = result(json!({"action": "accept", "content": {
+        "name": "Ada", "handle": "Not A Handle", "email": "ada@example.com"
+    }}));
+    let Err(McpOutcomeError::Invalid(errors)) = elicit_core::rmcp::outcome::<Profile>(&r) else {
+        panic!("the pattern is checked");
+    };
+    assert_eq!(errors.fields().collect::<Vec<_>>(), ["handle"]);
+    assert!(
+        errors.to_string().contains("must match the pattern"),
+        "{errors}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// examples/mcp_server.rs, end to end through rmcp's client
+
+/// An MCP client that answers each elicitation with the next scripted
+/// result and records the requests it got.
+#[derive(Clone)]
+struct ScriptedClient {
+    elicitation: bool,
+    answers: Arc<Mutex<VecDeque<ElicitResult>>>,
+    seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+}
+
+impl ScriptedClient {
+    fn new(elicitation: bool, answers: Vec<Value>) -> Self {
+        Self {
+            elicitation,
+            answers: Arc::new(Mutex::new(answers.into_iter().map(result).collect())),
+            seen: Arc::default(),
+        }
+    }
+}
+
+impl ClientHandler for ScriptedClient {
+    fn get_info(&self) -> InitializeRequestParams {
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicitation {
+            capabilities.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        }
+        InitializeRequestParams::new(capabilities, Implementation::new("scripted", "0"))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.seen.lock().unwrap().push(request);
+        self.answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .ok_or_else(|| ErrorData::internal_error("no scripted answer left", None))
+    }
+}
+
+/// Runs the example server and the client on one in-memory pipe, calls the
+/// `deploy` tool, and returns (is_error, text, elicitations seen).
+async fn call_deploy(client: ScriptedClient) -> (bool, String, Vec<ElicitRequestParams>) {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = tokio::spawn(async move {
+        let running = mcp_server::DeployServer.serve(server_io).await.unwrap();
+        running.waiting().await.unwrap();
+    });
+    let running = client.clone().serve(client_io).await.unwrap();
+    let tools = running.peer().list_tools(None).await.unwrap();
+    assert_eq!(tools.tools[0].name, mcp_server::DEPLOY_TOOL);
+    let result = running
+        .peer()
+        .call_tool(CallToolRequestParams::new(mcp_server::DEPLOY_TOOL))
+        .await
+        .unwrap();
+    running.cancel().await.unwrap();
+    server.await.unwrap();
+    let text = result.content[0].as_text().unwrap().text.clone();
+    let seen = client.seen.lock().unwrap().clone();
+    (result.is_error == Some(true), text, seen)
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_example_server_deploys_what_the_user_accepted() {
+    let client = ScriptedClient::new(
+        true,
+        vec![
+            json!({"action": "accept", "content": {"env": "production", "replicas": 3, "notify": true}}),
+        ],
+    );
+    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
+    assert!(!is_error, "{text}");
+    assert_eq!(
+        text,
+        "Deploying `main` to production with 3 replicas; the team will be notified."
+    );
+    // What went over the wire: the derived form, MCP-shaped.
+    let [
+        ElicitRequestParams::FormElicitationParams {
+            requested_schema, ..
+        },
+    ] = seen.as_slice()
+    else {
+        panic!("one form elicitation: {seen:?}");
+    };
+    assert_eq!(
+        serde_json::to_value(requested_schema).unwrap(),
+        serde_json::to_value(elicit_core::rmcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
+    );
+    assert!(requested_schema.properties.contains_key("branch"));
+}
+
+#[test]
+fn the_example_server_asks_again_after_invalid_content() {
+    let client = ScriptedClient::new(
+        true,
+        vec![
+            // The MCP client never saw the branch pattern; the server checks it.
+            json!({"action": "accept", "content": {"env": "staging", "branch": "Not A Branch"}}),
+            json!({"action": "accept", "content": {"env": "staging", "replicas": 1, "branch": "fix-42"}}),
+        ],
+    );
+    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
+    assert!(!is_error, "{text}");
+    assert_eq!(text, "Deploying `fix-42` to staging with 1 replica.");
+    assert_eq!(seen.len(), 2);
+    let ElicitRequestParams::FormElicitationParams { message, .. } = &seen[1] else {
+        panic!("a form");
+    };
+    assert!(message.starts_with("Please fix: "), "{message}");
+    assert!(
+        message.contains("`branch` must match the pattern"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_example_server_respects_decline_and_cancel() {
+    for (action, expected) in [
+        ("decline", "The user declined: nothing was deployed."),
+        ("cancel", "Cancelled: nothing was deployed."),
+    ] {
+        let client = ScriptedClient::new(true, vec![json!({"action": action})]);
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client));
+        assert!(!is_error);
+        assert_eq!(text, expected);
+        assert_eq!(seen.len(), 1);
+    }
+}
+
+#[test]
+fn the_example_server_gives_up_after_repeated_invalid_answers() {
+    let bad = json!({"action": "accept", "content": {"env": "moon"}});
+    let client = ScriptedClient::new(true, vec![bad; mcp_server::ATTEMPTS]);
+    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
+    assert!(is_error);
+    assert!(text.contains("nothing was deployed"), "{text}");
+    assert_eq!(seen.len(), mcp_server::ATTEMPTS);
+}
+
+#[test]
+fn the_example_server_does_not_elicit_from_a_client_without_forms() {
+    let client = ScriptedClient::new(false, vec![]);
+    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
+    assert!(is_error);
+    assert!(text.starts_with("This client cannot show forms"), "{text}");
+    assert!(seen.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// The README's snippet, compiled and run here
+
+/// Non-empty lines, trimmed: what must agree between the README and here.
+fn lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The first `rust,ignore` block after `heading` in the README.
+fn readme_block(heading: &str) -> &'static str {
+    let readme = include_str!("../README.md");
+    let rest = &readme[readme.find(heading).expect("the README section")..];
+    let open = rest.find("```rust,ignore\n").expect("a rust block") + "```rust,ignore\n".len();
+    let close = open + rest[open..].find("```").expect("the block's end");
+    &rest[open..close]
+}
+
+/// This file's copy of the snippet, between the markers.
+fn this_copy(source: &'static str) -> &'static str {
+    let start = source
+        .find("// README snippet start\n")
+        .expect("start marker")
+        + "// README snippet start\n".len();
+    let end = source.rfind("// README snippet end").expect("end marker");
+    &source[start..end]
+}
+
+#[rustfmt::skip]
+#[allow(dead_code)]
+mod readme {
+// README snippet start
+use elicit_core::rmcp::McpOutcomeError;
+use elicit_core::{Elicit, Outcome};
+use rmcp::{Peer, RoleServer};
+
+#[derive(Elicit, Debug)]
+struct Confirm {
+    /// Go ahead with the deployment?
+    proceed: bool,
+}
+
+/// From a tool handler: `confirm(&context.peer).await`.
+async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, String> {
+    let params = elicit_core::rmcp::form_request::<Confirm>("Deploy to production?")
+        .map_err(|e| e.to_string())?;
+    let result = peer.create_elicitation(params).await.map_err(|e| e.to_string())?;
+    match elicit_core::rmcp::outcome::<Confirm>(&result) {
+        Ok(Outcome::Accepted(form)) => Ok(form.proceed),
+        Ok(Outcome::Declined | Outcome::Cancelled) => Ok(false),
+        Ok(Outcome::UnknownAction(_)) => Err("unknown answer".to_owned()),
+        // Checked again here (MCP clients never see `pattern`): ask again or fail.
+        Err(McpOutcomeError::Invalid(errors)) => Err(errors.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+// README snippet end
+
+#[test]
+fn the_readme_snippet_compiles_and_its_request_is_a_form() {
+    let params = elicit_core::rmcp::form_request::<Confirm>("Deploy to production?").unwrap();
+    let json = serde_json::to_value(&params).unwrap();
+    assert_eq!(json["requestedSchema"]["required"], serde_json::json!(["proceed"]));
+}
+}
+
+#[test]
+fn the_readme_snippet_is_this_code() {
+    let heading = "### MCP servers on rmcp";
+    assert_eq!(
+        lines(this_copy(include_str!("rmcp.rs"))),
+        lines(readme_block(heading))
+    );
+}
