@@ -55,7 +55,7 @@ pub fn check_entry<'c>(
 ///
 /// Derived code finds every field's entry in one pass over the content and
 /// checks each with this.
-pub fn check_slot<'c>(
+pub(crate) fn check_slot<'c>(
     entry: Option<&'c Value>,
     schema: &PropertySchema,
     required: bool,
