@@ -487,15 +487,32 @@ fn with_type(type_: &str, fields: &BTreeMap<String, Value>) -> Map<String, Value
     map
 }
 
+/// The by-value conversion, forwarding to the by-reference one (every
+/// conversion here is written once, on references).
+macro_rules! by_value {
+    ($(#[$doc:meta])* From<$from:ty> for $to:ty) => {
+        $(#[$doc])*
+        impl From<$from> for $to {
+            fn from(value: $from) -> Self {
+                Self::from(&value)
+            }
+        }
+    };
+    ($(#[$doc:meta])* TryFrom<$from:ty> for $to:ty, $error:ty) => {
+        $(#[$doc])*
+        impl TryFrom<$from> for $to {
+            type Error = $error;
+            fn try_from(value: $from) -> Result<Self, $error> {
+                Self::try_from(&value)
+            }
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------
 // Formats and options
 
-impl TryFrom<Format> for sdk::StringFormat {
-    type Error = ConversionError;
-    fn try_from(format: Format) -> Result<Self, ConversionError> {
-        Self::try_from(&format)
-    }
-}
+by_value!(TryFrom<Format> for sdk::StringFormat, ConversionError);
 
 impl TryFrom<&Format> for sdk::StringFormat {
     type Error = ConversionError;
@@ -528,11 +545,7 @@ impl From<sdk::StringFormat> for Format {
     }
 }
 
-impl From<EnumOption> for sdk::EnumOption {
-    fn from(option: EnumOption) -> Self {
-        Self::from(&option)
-    }
-}
+by_value!(From<EnumOption> for sdk::EnumOption);
 
 impl From<&EnumOption> for sdk::EnumOption {
     fn from(option: &EnumOption) -> Self {
@@ -542,11 +555,7 @@ impl From<&EnumOption> for sdk::EnumOption {
     }
 }
 
-impl From<sdk::EnumOption> for EnumOption {
-    fn from(option: sdk::EnumOption) -> Self {
-        Self::from(&option)
-    }
-}
+by_value!(From<sdk::EnumOption> for EnumOption);
 
 impl From<&sdk::EnumOption> for EnumOption {
     fn from(option: &sdk::EnumOption) -> Self {
@@ -562,12 +571,7 @@ impl From<&sdk::EnumOption> for EnumOption {
 // ---------------------------------------------------------------------------
 // Property kinds: ours -> SDK
 
-impl TryFrom<StringSchema> for sdk::StringPropertySchema {
-    type Error = ConversionError;
-    fn try_from(schema: StringSchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(TryFrom<StringSchema> for sdk::StringPropertySchema, ConversionError);
 
 impl TryFrom<&StringSchema> for sdk::StringPropertySchema {
     type Error = ConversionError;
@@ -596,11 +600,7 @@ impl TryFrom<&StringSchema> for sdk::StringPropertySchema {
     }
 }
 
-impl From<NumberSchema> for sdk::NumberPropertySchema {
-    fn from(schema: NumberSchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<NumberSchema> for sdk::NumberPropertySchema);
 
 impl From<&NumberSchema> for sdk::NumberPropertySchema {
     fn from(s: &NumberSchema) -> Self {
@@ -615,11 +615,7 @@ impl From<&NumberSchema> for sdk::NumberPropertySchema {
     }
 }
 
-impl From<IntegerSchema> for sdk::IntegerPropertySchema {
-    fn from(schema: IntegerSchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<IntegerSchema> for sdk::IntegerPropertySchema);
 
 impl From<&IntegerSchema> for sdk::IntegerPropertySchema {
     fn from(s: &IntegerSchema) -> Self {
@@ -634,11 +630,7 @@ impl From<&IntegerSchema> for sdk::IntegerPropertySchema {
     }
 }
 
-impl From<BooleanSchema> for sdk::BooleanPropertySchema {
-    fn from(schema: BooleanSchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<BooleanSchema> for sdk::BooleanPropertySchema);
 
 impl From<&BooleanSchema> for sdk::BooleanPropertySchema {
     fn from(s: &BooleanSchema) -> Self {
@@ -651,12 +643,7 @@ impl From<&BooleanSchema> for sdk::BooleanPropertySchema {
     }
 }
 
-impl TryFrom<MultiSelectSchema> for sdk::MultiSelectPropertySchema {
-    type Error = ConversionError;
-    fn try_from(schema: MultiSelectSchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(TryFrom<MultiSelectSchema> for sdk::MultiSelectPropertySchema, ConversionError);
 
 impl TryFrom<&MultiSelectSchema> for sdk::MultiSelectPropertySchema {
     type Error = ConversionError;
@@ -691,11 +678,7 @@ impl TryFrom<&MultiSelectSchema> for sdk::MultiSelectPropertySchema {
     }
 }
 
-impl From<OtherSchema> for sdk::OtherElicitationPropertySchema {
-    fn from(schema: OtherSchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<OtherSchema> for sdk::OtherElicitationPropertySchema);
 
 impl From<&OtherSchema> for sdk::OtherElicitationPropertySchema {
     fn from(o: &OtherSchema) -> Self {
@@ -703,12 +686,7 @@ impl From<&OtherSchema> for sdk::OtherElicitationPropertySchema {
     }
 }
 
-impl TryFrom<PropertySchema> for sdk::ElicitationPropertySchema {
-    type Error = ConversionError;
-    fn try_from(schema: PropertySchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(TryFrom<PropertySchema> for sdk::ElicitationPropertySchema, ConversionError);
 
 impl TryFrom<&PropertySchema> for sdk::ElicitationPropertySchema {
     type Error = ConversionError;
@@ -724,14 +702,10 @@ impl TryFrom<&PropertySchema> for sdk::ElicitationPropertySchema {
     }
 }
 
-/// Loses the property order: the SDK's `properties` is a `BTreeMap` (see the
-/// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
-impl TryFrom<ElicitationSchema> for sdk::ElicitationSchema {
-    type Error = ConversionError;
-    fn try_from(schema: ElicitationSchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(
+    /// Loses the property order: the SDK's `properties` is a `BTreeMap` (see the
+    /// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
+    TryFrom<ElicitationSchema> for sdk::ElicitationSchema, ConversionError);
 
 /// Loses the property order: the SDK's `properties` is a `BTreeMap` (see the
 /// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
@@ -764,12 +738,7 @@ impl TryFrom<&ElicitationSchema> for sdk::ElicitationSchema {
 // ---------------------------------------------------------------------------
 // Property kinds: SDK -> ours
 
-impl TryFrom<sdk::StringPropertySchema> for StringSchema {
-    type Error = ConversionError;
-    fn try_from(schema: sdk::StringPropertySchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(TryFrom<sdk::StringPropertySchema> for StringSchema, ConversionError);
 
 impl TryFrom<&sdk::StringPropertySchema> for StringSchema {
     type Error = ConversionError;
@@ -798,11 +767,7 @@ impl TryFrom<&sdk::StringPropertySchema> for StringSchema {
     }
 }
 
-impl From<sdk::NumberPropertySchema> for NumberSchema {
-    fn from(schema: sdk::NumberPropertySchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<sdk::NumberPropertySchema> for NumberSchema);
 
 impl From<&sdk::NumberPropertySchema> for NumberSchema {
     fn from(s: &sdk::NumberPropertySchema) -> Self {
@@ -817,11 +782,7 @@ impl From<&sdk::NumberPropertySchema> for NumberSchema {
     }
 }
 
-impl From<sdk::IntegerPropertySchema> for IntegerSchema {
-    fn from(schema: sdk::IntegerPropertySchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<sdk::IntegerPropertySchema> for IntegerSchema);
 
 impl From<&sdk::IntegerPropertySchema> for IntegerSchema {
     fn from(s: &sdk::IntegerPropertySchema) -> Self {
@@ -836,11 +797,7 @@ impl From<&sdk::IntegerPropertySchema> for IntegerSchema {
     }
 }
 
-impl From<sdk::BooleanPropertySchema> for BooleanSchema {
-    fn from(schema: sdk::BooleanPropertySchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<sdk::BooleanPropertySchema> for BooleanSchema);
 
 impl From<&sdk::BooleanPropertySchema> for BooleanSchema {
     fn from(s: &sdk::BooleanPropertySchema) -> Self {
@@ -853,14 +810,10 @@ impl From<&sdk::BooleanPropertySchema> for BooleanSchema {
     }
 }
 
-/// Drops the SDK's items-level `_meta`, which elicit's model has no place
-/// for (as when reading the same JSON).
-impl TryFrom<sdk::MultiSelectPropertySchema> for MultiSelectSchema {
-    type Error = ConversionError;
-    fn try_from(schema: sdk::MultiSelectPropertySchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(
+    /// Drops the SDK's items-level `_meta`, which elicit's model has no place
+    /// for (as when reading the same JSON).
+    TryFrom<sdk::MultiSelectPropertySchema> for MultiSelectSchema, ConversionError);
 
 /// Drops the SDK's items-level `_meta`, which elicit's model has no place
 /// for (as when reading the same JSON).
@@ -892,11 +845,7 @@ impl TryFrom<&sdk::MultiSelectPropertySchema> for MultiSelectSchema {
     }
 }
 
-impl From<sdk::OtherElicitationPropertySchema> for OtherSchema {
-    fn from(schema: sdk::OtherElicitationPropertySchema) -> Self {
-        Self::from(&schema)
-    }
-}
+by_value!(From<sdk::OtherElicitationPropertySchema> for OtherSchema);
 
 impl From<&sdk::OtherElicitationPropertySchema> for OtherSchema {
     fn from(o: &sdk::OtherElicitationPropertySchema) -> Self {
@@ -907,12 +856,7 @@ impl From<&sdk::OtherElicitationPropertySchema> for OtherSchema {
     }
 }
 
-impl TryFrom<sdk::ElicitationPropertySchema> for PropertySchema {
-    type Error = ConversionError;
-    fn try_from(schema: sdk::ElicitationPropertySchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(TryFrom<sdk::ElicitationPropertySchema> for PropertySchema, ConversionError);
 
 impl TryFrom<&sdk::ElicitationPropertySchema> for PropertySchema {
     type Error = ConversionError;
@@ -937,14 +881,10 @@ impl TryFrom<&sdk::ElicitationPropertySchema> for PropertySchema {
     }
 }
 
-/// The properties come out in alphabetical order: the SDK's `properties` is
-/// a `BTreeMap` (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
-impl TryFrom<sdk::ElicitationSchema> for ElicitationSchema {
-    type Error = ConversionError;
-    fn try_from(schema: sdk::ElicitationSchema) -> Result<Self, ConversionError> {
-        Self::try_from(&schema)
-    }
-}
+by_value!(
+    /// The properties come out in alphabetical order: the SDK's `properties` is
+    /// a `BTreeMap` (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
+    TryFrom<sdk::ElicitationSchema> for ElicitationSchema, ConversionError);
 
 /// The properties come out in alphabetical order: the SDK's `properties` is
 /// a `BTreeMap` (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
@@ -981,12 +921,7 @@ fn no_extra(extra: &Map<String, Value>, object: &'static str) -> Result<(), Conv
     }
 }
 
-impl TryFrom<ElicitationCapabilities> for sdk::ElicitationCapabilities {
-    type Error = ConversionError;
-    fn try_from(caps: ElicitationCapabilities) -> Result<Self, ConversionError> {
-        Self::try_from(&caps)
-    }
-}
+by_value!(TryFrom<ElicitationCapabilities> for sdk::ElicitationCapabilities, ConversionError);
 
 /// Refuses unknown fields (elicit keeps them, the SDK's type has no place
 /// for them).
@@ -1015,11 +950,7 @@ impl TryFrom<&ElicitationCapabilities> for sdk::ElicitationCapabilities {
     }
 }
 
-impl From<sdk::ElicitationCapabilities> for ElicitationCapabilities {
-    fn from(caps: sdk::ElicitationCapabilities) -> Self {
-        Self::from(&caps)
-    }
-}
+by_value!(From<sdk::ElicitationCapabilities> for ElicitationCapabilities);
 
 impl From<&sdk::ElicitationCapabilities> for ElicitationCapabilities {
     fn from(caps: &sdk::ElicitationCapabilities) -> Self {
@@ -1053,11 +984,7 @@ impl From<&ElicitationId> for sdk::ElicitationId {
     }
 }
 
-impl From<sdk::ElicitationId> for ElicitationId {
-    fn from(id: sdk::ElicitationId) -> Self {
-        Self::from(&id)
-    }
-}
+by_value!(From<sdk::ElicitationId> for ElicitationId);
 
 impl From<&sdk::ElicitationId> for ElicitationId {
     fn from(id: &sdk::ElicitationId) -> Self {
@@ -1085,11 +1012,7 @@ impl From<sdk::RequestId> for RequestId {
     }
 }
 
-impl From<ElicitationScope> for sdk::ElicitationScope {
-    fn from(scope: ElicitationScope) -> Self {
-        Self::from(&scope)
-    }
-}
+by_value!(From<ElicitationScope> for sdk::ElicitationScope);
 
 impl From<&ElicitationScope> for sdk::ElicitationScope {
     fn from(scope: &ElicitationScope) -> Self {
@@ -1112,12 +1035,7 @@ impl From<&ElicitationScope> for sdk::ElicitationScope {
     }
 }
 
-impl TryFrom<sdk::ElicitationScope> for ElicitationScope {
-    type Error = ConversionError;
-    fn try_from(scope: sdk::ElicitationScope) -> Result<Self, ConversionError> {
-        Self::try_from(&scope)
-    }
-}
+by_value!(TryFrom<sdk::ElicitationScope> for ElicitationScope, ConversionError);
 
 impl TryFrom<&sdk::ElicitationScope> for ElicitationScope {
     type Error = ConversionError;
@@ -1141,14 +1059,10 @@ impl TryFrom<&sdk::ElicitationScope> for ElicitationScope {
 // ---------------------------------------------------------------------------
 // Request
 
-/// Loses the schema's property order (see the
-/// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
-impl TryFrom<CreateElicitationRequest> for sdk::CreateElicitationRequest {
-    type Error = ConversionError;
-    fn try_from(request: CreateElicitationRequest) -> Result<Self, ConversionError> {
-        Self::try_from(&request)
-    }
-}
+by_value!(
+    /// Loses the schema's property order (see the
+    /// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
+    TryFrom<CreateElicitationRequest> for sdk::CreateElicitationRequest, ConversionError);
 
 /// Loses the schema's property order (see the
 /// [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
@@ -1187,12 +1101,7 @@ impl TryFrom<&CreateElicitationRequest> for sdk::CreateElicitationRequest {
     }
 }
 
-impl TryFrom<sdk::CreateElicitationRequest> for CreateElicitationRequest {
-    type Error = ConversionError;
-    fn try_from(request: sdk::CreateElicitationRequest) -> Result<Self, ConversionError> {
-        Self::try_from(&request)
-    }
-}
+by_value!(TryFrom<sdk::CreateElicitationRequest> for CreateElicitationRequest, ConversionError);
 
 impl TryFrom<&sdk::CreateElicitationRequest> for CreateElicitationRequest {
     type Error = ConversionError;
@@ -1331,14 +1240,10 @@ fn content_from_sdk(
     Ok(out)
 }
 
-/// `null` content values are left out; values that are not form values are
-/// refused (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
-impl TryFrom<CreateElicitationResponse> for sdk::CreateElicitationResponse {
-    type Error = ConversionError;
-    fn try_from(response: CreateElicitationResponse) -> Result<Self, ConversionError> {
-        Self::try_from(&response)
-    }
-}
+by_value!(
+    /// `null` content values are left out; values that are not form values are
+    /// refused (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
+    TryFrom<CreateElicitationResponse> for sdk::CreateElicitationResponse, ConversionError);
 
 /// `null` content values are left out; values that are not form values are
 /// refused (see the [module docs](crate::acp#what-the-sdks-types-cannot-hold)).
@@ -1363,12 +1268,7 @@ impl TryFrom<&CreateElicitationResponse> for sdk::CreateElicitationResponse {
     }
 }
 
-impl TryFrom<sdk::CreateElicitationResponse> for CreateElicitationResponse {
-    type Error = ConversionError;
-    fn try_from(response: sdk::CreateElicitationResponse) -> Result<Self, ConversionError> {
-        Self::try_from(&response)
-    }
-}
+by_value!(TryFrom<sdk::CreateElicitationResponse> for CreateElicitationResponse, ConversionError);
 
 impl TryFrom<&sdk::CreateElicitationResponse> for CreateElicitationResponse {
     type Error = ConversionError;
@@ -1407,11 +1307,7 @@ impl TryFrom<&sdk::CreateElicitationResponse> for CreateElicitationResponse {
 // ---------------------------------------------------------------------------
 // Completion
 
-impl From<CompleteElicitationNotification> for sdk::CompleteElicitationNotification {
-    fn from(notification: CompleteElicitationNotification) -> Self {
-        Self::from(&notification)
-    }
-}
+by_value!(From<CompleteElicitationNotification> for sdk::CompleteElicitationNotification);
 
 impl From<&CompleteElicitationNotification> for sdk::CompleteElicitationNotification {
     fn from(notification: &CompleteElicitationNotification) -> Self {
@@ -1422,11 +1318,7 @@ impl From<&CompleteElicitationNotification> for sdk::CompleteElicitationNotifica
     }
 }
 
-impl From<sdk::CompleteElicitationNotification> for CompleteElicitationNotification {
-    fn from(notification: sdk::CompleteElicitationNotification) -> Self {
-        Self::from(&notification)
-    }
-}
+by_value!(From<sdk::CompleteElicitationNotification> for CompleteElicitationNotification);
 
 impl From<&sdk::CompleteElicitationNotification> for CompleteElicitationNotification {
     fn from(notification: &sdk::CompleteElicitationNotification) -> Self {

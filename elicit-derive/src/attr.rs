@@ -392,17 +392,24 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// The attribute's name as written (`title` in `title = ".."`).
+fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+fn duplicate(cx: &Ctxt, meta: &ParseNestedMeta<'_>) {
+    cx.error_spanned_by(
+        &meta.path,
+        format!("duplicate `{}` attribute: remove one", key_of(meta)),
+    );
+}
+
 fn dup(cx: &Ctxt, meta: &ParseNestedMeta<'_>, already: bool) -> bool {
     if already {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        cx.error_spanned_by(
-            &meta.path,
-            format!("duplicate `{key}` attribute: remove one"),
-        );
+        duplicate(cx, meta);
         let _ = skip_value(meta);
     }
     already
@@ -410,15 +417,7 @@ fn dup(cx: &Ctxt, meta: &ParseNestedMeta<'_>, already: bool) -> bool {
 
 fn set<T>(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Sp<T>>, value: Sp<T>) {
     if slot.is_some() {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        cx.error_spanned_by(
-            &meta.path,
-            format!("duplicate `{key}` attribute: remove one"),
-        );
+        duplicate(cx, meta);
     } else {
         *slot = Some(value);
     }
@@ -427,11 +426,7 @@ fn set<T>(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Sp<T>>, value
 /// A bare flag: `skip`, not `skip = ..`.
 fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
+        let key = key_of(meta);
         cx.error_spanned_by(
             &meta.path,
             format!("`{key}` takes no value: write `#[elicit({key})]`"),
@@ -444,15 +439,7 @@ fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Span>) -> syn::Result<()> {
     flag(cx, meta)?;
     if slot.is_some() {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        cx.error_spanned_by(
-            &meta.path,
-            format!("duplicate `{key}` attribute: remove one"),
-        );
+        duplicate(cx, meta);
     } else {
         *slot = Some(meta.path.span());
     }
@@ -460,11 +447,7 @@ fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Span>) -> s
 }
 
 fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
-    let key = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
+    let key = key_of(meta);
     if !meta.input.peek(Token![=]) {
         return Err(meta.error(format!("`{key}` needs a string: `{key} = \"..\"`")));
     }
@@ -486,11 +469,7 @@ fn bounds<T>(
     meta: &ParseNestedMeta<'_>,
     parse: fn(&str, &Expr) -> syn::Result<T>,
 ) -> syn::Result<Bounds<T>> {
-    let key = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
+    let key = key_of(meta);
     let mut out = Bounds {
         min: None,
         max: None,
@@ -503,11 +482,7 @@ fn bounds<T>(
     }
     let mut unknown_bound = false;
     meta.parse_nested_meta(|inner| {
-        let which = inner
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
+        let which = key_of(&inner);
         let slot = match which.as_str() {
             "min" => &mut out.min,
             "max" => &mut out.max,
