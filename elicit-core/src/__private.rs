@@ -4,7 +4,7 @@
 
 pub use crate::error::Num;
 pub use crate::field::{choice_from_value, choice_property, choice_to_value};
-pub use crate::schema::Format;
+pub use crate::format::Format;
 pub use serde_json::Value;
 pub use std::option::Option::{None, Some};
 pub use std::sync::OnceLock;

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::schema::Format;
+use crate::format::Format;
 
 /// A number as it appears in an error message: integers stay exact.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -506,3 +506,9 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+impl From<SchemaErrorKind> for SchemaError {
+    fn from(kind: SchemaErrorKind) -> Self {
+        SchemaError::single(None, kind)
+    }
+}

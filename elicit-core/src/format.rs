@@ -6,6 +6,86 @@
 //! time as well as at run time. All of them work byte by byte on ASCII: any
 //! non-ASCII byte makes the value invalid. None of them trims whitespace.
 
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A string `format`. The four known ones are validated; any other is an
+/// annotation, kept but not checked.
+///
+/// Note: the official Rust types (`agent-client-protocol-schema` 1.17–1.20)
+/// model `format` as a closed enum, so a client built on that crate fails to
+/// parse a schema with an [`Other`](Format::Other) format.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `email`.
+    Email,
+    /// `uri`: an absolute URI.
+    Uri,
+    /// `date`: RFC 3339 full-date, `YYYY-MM-DD`.
+    Date,
+    /// `date-time`: RFC 3339 date-time.
+    DateTime,
+    /// Any other format, kept as an annotation.
+    Other(String),
+}
+
+impl Format {
+    /// The four formats this crate validates, in documentation order.
+    pub const KNOWN: [Format; 4] = [Self::Email, Self::Uri, Self::Date, Self::DateTime];
+
+    /// The wire name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Email => "email",
+            Self::Uri => "uri",
+            Self::Date => "date",
+            Self::DateTime => "date-time",
+            Self::Other(s) => s,
+        }
+    }
+
+    /// Reads a wire name.
+    pub fn parse(s: &str) -> Self {
+        Self::KNOWN
+            .into_iter()
+            .find(|known| known.as_str() == s)
+            .unwrap_or_else(|| Self::Other(s.to_owned()))
+    }
+
+    /// Whether `text` is valid for this format. Unknown formats are
+    /// annotations and accept everything.
+    pub fn matches(&self, text: &str) -> bool {
+        match self {
+            Self::Email => is_email(text),
+            Self::Uri => is_uri(text),
+            Self::Date => is_date(text),
+            Self::DateTime => is_date_time(text),
+            Self::Other(_) => true,
+        }
+    }
+}
+
+/// Writes the wire name.
+impl Serialize for Format {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Reads a wire name; any string is a format.
+impl<'de> Deserialize<'de> for Format {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(|s| Self::parse(&s))
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Longest address [`is_email`] accepts, in bytes.
 const EMAIL_MAX_LEN: usize = 254;
 

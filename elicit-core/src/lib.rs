@@ -85,6 +85,7 @@ pub mod credential;
 pub mod error;
 pub mod field;
 pub mod format;
+mod json;
 pub mod protocol;
 // Conversions to rmcp's MCP elicitation types (docs in the module).
 #[cfg(feature = "rmcp")]
@@ -97,11 +98,12 @@ pub use error::{
     SchemaIssue,
 };
 pub use field::{Choice, ChoiceOption, FormField, FormValue};
+pub use format::Format;
 pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
-    BooleanSchema, ElicitationSchema, EnumOption, Format, IntegerSchema, Items, MAX_PATTERN_LEN,
-    Meta, MultiSelectSchema, NumberSchema, Options, OtherSchema, Pattern, Properties,
-    PropertySchema, StringSchema,
+    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, MAX_PATTERN_LEN, Meta,
+    MultiSelectSchema, NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema,
+    StringSchema,
 };
 
 /// Derives [`Elicit`] for a struct with named fields (a form), or [`Choice`]

@@ -11,9 +11,8 @@ use crate::Content;
 use crate::error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
 };
-use crate::format;
 use crate::schema::{
-    ElicitationSchema, Format, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
+    ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
     PropertySchema, StringSchema,
 };
 
@@ -102,7 +101,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
         }
     }
     if let Some(format) = &s.format
-        && !format_matches(format, text)
+        && !format.matches(text)
     {
         return Err(FieldErrorKind::InvalidFormat {
             format: format.clone(),
@@ -124,18 +123,6 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
         }
     }
     Ok(())
-}
-
-/// Whether `text` is valid for `format`. Unknown formats are annotations and
-/// accept everything.
-pub fn format_matches(format: &Format, text: &str) -> bool {
-    match format {
-        Format::Email => format::is_email(text),
-        Format::Uri => format::is_uri(text),
-        Format::Date => format::is_date(text),
-        Format::DateTime => format::is_date_time(text),
-        Format::Other(_) => true,
-    }
 }
 
 fn check_option(options: &Options, text: &str) -> Result<(), FieldErrorKind> {

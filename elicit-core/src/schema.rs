@@ -11,16 +11,25 @@
 //! malformed object `type` is read as `"object"`, a missing `properties` as
 //! empty, a `null` optional field as absent. Property kinds this crate does not
 //! know are kept raw in [`PropertySchema::Other`] and written back unchanged.
+//! A key given twice in one object is refused, never "last one wins": two
+//! readers of one message must not see different values.
+//!
+//! serde derives the (de)serialization of every fixed shape; hand-written
+//! code is left only where it earns its place: [`Properties`] (document
+//! order, unique names), the `type` dispatch of [`PropertySchema`] (which
+//! keeps unknown kinds raw), and the two shapes of multi-select [`Items`].
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaErrorKind};
+use crate::error::SchemaErrorKind;
+pub use crate::format::Format;
+use crate::json::{UniqueMap, null_as_default};
 
 /// An `_meta` object: metadata attached to any ACP object. Never interpreted.
 pub type Meta = Map<String, Value>;
@@ -42,17 +51,25 @@ pub type Meta = Map<String, Value>;
 ///     r#"{"type":"object","properties":{"name":{"type":"string","title":"Your name"}},"required":["name"]}"#
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "object", default)]
 pub struct ElicitationSchema {
     /// Optional form title (an ACP addition over MCP).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Optional form description (an ACP addition over MCP).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The form fields, in the order a client renders them.
     pub properties: Properties,
     /// Wire names of the fields that must be answered. Written only when non-empty.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_default"
+    )]
     pub required: Vec<String>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
@@ -194,7 +211,10 @@ impl<'a> IntoIterator for &'a Properties {
 }
 
 /// One form field's schema, discriminated by its JSON `type`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Each kind writes its own `type` first; reading dispatches on `type`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum PropertySchema {
     /// `"type": "string"`: free text, or a single-select when it has options.
     String(StringSchema),
@@ -317,26 +337,36 @@ from_kind!(StringSchema => String, NumberSchema => Number, IntegerSchema => Inte
 
 /// A string property: free text with optional length, pattern and format, or
 /// a single-select when [`options`](Self::options) is set.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "string", rename_all = "camelCase")]
 pub struct StringSchema {
     /// Field label.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Help text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Minimum length, in Unicode scalar values.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_length: Option<u32>,
     /// Maximum length, in Unicode scalar values.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_length: Option<u32>,
     /// A regular expression the whole value must contain a match of (JSON
     /// Schema semantics: unanchored). An ACP addition over MCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<Pattern>,
     /// A string format.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<Format>,
     /// Pre-filled value.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<String>,
     /// Single-select options (`enum` or `oneOf`).
+    #[serde(flatten, skip_deserializing)]
     pub options: Option<Options>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
@@ -392,68 +422,94 @@ impl StringSchema {
 }
 
 /// A number property (`f64` on the wire).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "number")]
 pub struct NumberSchema {
     /// Field label.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Help text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Inclusive lower bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<f64>,
     /// Inclusive upper bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<f64>,
     /// Pre-filled value.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<f64>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
 /// An integer property (`i64` on the wire).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "integer")]
 pub struct IntegerSchema {
     /// Field label.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Help text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Inclusive lower bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<i64>,
     /// Inclusive upper bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<i64>,
     /// Pre-filled value.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<i64>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
 /// A boolean property.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "boolean")]
 pub struct BooleanSchema {
     /// Field label.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Help text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Pre-filled value.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<bool>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
 /// A multi-select property: `"type": "array"` whose items are string options.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "array", rename_all = "camelCase")]
 pub struct MultiSelectSchema {
     /// Field label.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Help text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Minimum number of selected options.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_items: Option<u64>,
     /// Maximum number of selected options.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_items: Option<u64>,
     /// The options.
     pub items: Items,
     /// Pre-selected options.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<Vec<String>>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
@@ -482,12 +538,17 @@ pub enum Items {
 }
 
 /// The options of a single- or multi-select.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Serializes as a single-select writes them: `{"enum": [..]}` or
+/// `{"oneOf": [..]}` (a multi-select's [`Items`] writes `anyOf`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Options {
     /// Plain values (`enum`): each value is its own label.
+    #[serde(rename = "enum")]
     Untitled(Vec<String>),
     /// Values with labels (`oneOf` for single-select, `anyOf` for
     /// multi-select).
+    #[serde(rename = "oneOf")]
     Titled(Vec<EnumOption>),
 }
 
@@ -549,15 +610,18 @@ impl<'a> Iterator for OptionValues<'a> {
 impl ExactSizeIterator for OptionValues<'_> {}
 
 /// A titled option: `{"const": value, "title": label, "description"?}`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumOption {
     /// The value submitted when this option is chosen (`const`).
+    #[serde(rename = "const")]
     pub value: String,
     /// The label shown for it.
     pub title: String,
     /// Help text for the option (an ACP addition over MCP).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `_meta`, kept as is.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
@@ -584,56 +648,6 @@ pub struct OtherSchema {
     pub fields: Map<String, Value>,
 }
 
-/// A string `format`. The four known ones are validated; any other is an
-/// annotation, kept but not checked.
-///
-/// Note: the official Rust types (`agent-client-protocol-schema` 1.17–1.20)
-/// model `format` as a closed enum, so a client built on that crate fails to
-/// parse a schema with an [`Other`](Format::Other) format.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// `email`.
-    Email,
-    /// `uri`: an absolute URI.
-    Uri,
-    /// `date`: RFC 3339 full-date, `YYYY-MM-DD`.
-    Date,
-    /// `date-time`: RFC 3339 date-time.
-    DateTime,
-    /// Any other format, kept as an annotation.
-    Other(String),
-}
-
-impl Format {
-    /// The wire name.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Email => "email",
-            Self::Uri => "uri",
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-            Self::Other(s) => s,
-        }
-    }
-
-    /// Reads a wire name.
-    pub fn parse(s: &str) -> Self {
-        match s {
-            "email" => Self::Email,
-            "uri" => Self::Uri,
-            "date" => Self::Date,
-            "date-time" => Self::DateTime,
-            other => Self::Other(other.to_owned()),
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// The largest pattern source accepted, in bytes.
 pub const MAX_PATTERN_LEN: usize = 1024;
 /// The compiled-program size limit for a pattern, in bytes.
@@ -643,9 +657,11 @@ const PATTERN_DFA_LIMIT: usize = 1 << 20;
 
 /// A `pattern`: its source, compiled at most once with the linear-time
 /// `regex` engine and bounded sizes. Compares and serializes as its source.
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Pattern {
     source: String,
+    #[serde(skip)]
     compiled: Arc<OnceLock<Result<regex::Regex, SchemaErrorKind>>>,
 }
 
@@ -726,194 +742,13 @@ impl From<String> for Pattern {
 }
 
 // ---------------------------------------------------------------------------
-// Serialization: hand-written so field order and omission are exact.
+// The hand-written (de)serialization: only what serde derive cannot say.
 
-/// Writes `key: value` when `value` is `Some`.
-fn opt<M: SerializeMap, T: Serialize + ?Sized>(
-    map: &mut M,
-    key: &'static str,
-    value: Option<&T>,
-) -> Result<(), M::Error> {
-    match value {
-        Some(v) => map.serialize_entry(key, v),
-        None => Ok(()),
-    }
-}
-
-impl Serialize for ElicitationSchema {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", "object")?;
-        opt(&mut map, "title", self.title.as_ref())?;
-        opt(&mut map, "description", self.description.as_ref())?;
-        map.serialize_entry("properties", &self.properties)?;
-        if !self.required.is_empty() {
-            map.serialize_entry("required", &self.required)?;
-        }
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        map.end()
-    }
-}
-
+/// Document order on the way in, declaration order on the way out; a name
+/// given twice is refused.
 impl Serialize for Properties {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (name, schema) in &self.entries {
-            map.serialize_entry(name, schema)?;
-        }
-        map.end()
-    }
-}
-
-impl Serialize for PropertySchema {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", self.type_name())?;
-        match self {
-            Self::String(s) => {
-                opt(&mut map, "title", s.title.as_ref())?;
-                opt(&mut map, "description", s.description.as_ref())?;
-                opt(&mut map, "minLength", s.min_length.as_ref())?;
-                opt(&mut map, "maxLength", s.max_length.as_ref())?;
-                opt(&mut map, "pattern", s.pattern.as_ref().map(Pattern::as_str))?;
-                opt(&mut map, "format", s.format.as_ref().map(Format::as_str))?;
-                opt(&mut map, "default", s.default.as_ref())?;
-                match &s.options {
-                    Some(Options::Untitled(values)) => map.serialize_entry("enum", values)?,
-                    Some(Options::Titled(options)) => map.serialize_entry("oneOf", options)?,
-                    None => {}
-                }
-                opt(&mut map, "_meta", s.meta.as_ref())?;
-            }
-            Self::Number(s) => {
-                opt(&mut map, "title", s.title.as_ref())?;
-                opt(&mut map, "description", s.description.as_ref())?;
-                opt(&mut map, "minimum", s.minimum.as_ref())?;
-                opt(&mut map, "maximum", s.maximum.as_ref())?;
-                opt(&mut map, "default", s.default.as_ref())?;
-                opt(&mut map, "_meta", s.meta.as_ref())?;
-            }
-            Self::Integer(s) => {
-                opt(&mut map, "title", s.title.as_ref())?;
-                opt(&mut map, "description", s.description.as_ref())?;
-                opt(&mut map, "minimum", s.minimum.as_ref())?;
-                opt(&mut map, "maximum", s.maximum.as_ref())?;
-                opt(&mut map, "default", s.default.as_ref())?;
-                opt(&mut map, "_meta", s.meta.as_ref())?;
-            }
-            Self::Boolean(s) => {
-                opt(&mut map, "title", s.title.as_ref())?;
-                opt(&mut map, "description", s.description.as_ref())?;
-                opt(&mut map, "default", s.default.as_ref())?;
-                opt(&mut map, "_meta", s.meta.as_ref())?;
-            }
-            Self::MultiSelect(s) => {
-                opt(&mut map, "title", s.title.as_ref())?;
-                opt(&mut map, "description", s.description.as_ref())?;
-                opt(&mut map, "minItems", s.min_items.as_ref())?;
-                opt(&mut map, "maxItems", s.max_items.as_ref())?;
-                map.serialize_entry("items", &s.items)?;
-                opt(&mut map, "default", s.default.as_ref())?;
-                opt(&mut map, "_meta", s.meta.as_ref())?;
-            }
-            Self::Other(o) => {
-                for (k, v) in &o.fields {
-                    if k != "type" {
-                        map.serialize_entry(k, v)?;
-                    }
-                }
-            }
-        }
-        map.end()
-    }
-}
-
-impl Serialize for Items {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Options(Options::Untitled(values)) => {
-                let mut map = serializer.serialize_map(Some(2))?;
-                map.serialize_entry("type", "string")?;
-                map.serialize_entry("enum", values)?;
-                map.end()
-            }
-            Self::Options(Options::Titled(options)) => {
-                let mut map = serializer.serialize_map(Some(1))?;
-                map.serialize_entry("anyOf", options)?;
-                map.end()
-            }
-            Self::Other(raw) => raw.serialize(serializer),
-        }
-    }
-}
-
-impl Serialize for EnumOption {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("const", &self.value)?;
-        map.serialize_entry("title", &self.title)?;
-        opt(&mut map, "description", self.description.as_ref())?;
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        map.end()
-    }
-}
-
-impl Serialize for Format {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl Serialize for Pattern {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.source)
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Deserialization. The object level is read with a visitor so the order of
-// `properties` is the document's; each property is read from its JSON value.
-
-impl<'de> Deserialize<'de> for ElicitationSchema {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SchemaVisitor;
-        impl<'de> Visitor<'de> for SchemaVisitor {
-            type Value = ElicitationSchema;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an elicitation schema object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut schema = ElicitationSchema::default();
-                let mut seen_properties = false;
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        // Readers tolerate a missing or malformed `type`.
-                        "type" => {
-                            map.next_value::<de::IgnoredAny>()?;
-                        }
-                        "title" => schema.title = map.next_value()?,
-                        "description" => schema.description = map.next_value()?,
-                        "required" => {
-                            schema.required =
-                                map.next_value::<Option<Vec<String>>>()?.unwrap_or_default();
-                        }
-                        "_meta" => schema.meta = map.next_value()?,
-                        "properties" => {
-                            if seen_properties {
-                                return Err(de::Error::duplicate_field("properties"));
-                            }
-                            seen_properties = true;
-                            schema.properties = map.next_value()?;
-                        }
-                        _ => {
-                            map.next_value::<de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(schema)
-            }
-        }
-        deserializer.deserialize_map(SchemaVisitor)
+        serializer.collect_map(self.iter())
     }
 }
 
@@ -943,144 +778,44 @@ impl<'de> Deserialize<'de> for Properties {
     }
 }
 
+/// Dispatches on `type`: a known kind must be well-formed, an unknown one is
+/// kept raw.
 impl<'de> Deserialize<'de> for PropertySchema {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let fields = Map::<String, Value>::deserialize(deserializer)?;
+        let UniqueMap(fields) = UniqueMap::deserialize(deserializer)?;
         PropertySchema::from_json(fields).map_err(de::Error::custom)
     }
 }
 
-impl<'de> Deserialize<'de> for Format {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Format::parse(&String::deserialize(deserializer)?))
-    }
+/// The options of a single-select: `enum` or `oneOf`, never both.
+#[derive(Deserialize)]
+struct SelectOptions {
+    #[serde(rename = "enum")]
+    untitled: Option<Vec<String>>,
+    #[serde(rename = "oneOf")]
+    titled: Option<Vec<EnumOption>>,
 }
 
-impl<'de> Deserialize<'de> for Pattern {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Pattern::new(String::deserialize(deserializer)?))
-    }
+/// A multi-select's `items` of `type: "string"`.
+#[derive(Deserialize)]
+struct UntitledItems {
+    #[serde(rename = "enum")]
+    values: Vec<String>,
 }
 
-impl<'de> Deserialize<'de> for EnumOption {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let fields = Map::<String, Value>::deserialize(deserializer)?;
-        let mut r = Reader {
-            fields: &fields,
-            at: "option",
-        };
-        EnumOption::read(&mut r).map_err(de::Error::custom)
-    }
+/// A multi-select's titled `items`.
+#[derive(Deserialize)]
+struct TitledItems {
+    #[serde(rename = "anyOf")]
+    options: Vec<EnumOption>,
 }
 
-/// Reads typed fields out of one JSON object, naming the field on error.
-struct Reader<'a> {
-    fields: &'a Map<String, Value>,
-    at: &'static str,
-}
-
-impl Reader<'_> {
-    fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.get(key).filter(|v| !v.is_null())
-    }
-
-    fn wrong(&self, key: &str, expected: &str) -> String {
-        format!("{} `{key}` must be {expected}", self.at)
-    }
-
-    /// The field `key` read with `read`; absent or `null` is `None`.
-    fn typed<T>(
-        &self,
-        key: &str,
-        expected: &str,
-        read: impl Fn(&Value) -> Option<T>,
-    ) -> Result<Option<T>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => read(v).map(Some).ok_or_else(|| self.wrong(key, expected)),
-        }
-    }
-
-    fn string(&mut self, key: &str) -> Result<Option<String>, String> {
-        self.typed(key, "a string", |v| v.as_str().map(str::to_owned))
-    }
-
-    fn required_string(&mut self, key: &str) -> Result<String, String> {
-        self.string(key)?
-            .ok_or_else(|| format!("{} is missing `{key}`", self.at))
-    }
-
-    fn u32(&mut self, key: &str) -> Result<Option<u32>, String> {
-        self.typed(key, "a non-negative 32-bit integer", |v| {
-            v.as_u64().and_then(|n| u32::try_from(n).ok())
-        })
-    }
-
-    fn u64(&mut self, key: &str) -> Result<Option<u64>, String> {
-        self.typed(key, "a non-negative integer", Value::as_u64)
-    }
-
-    fn i64(&mut self, key: &str) -> Result<Option<i64>, String> {
-        self.typed(key, "a 64-bit integer", Value::as_i64)
-    }
-
-    fn f64(&mut self, key: &str) -> Result<Option<f64>, String> {
-        self.typed(key, "a number", Value::as_f64)
-    }
-
-    fn bool(&mut self, key: &str) -> Result<Option<bool>, String> {
-        self.typed(key, "a boolean", Value::as_bool)
-    }
-
-    fn meta(&mut self) -> Result<Option<Meta>, String> {
-        match self.get("_meta") {
-            None => Ok(None),
-            Some(Value::Object(m)) => Ok(Some(m.clone())),
-            Some(_) => Err(self.wrong("_meta", "an object")),
-        }
-    }
-
-    fn strings(&mut self, key: &str) -> Result<Option<Vec<String>>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_owned))
-                .collect::<Option<Vec<_>>>()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "an array of strings")),
-            Some(_) => Err(self.wrong(key, "an array of strings")),
-        }
-    }
-
-    fn options(&mut self, key: &str) -> Result<Option<Vec<EnumOption>>, String> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| match v {
-                    Value::Object(fields) => EnumOption::read(&mut Reader {
-                        fields,
-                        at: "option",
-                    }),
-                    _ => Err(self.wrong(key, "an array of option objects")),
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
-            Some(_) => Err(self.wrong(key, "an array of option objects")),
-        }
-    }
-}
-
-impl EnumOption {
-    fn read(r: &mut Reader<'_>) -> Result<Self, String> {
-        Ok(Self {
-            value: r.required_string("const")?,
-            title: r.required_string("title")?,
-            description: r.string("description")?,
-            meta: r.meta()?,
-        })
-    }
+/// `value` read as a `T`; an error names the object (`at`) and the field.
+fn read<T: DeserializeOwned>(value: &Value, at: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| match e.path().to_string() {
+        path if path == "." => format!("{at}: {}", e.inner()),
+        path => format!("{at} `{path}`: {}", e.inner()),
+    })
 }
 
 impl PropertySchema {
@@ -1100,97 +835,136 @@ impl PropertySchema {
             "array" => "array property",
             _ => return Ok(Self::Other(OtherSchema { type_, fields })),
         };
-        let mut r = Reader {
-            fields: &fields,
-            at,
-        };
+        let value = Value::Object(fields);
         Ok(match type_.as_str() {
             "string" => {
-                let untitled = r.strings("enum")?;
-                let titled = r.options("oneOf")?;
-                let options = match (untitled, titled) {
+                let mut schema: StringSchema = read(&value, at)?;
+                let SelectOptions { untitled, titled } = read(&value, at)?;
+                schema.options = match (untitled, titled) {
                     (Some(_), Some(_)) => {
                         return Err("string property has both `enum` and `oneOf`".to_owned());
                     }
-                    (Some(v), None) => Some(Options::Untitled(v)),
-                    (None, Some(o)) => Some(Options::Titled(o)),
-                    (None, None) => None,
+                    (untitled, titled) => untitled
+                        .map(Options::Untitled)
+                        .or(titled.map(Options::Titled)),
                 };
-                Self::String(StringSchema {
-                    title: r.string("title")?,
-                    description: r.string("description")?,
-                    min_length: r.u32("minLength")?,
-                    max_length: r.u32("maxLength")?,
-                    pattern: r.string("pattern")?.map(Pattern::new),
-                    format: r.string("format")?.map(|f| Format::parse(&f)),
-                    default: r.string("default")?,
-                    options,
-                    meta: r.meta()?,
-                })
+                Self::String(schema)
             }
-            "number" => Self::Number(NumberSchema {
-                title: r.string("title")?,
-                description: r.string("description")?,
-                minimum: r.f64("minimum")?,
-                maximum: r.f64("maximum")?,
-                default: r.f64("default")?,
-                meta: r.meta()?,
-            }),
-            "integer" => Self::Integer(IntegerSchema {
-                title: r.string("title")?,
-                description: r.string("description")?,
-                minimum: r.i64("minimum")?,
-                maximum: r.i64("maximum")?,
-                default: r.i64("default")?,
-                meta: r.meta()?,
-            }),
-            "boolean" => Self::Boolean(BooleanSchema {
-                title: r.string("title")?,
-                description: r.string("description")?,
-                default: r.bool("default")?,
-                meta: r.meta()?,
-            }),
-            _ => {
-                let items = match fields.get("items") {
-                    Some(Value::Object(items)) => Items::from_json(items)?,
-                    _ => return Err("array property needs an `items` object".to_owned()),
-                };
-                Self::MultiSelect(MultiSelectSchema {
-                    title: r.string("title")?,
-                    description: r.string("description")?,
-                    min_items: r.u64("minItems")?,
-                    max_items: r.u64("maxItems")?,
-                    items,
-                    default: r.strings("default")?,
-                    meta: r.meta()?,
-                })
-            }
+            "number" => Self::Number(read(&value, at)?),
+            "integer" => Self::Integer(read(&value, at)?),
+            "boolean" => Self::Boolean(read(&value, at)?),
+            _ => Self::MultiSelect(read(&value, at)?),
         })
     }
 }
 
-impl Items {
-    fn from_json(fields: &Map<String, Value>) -> Result<Self, String> {
-        let mut r = Reader {
-            fields,
-            at: "multi-select `items`",
-        };
-        match fields.get("type") {
-            Some(Value::String(t)) if t == "string" => Ok(Self::Options(Options::Untitled(
-                r.strings("enum")?
-                    .ok_or("multi-select `items` of type string needs `enum`")?,
-            ))),
-            Some(Value::String(_)) => Ok(Self::Other(fields.clone())),
-            Some(_) => Err("multi-select `items.type` must be a string".to_owned()),
-            None => Ok(Self::Options(Options::Titled(r.options("anyOf")?.ok_or(
-                "multi-select `items` needs `type: \"string\"` with `enum`, or `anyOf`",
-            )?))),
+/// Writes `type` first, then every other field as received.
+impl Serialize for OtherSchema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", &self.type_)?;
+        for (k, v) in self.fields.iter().filter(|(k, _)| *k != "type") {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// `{"type": "string", "enum": [..]}` or `{"anyOf": [..]}`; unknown item
+/// schemas as received.
+impl Serialize for Items {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Options(Options::Untitled(values)) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "string")?;
+                map.serialize_entry("enum", values)?;
+                map.end()
+            }
+            Self::Options(Options::Titled(options)) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("anyOf", options)?;
+                map.end()
+            }
+            Self::Other(raw) => raw.serialize(serializer),
         }
     }
 }
 
-impl From<SchemaErrorKind> for SchemaError {
-    fn from(kind: SchemaErrorKind) -> Self {
-        SchemaError::single(None, kind)
+impl<'de> Deserialize<'de> for Items {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let UniqueMap(fields) = UniqueMap::deserialize(deserializer)?;
+        let at = "multi-select `items`";
+        let items = match fields.get("type") {
+            Some(Value::String(t)) if t == "string" => {
+                read::<UntitledItems>(&Value::Object(fields), at)
+                    .map(|i| Self::Options(Options::Untitled(i.values)))
+            }
+            Some(Value::String(_)) => Ok(Self::Other(fields)),
+            Some(_) => Err("multi-select `items.type` must be a string".to_owned()),
+            None if fields.contains_key("anyOf") => read::<TitledItems>(&Value::Object(fields), at)
+                .map(|i| Self::Options(Options::Titled(i.options))),
+            None => Err(
+                "multi-select `items` needs `type: \"string\"` with `enum`, or `anyOf`".to_owned(),
+            ),
+        };
+        items.map_err(de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<ElicitationSchema, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_malformed_property_names_its_field() {
+        let error = read(r#"{"properties":{"a":{"type":"string","minLength":"x"}}}"#).unwrap_err();
+        assert!(
+            error.starts_with("string property `minLength`: invalid type"),
+            "{error}"
+        );
+        let error =
+            read(r#"{"properties":{"a":{"type":"array","items":{"anyOf":[{"const":1}]}}}}"#)
+                .unwrap_err();
+        assert!(error.contains("`anyOf[0].const`"), "{error}");
+        let error =
+            read(r#"{"properties":{"a":{"type":"string","enum":["a"],"oneOf":[]}}}"#).unwrap_err();
+        assert!(
+            error.starts_with("string property has both `enum` and `oneOf`"),
+            "{error}"
+        );
+        let error = read(r#"{"properties":{"a":{"type":"array"}}}"#).unwrap_err();
+        assert!(
+            error.starts_with("array property: missing field `items`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn readers_tolerate_what_the_protocol_allows() {
+        let schema =
+            read(r#"{"type":5,"required":null,"properties":{"a":{"type":"_x","q":1}}}"#).unwrap();
+        assert!(schema.required.is_empty());
+        assert_eq!(
+            serde_json::to_string(&schema).unwrap(),
+            r#"{"type":"object","properties":{"a":{"type":"_x","q":1}}}"#
+        );
+        assert_eq!(read("{}").unwrap(), ElicitationSchema::new());
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        for text in [
+            r#"{"title":"a","title":"b"}"#,
+            r#"{"properties":{"a":{"type":"boolean"},"a":{"type":"boolean"}}}"#,
+            r#"{"properties":{"a":{"type":"boolean","default":true,"default":false}}}"#,
+        ] {
+            let error = read(text).unwrap_err();
+            assert!(error.contains("duplicate"), "{text}: {error}");
+        }
     }
 }

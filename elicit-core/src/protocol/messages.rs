@@ -2,10 +2,13 @@
 //! (`ElicitationCapabilities`, `CreateElicitationRequest`,
 //! `CreateElicitationResponse`, `CompleteElicitationNotification`).
 //!
-//! Every type serializes by hand, so the field order is fixed and matches the
+//! serde derives every shape; the field order is fixed and matches the
 //! protocol page's examples: scope, `mode`, the URL fields, `message`,
 //! `requestedSchema`, `_meta` for requests; `action`, `content`, `_meta` for
-//! responses. Reading is tolerant where the official schema is
+//! responses. A request's `requestedSchema` is read from its own text once
+//! the `mode` is known, so its properties keep document order, and a key
+//! given twice anywhere in a request is refused. Reading is tolerant where
+//! the official schema is
 //! ("default on error" fields such as `_meta` and `toolCallId` that are
 //! malformed read as absent), strict where it is not (a request without
 //! `mode`, `message` or a scope is an error).
@@ -15,15 +18,16 @@
 //! value, so an unknown mode is never mistaken for form or URL mode and an
 //! unknown action never for accept, decline or cancel.
 
-use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{SerializeMap, Serializer};
+use serde::de::{self, Deserializer};
+use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Number, Value};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use crate::Content;
+use crate::json::{UniqueMap, UniqueValue, lenient, present};
 use crate::schema::{ElicitationSchema, Meta};
 
 /// The JSON-RPC method of the request an agent sends to elicit input.
@@ -36,8 +40,6 @@ pub const ELICITATION_COMPLETE: &str = "elicitation/complete";
 /// JSON-RPC "Invalid params": what a client answers to a request in a mode it
 /// did not advertise.
 pub const INVALID_PARAMS: i64 = -32602;
-
-const SCOPE_KEYS: [&str; 3] = ["sessionId", "toolCallId", "requestId"];
 
 // ---------------------------------------------------------------------------
 // Modes
@@ -82,11 +84,14 @@ impl fmt::Display for Mode {
 /// The capability object of one mode (`elicitation.form` or
 /// `elicitation.url`). Its presence advertises the mode; its content is
 /// `_meta` plus anything a future version adds, kept as received.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ModeCapabilities {
-    /// `_meta`, kept as is.
+    /// `_meta`, kept as is (a malformed one reads as absent).
+    #[serde(rename = "_meta", default, deserialize_with = "lenient")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
     /// Fields this crate does not know, kept and written back.
+    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -94,18 +99,6 @@ impl ModeCapabilities {
     /// An empty capability object, `{}`: advertises the mode.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    fn from_object(object: &Map<String, Value>) -> Self {
-        let mut caps = Self::new();
-        for (key, value) in object {
-            if key == "_meta" {
-                caps.meta = value.as_object().cloned();
-            } else {
-                caps.extra.insert(key.clone(), value.clone());
-            }
-        }
-        caps
     }
 }
 
@@ -128,15 +121,28 @@ impl ModeCapabilities {
 /// let empty: ElicitationCapabilities = serde_json::from_str("{}").unwrap();
 /// assert!(!empty.supports_form() && !empty.supports_url()); // not MCP's form default
 /// ```
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ElicitationCapabilities {
     /// `form`: present means form mode is supported.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub form: Option<ModeCapabilities>,
     /// `url`: present means URL mode is supported.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub url: Option<ModeCapabilities>,
-    /// `_meta`, kept as is.
+    /// `_meta`, kept as is (a malformed one reads as absent).
+    #[serde(rename = "_meta", default, deserialize_with = "lenient")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
     /// Fields this crate does not know, kept and written back.
+    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -222,65 +228,8 @@ impl ElicitationCapabilities {
     pub fn from_client_capabilities(client_capabilities: &Value) -> Option<Self> {
         client_capabilities
             .get("elicitation")
-            .and_then(Value::as_object)
-            .map(Self::from_object)
-    }
-
-    fn from_object(object: &Map<String, Value>) -> Self {
-        let mut caps = Self::none();
-        for (key, value) in object {
-            match key.as_str() {
-                "form" => caps.form = value.as_object().map(ModeCapabilities::from_object),
-                "url" => caps.url = value.as_object().map(ModeCapabilities::from_object),
-                "_meta" => caps.meta = value.as_object().cloned(),
-                _ => {
-                    caps.extra.insert(key.clone(), value.clone());
-                }
-            }
-        }
-        caps
-    }
-}
-
-impl Serialize for ModeCapabilities {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        for (k, v) in &self.extra {
-            if k != "_meta" {
-                map.serialize_entry(k, v)?;
-            }
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for ModeCapabilities {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::<String, Value>::deserialize(deserializer)?;
-        Ok(Self::from_object(&object))
-    }
-}
-
-impl Serialize for ElicitationCapabilities {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        opt(&mut map, "form", self.form.as_ref())?;
-        opt(&mut map, "url", self.url.as_ref())?;
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        for (k, v) in &self.extra {
-            if !matches!(k.as_str(), "form" | "url" | "_meta") {
-                map.serialize_entry(k, v)?;
-            }
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for ElicitationCapabilities {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::<String, Value>::deserialize(deserializer)?;
-        Ok(Self::from_object(&object))
+            .filter(|elicitation| elicitation.is_object())
+            .and_then(|elicitation| Self::deserialize(elicitation).ok())
     }
 }
 
@@ -290,7 +239,11 @@ impl<'de> Deserialize<'de> for ElicitationCapabilities {
 /// A JSON-RPC request id, as used by a request-scoped elicitation's
 /// `requestId`: a number (64-bit integer), a string, or (discouraged by
 /// JSON-RPC, but allowed by the schema) `null`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "a JSON-RPC id: a whole number (64-bit), a string or null"
+)]
 pub enum RequestId {
     /// `null`.
     Null,
@@ -298,27 +251,6 @@ pub enum RequestId {
     Number(i64),
     /// A string.
     String(String),
-}
-
-impl RequestId {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        match value {
-            Value::Null => Ok(Self::Null),
-            Value::String(s) => Ok(Self::String(s.clone())),
-            Value::Number(n) => n.as_i64().map(Self::Number).ok_or_else(|| {
-                format!("`requestId` {n} is not a 64-bit integer: use a whole number or a string")
-            }),
-            _ => Err("`requestId` must be a JSON-RPC id: a number, a string or null".to_owned()),
-        }
-    }
-
-    fn to_value(&self) -> Value {
-        match self {
-            Self::Null => Value::Null,
-            Self::Number(n) => Value::from(*n),
-            Self::String(s) => Value::String(s.clone()),
-        }
-    }
 }
 
 impl From<i64> for RequestId {
@@ -349,23 +281,12 @@ impl fmt::Display for RequestId {
     }
 }
 
-impl Serialize for RequestId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for RequestId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Self::from_value(&Value::deserialize(deserializer)?).map_err(de::Error::custom)
-    }
-}
-
 /// The `elicitationId` of a URL-mode elicitation. Opaque to the client;
 /// unique among the agent's outstanding URL elicitations on one connection.
 ///
 /// Not a secret: it may appear in the URL. Never use it as a bearer token.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct ElicitationId(String);
 
 impl ElicitationId {
@@ -403,26 +324,16 @@ impl fmt::Display for ElicitationId {
     }
 }
 
-impl Serialize for ElicitationId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for ElicitationId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self)
-    }
-}
-
 /// What an elicitation is tied to, flattened into the request params.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
 pub enum ElicitationScope {
     /// `sessionId` (and optionally `toolCallId`): inside a session.
     Session {
         /// The session.
         session_id: String,
         /// The tool call within the session, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
         tool_call_id: Option<String>,
     },
     /// `requestId`: tied to a JSON-RPC request outside any session (e.g.
@@ -481,41 +392,23 @@ impl ElicitationScope {
         }
     }
 
-    fn write<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        match self {
-            Self::Session {
-                session_id,
-                tool_call_id,
-            } => {
-                map.serialize_entry("sessionId", session_id)?;
-                opt(map, "toolCallId", tool_call_id.as_ref())
-            }
-            Self::Request { request_id } => map.serialize_entry("requestId", request_id),
-        }
-    }
-
     /// Reads the scope out of the params: `sessionId` (a string) wins when
     /// present and non-null; a `requestId` beside it is ambiguous and refused.
-    fn read(params: &Fields) -> Result<Self, String> {
-        let session = params.get("sessionId").filter(|v| !v.is_null());
-        let request = params.get("requestId");
-        match (session, request) {
-            (Some(Ordered::String(session_id)), None | Some(Ordered::Null)) => Ok(Self::Session {
-                session_id: session_id.clone(),
-                tool_call_id: match params.get("toolCallId") {
-                    Some(Ordered::String(t)) => Some(t.clone()),
-                    // Omitted, null, or malformed ("default on error"): none.
-                    _ => None,
-                },
+    fn read(params: &mut RequestParams) -> Result<Self, String> {
+        match (params.session_id.take(), params.request_id.take()) {
+            (Some(Value::String(session_id)), None | Some(Value::Null)) => Ok(Self::Session {
+                session_id,
+                tool_call_id: params.tool_call_id.take(),
             }),
-            (Some(Ordered::String(_)), Some(_)) => Err(
+            (Some(Value::String(_)), Some(_)) => Err(
                 "the params have both `sessionId` and `requestId`: an elicitation has exactly one \
                  scope"
                     .to_owned(),
             ),
             (Some(_), _) => Err("`sessionId` must be a string".to_owned()),
             (None, Some(request_id)) => Ok(Self::Request {
-                request_id: RequestId::from_value(&request_id.to_value())?,
+                request_id: RequestId::deserialize(request_id)
+                    .map_err(|e| format!("`requestId` must be {e}"))?,
             }),
             (None, None) => Err(
                 "the params have no scope: add `sessionId` (optionally with `toolCallId`) or \
@@ -693,53 +586,102 @@ impl CreateElicitationRequest {
     }
 }
 
+/// The keys [`CreateElicitationRequest`] itself holds, never a mode's own.
+fn is_request_key(key: &str) -> bool {
+    matches!(
+        key,
+        "sessionId" | "toolCallId" | "requestId" | "mode" | "message" | "_meta"
+    )
+}
+
+/// The params as written, in the order of the protocol page's examples.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestOut<'a> {
+    #[serde(flatten)]
+    scope: &'a ElicitationScope,
+    mode: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elicitation_id: Option<&'a ElicitationId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
+    /// An unknown mode's own fields (never a request key: see
+    /// [`OtherMode::new`]).
+    #[serde(flatten)]
+    other: Option<&'a Map<String, Value>>,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requested_schema: Option<&'a ElicitationSchema>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<&'a Meta>,
+}
+
 impl Serialize for CreateElicitationRequest {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        self.scope.write(&mut map)?;
-        map.serialize_entry("mode", self.mode.name())?;
+        let (mut elicitation_id, mut url, mut other, mut requested_schema) =
+            (None, None, None, None);
         match &self.mode {
+            ElicitationMode::Form {
+                requested_schema: s,
+            } => requested_schema = Some(s),
             ElicitationMode::Url {
-                elicitation_id,
-                url,
-            } => {
-                map.serialize_entry("elicitationId", elicitation_id)?;
-                map.serialize_entry("url", url)?;
-            }
-            ElicitationMode::Other(other) => {
-                for (k, v) in &other.fields {
-                    // `new` removed these; a hand-edited map must not repeat them.
-                    if !is_request_key(k) {
-                        map.serialize_entry(k, v)?;
-                    }
-                }
-            }
-            ElicitationMode::Form { .. } => {}
+                elicitation_id: id,
+                url: u,
+            } => (elicitation_id, url) = (Some(id), Some(u.as_str())),
+            ElicitationMode::Other(o) => other = Some(&o.fields),
         }
-        map.serialize_entry("message", &self.message)?;
-        if let ElicitationMode::Form { requested_schema } = &self.mode {
-            map.serialize_entry("requestedSchema", requested_schema)?;
+        RequestOut {
+            scope: &self.scope,
+            mode: self.mode.name(),
+            elicitation_id,
+            url,
+            other,
+            message: &self.message,
+            requested_schema,
+            meta: self.meta.as_ref(),
         }
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        map.end()
+        .serialize(serializer)
     }
 }
 
-fn is_request_key(key: &str) -> bool {
-    SCOPE_KEYS.contains(&key) || matches!(key, "mode" | "message" | "_meta")
+/// The params as read: every field whose meaning does not depend on the
+/// mode, and the rest kept for the mode.
+#[derive(Deserialize)]
+#[serde(
+    rename_all = "camelCase",
+    expecting = "elicitation params: a JSON object"
+)]
+struct RequestParams {
+    session_id: Option<Value>,
+    /// Omitted, null, or malformed ("default on error"): none.
+    #[serde(default, deserialize_with = "lenient")]
+    tool_call_id: Option<String>,
+    /// `null` is an id, so present-and-null is `Some`.
+    #[serde(default, deserialize_with = "present")]
+    request_id: Option<Value>,
+    mode: Option<Value>,
+    message: Option<Value>,
+    /// Read once the mode is known: as a form's schema (from its text, so
+    /// its properties keep document order), or raw for an unknown mode.
+    requested_schema: Option<Box<RawValue>>,
+    /// Omitted, null, or malformed ("default on error"): none.
+    #[serde(rename = "_meta", default, deserialize_with = "lenient")]
+    meta: Option<Meta>,
+    #[serde(flatten)]
+    rest: UniqueMap,
 }
 
 impl<'de> Deserialize<'de> for CreateElicitationRequest {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let params = Fields::deserialize(deserializer)?;
-        Self::from_fields(params).map_err(de::Error::custom)
+        let params = RequestParams::deserialize(deserializer)?;
+        Self::from_params(params).map_err(de::Error::custom)
     }
 }
 
 impl CreateElicitationRequest {
-    fn from_fields(params: Fields) -> Result<Self, String> {
-        let mode = match params.get("mode") {
-            Some(Ordered::String(m)) => m.clone(),
+    fn from_params(mut params: RequestParams) -> Result<Self, String> {
+        let mode = match params.mode.take() {
+            Some(Value::String(m)) => m,
             Some(_) => return Err("`mode` must be a string".to_owned()),
             None => {
                 return Err(
@@ -749,54 +691,34 @@ impl CreateElicitationRequest {
                 );
             }
         };
-        let message = match params.get("message") {
-            Some(Ordered::String(m)) => m.clone(),
+        let message = match params.message.take() {
+            Some(Value::String(m)) => m,
             Some(_) => return Err("`message` must be a string".to_owned()),
             None => return Err("the params have no `message`".to_owned()),
         };
-        let meta = match params.get("_meta").map(Ordered::to_value) {
-            Some(Value::Object(m)) => Some(m),
-            // Omitted, null, or malformed ("default on error"): none.
-            _ => None,
-        };
-        let scope = ElicitationScope::read(&params)?;
+        let scope = ElicitationScope::read(&mut params)?;
         let mode = match mode.as_str() {
-            "form" => {
-                let schema = match params.get("requestedSchema") {
-                    Some(schema @ Ordered::Object(_)) => schema,
-                    Some(_) => return Err("`requestedSchema` must be an object".to_owned()),
-                    None => return Err("a form-mode request needs `requestedSchema`".to_owned()),
-                };
-                // Through text, so the schema's visitor sees the properties in
-                // document order whatever `serde_json`'s map order is.
-                let text = serde_json::to_string(schema).map_err(|e| e.to_string())?;
-                let requested_schema = serde_json::from_str::<ElicitationSchema>(&text)
-                    .map_err(|e| format!("invalid `requestedSchema`: {e}"))?;
-                ElicitationMode::Form { requested_schema }
-            }
+            "form" => ElicitationMode::Form {
+                requested_schema: form_schema(params.requested_schema)?,
+            },
             "url" => {
-                let elicitation_id = match params.get("elicitationId") {
-                    Some(Ordered::String(id)) => ElicitationId::new(id.clone()),
-                    Some(_) => return Err("`elicitationId` must be a string".to_owned()),
-                    None => return Err("a URL-mode request needs `elicitationId`".to_owned()),
-                };
-                let url = match params.get("url") {
-                    Some(Ordered::String(url)) => url.clone(),
-                    Some(_) => return Err("`url` must be a string".to_owned()),
-                    None => return Err("a URL-mode request needs `url`".to_owned()),
+                let mut string = |key: &str| match params.rest.0.remove(key) {
+                    Some(Value::String(s)) => Ok(s),
+                    Some(_) => Err(format!("`{key}` must be a string")),
+                    None => Err(format!("a URL-mode request needs `{key}`")),
                 };
                 ElicitationMode::Url {
-                    elicitation_id,
-                    url,
+                    elicitation_id: ElicitationId::new(string("elicitationId")?),
+                    url: string("url")?,
                 }
             }
             _ => {
-                let fields = params
-                    .0
-                    .into_iter()
-                    .filter(|(k, _)| !is_request_key(k))
-                    .map(|(k, v)| (k, v.into_value()))
-                    .collect();
+                let mut fields = params.rest.0;
+                if let Some(raw) = params.requested_schema {
+                    let UniqueValue(schema) =
+                        serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+                    fields.insert("requestedSchema".to_owned(), schema);
+                }
                 ElicitationMode::Other(OtherMode { mode, fields })
             }
         };
@@ -804,9 +726,18 @@ impl CreateElicitationRequest {
             scope,
             mode,
             message,
-            meta,
+            meta: params.meta,
         })
     }
+}
+
+/// A form-mode request's `requestedSchema`, read from its own text.
+fn form_schema(raw: Option<Box<RawValue>>) -> Result<ElicitationSchema, String> {
+    let raw = raw.ok_or("a form-mode request needs `requestedSchema`")?;
+    if !raw.get().trim_start().starts_with('{') {
+        return Err("`requestedSchema` must be an object".to_owned());
+    }
+    serde_json::from_str(raw.get()).map_err(|e| format!("invalid `requestedSchema`: {e}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -930,54 +861,59 @@ impl CreateElicitationResponse {
     }
 }
 
+/// The response as written: `action`, `content`, an unknown action's own
+/// fields, `_meta`.
+#[derive(Serialize)]
+struct ResponseOut<'a> {
+    action: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<&'a Content>,
+    #[serde(flatten)]
+    other: Option<&'a Map<String, Value>>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<&'a Meta>,
+}
+
 impl Serialize for CreateElicitationResponse {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("action", self.action.name())?;
-        match &self.action {
-            ElicitationAction::Accept { content } => opt(&mut map, "content", content.as_ref())?,
-            ElicitationAction::Other(other) => {
-                for (k, v) in &other.fields {
-                    if k != "action" && k != "_meta" {
-                        map.serialize_entry(k, v)?;
-                    }
-                }
-            }
-            ElicitationAction::Decline | ElicitationAction::Cancel => {}
+        let (content, other) = match &self.action {
+            ElicitationAction::Accept { content } => (content.as_ref(), None),
+            ElicitationAction::Other(o) => (None, Some(&o.fields)),
+            ElicitationAction::Decline | ElicitationAction::Cancel => (None, None),
+        };
+        ResponseOut {
+            action: self.action.name(),
+            content,
+            other,
+            meta: self.meta.as_ref(),
         }
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        map.end()
+        .serialize(serializer)
     }
+}
+
+/// The response as read; `content` stays among the other fields, in its
+/// place, until the action says what it is.
+#[derive(Deserialize)]
+#[serde(expecting = "an elicitation response: a JSON object")]
+struct ResponseIn {
+    action: String,
+    /// Omitted, null, or malformed ("default on error"): none.
+    #[serde(rename = "_meta", default, deserialize_with = "lenient")]
+    meta: Option<Meta>,
+    #[serde(flatten)]
+    rest: Map<String, Value>,
 }
 
 impl<'de> Deserialize<'de> for CreateElicitationResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::<String, Value>::deserialize(deserializer)?;
-        // Taken apart by iterating, not `remove` (which reorders an
-        // order-preserving map), so unknown fields keep their order.
-        let (mut action, mut meta, mut content) = (None, None, None);
-        let mut fields = Map::new();
-        for (key, value) in object {
-            match key.as_str() {
-                "action" => action = Some(value),
-                "_meta" => meta = value.as_object().cloned(),
-                "content" => {
-                    content = Some(value.clone());
-                    fields.insert(key, value);
-                }
-                _ => {
-                    fields.insert(key, value);
-                }
-            }
-        }
-        let action = match action {
-            Some(Value::String(a)) => a,
-            Some(_) => return Err(de::Error::custom("`action` must be a string")),
-            None => return Err(de::Error::missing_field("action")),
-        };
+        let ResponseIn {
+            action,
+            meta,
+            rest: mut fields,
+        } = ResponseIn::deserialize(deserializer)?;
         let action = match action.as_str() {
             "accept" => ElicitationAction::Accept {
-                content: match content {
+                content: match fields.remove("content") {
                     None | Some(Value::Null) => None,
                     Some(Value::Object(c)) => Some(c),
                     Some(_) => {
@@ -1000,11 +936,14 @@ impl<'de> Deserialize<'de> for CreateElicitationResponse {
 
 /// The params of an `elicitation/complete` notification (agent -> client):
 /// the out-of-band interaction of a URL-mode elicitation has finished.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CompleteElicitationNotification {
     /// The original request's `elicitationId`.
     pub elicitation_id: ElicitationId,
-    /// `_meta`, kept as is.
+    /// `_meta`, kept as is (a malformed one reads as absent).
+    #[serde(rename = "_meta", default, deserialize_with = "lenient")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
 }
 
@@ -1019,42 +958,20 @@ impl CompleteElicitationNotification {
     }
 }
 
-impl Serialize for CompleteElicitationNotification {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("elicitationId", &self.elicitation_id)?;
-        opt(&mut map, "_meta", self.meta.as_ref())?;
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for CompleteElicitationNotification {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::<String, Value>::deserialize(deserializer)?;
-        let elicitation_id = match object.get("elicitationId") {
-            Some(Value::String(id)) => ElicitationId::new(id.clone()),
-            Some(_) => return Err(de::Error::custom("`elicitationId` must be a string")),
-            None => return Err(de::Error::missing_field("elicitationId")),
-        };
-        let meta = object.get("_meta").and_then(Value::as_object).cloned();
-        Ok(Self {
-            elicitation_id,
-            meta,
-        })
-    }
-}
-
 // ---------------------------------------------------------------------------
 // JSON-RPC error
 
 /// A JSON-RPC error object (the `error` member of a response).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("JSON-RPC error {code}: {message}")]
 pub struct JsonRpcError {
     /// The error code ([`INVALID_PARAMS`] for elicitation refusals).
     pub code: i64,
     /// A short description.
     pub message: String,
-    /// Structured details, if any.
+    /// Structured details, if any (`null` is kept as a value).
+    #[serde(default, deserialize_with = "present")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
 
@@ -1089,202 +1006,6 @@ impl JsonRpcError {
                 "Invalid params: the client did not advertise elicitation mode `{mode}`"
             ),
             data: Some(Value::Object(data)),
-        }
-    }
-}
-
-impl fmt::Display for JsonRpcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "JSON-RPC error {}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for JsonRpcError {}
-
-impl Serialize for JsonRpcError {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("code", &self.code)?;
-        map.serialize_entry("message", &self.message)?;
-        opt(&mut map, "data", self.data.as_ref())?;
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for JsonRpcError {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::<String, Value>::deserialize(deserializer)?;
-        let code = match object.get("code") {
-            Some(Value::Number(n)) => n
-                .as_i64()
-                .ok_or_else(|| de::Error::custom("`code` must be an integer"))?,
-            Some(_) => return Err(de::Error::custom("`code` must be an integer")),
-            None => return Err(de::Error::missing_field("code")),
-        };
-        let message = match object.get("message") {
-            Some(Value::String(m)) => m.clone(),
-            Some(_) => return Err(de::Error::custom("`message` must be a string")),
-            None => return Err(de::Error::missing_field("message")),
-        };
-        Ok(Self {
-            code,
-            message,
-            data: object.get("data").cloned(),
-        })
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Helpers
-
-/// Writes `key: value` when `value` is `Some`.
-fn opt<M: SerializeMap, T: Serialize + ?Sized>(
-    map: &mut M,
-    key: &'static str,
-    value: Option<&T>,
-) -> Result<(), M::Error> {
-    match value {
-        Some(v) => map.serialize_entry(key, v),
-        None => Ok(()),
-    }
-}
-
-/// A JSON value that keeps object keys in document order, whatever
-/// `serde_json`'s `preserve_order` feature says.
-#[derive(Debug, Clone, PartialEq)]
-enum Ordered {
-    Null,
-    Bool(bool),
-    Number(Number),
-    String(String),
-    Array(Vec<Ordered>),
-    Object(Vec<(String, Ordered)>),
-}
-
-impl Ordered {
-    fn into_value(self) -> Value {
-        match self {
-            Self::Null => Value::Null,
-            Self::Bool(b) => Value::Bool(b),
-            Self::Number(n) => Value::Number(n),
-            Self::String(s) => Value::String(s),
-            Self::Array(items) => Value::Array(items.into_iter().map(Self::into_value).collect()),
-            Self::Object(entries) => Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k, v.into_value()))
-                    .collect(),
-            ),
-        }
-    }
-
-    fn to_value(&self) -> Value {
-        self.clone().into_value()
-    }
-
-    fn is_null(&self) -> bool {
-        matches!(self, Self::Null)
-    }
-}
-
-impl Serialize for Ordered {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Null => serializer.serialize_unit(),
-            Self::Bool(b) => serializer.serialize_bool(*b),
-            Self::Number(n) => n.serialize(serializer),
-            Self::String(s) => serializer.serialize_str(s),
-            Self::Array(items) => items.serialize(serializer),
-            Self::Object(entries) => {
-                let mut map = serializer.serialize_map(Some(entries.len()))?;
-                for (k, v) in entries {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct OrderedVisitor;
-        impl<'de> Visitor<'de> for OrderedVisitor {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Ordered, E> {
-                Ok(Ordered::Bool(b))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<Ordered, E> {
-                Ok(Ordered::Number(n.into()))
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Ordered, E> {
-                Ok(Ordered::Number(n.into()))
-            }
-            fn visit_f64<E: de::Error>(self, x: f64) -> Result<Ordered, E> {
-                Number::from_f64(x)
-                    .map(Ordered::Number)
-                    .ok_or_else(|| E::custom("a number must be finite"))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Ordered, E> {
-                Ok(Ordered::String(s.to_owned()))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Ordered, E> {
-                Ok(Ordered::String(s))
-            }
-            fn visit_unit<E>(self) -> Result<Ordered, E> {
-                Ok(Ordered::Null)
-            }
-            fn visit_none<E>(self) -> Result<Ordered, E> {
-                Ok(Ordered::Null)
-            }
-            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Ordered, D::Error> {
-                Ordered::deserialize(d)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Ordered::Array(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-                let mut entries: Vec<(String, Ordered)> = Vec::new();
-                let mut seen = HashSet::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    let value = map.next_value()?;
-                    // Refused rather than "last one wins": two readers must
-                    // never see different values.
-                    if !seen.insert(key.clone()) {
-                        return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
-                    }
-                    entries.push((key, value));
-                }
-                Ok(Ordered::Object(entries))
-            }
-        }
-        deserializer.deserialize_any(OrderedVisitor)
-    }
-}
-
-/// The top-level params object, keys in document order.
-struct Fields(Vec<(String, Ordered)>);
-
-impl Fields {
-    fn get(&self, key: &str) -> Option<&Ordered> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-}
-
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Ordered::deserialize(deserializer)? {
-            Ordered::Object(entries) => Ok(Self(entries)),
-            _ => Err(de::Error::custom(
-                "elicitation params must be a JSON object",
-            )),
         }
     }
 }
@@ -1387,5 +1108,54 @@ mod tests {
         }
         assert!(serde_json::from_value::<RequestId>(json!(1.5)).is_err());
         assert!(serde_json::from_value::<RequestId>(json!([])).is_err());
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_at_any_depth() {
+        for text in [
+            r#"{"sessionId":"s","mode":"form","message":"m","message":"n","requestedSchema":{}}"#,
+            r#"{"sessionId":"s","mode":"form","message":"m","requestedSchema":{"properties":{"a":{"type":"string","title":"x","title":"y"}}}}"#,
+            r#"{"sessionId":"s","mode":"_x","message":"m","target":{"a":1,"a":2}}"#,
+            r#"{"sessionId":"s","mode":"_x","message":"m","_meta":{"a":1,"a":2}}"#,
+        ] {
+            let error = serde_json::from_str::<CreateElicitationRequest>(text).unwrap_err();
+            assert!(
+                error.to_string().starts_with("duplicate")
+                    || error.to_string().contains("duplicate key"),
+                "{text}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn requested_schema_must_be_an_object() {
+        let text =
+            r#"{"sessionId":"s","mode":"form","message":"m","requestedSchema":[null,null,{}]}"#;
+        let error = serde_json::from_str::<CreateElicitationRequest>(text).unwrap_err();
+        assert_eq!(error.to_string(), "`requestedSchema` must be an object");
+    }
+
+    #[test]
+    fn default_on_error_fields_read_as_absent() {
+        let text = r#"{"sessionId":"s","toolCallId":3,"mode":"_x","message":"m","_meta":5}"#;
+        let request: CreateElicitationRequest = serde_json::from_str(text).unwrap();
+        assert_eq!(request.scope, ElicitationScope::session("s"));
+        assert_eq!(request.meta, None);
+        let bad_id = r#"{"requestId":1.5,"mode":"_x","message":"m"}"#;
+        let error = serde_json::from_str::<CreateElicitationRequest>(bad_id).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("`requestId` must be a JSON-RPC id"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn unknown_action_keeps_content_in_place() {
+        let text = r#"{"action":"_defer","content":5,"retryAfterMs":1000}"#;
+        let response: CreateElicitationResponse = serde_json::from_str(text).unwrap();
+        assert_eq!(response.content(), None);
+        assert_eq!(serde_json::to_string(&response).unwrap(), text);
     }
 }
