@@ -407,3 +407,13 @@ fn check_options(issues: &mut Vec<SchemaErrorKind>, options: &Options) {
         }
     }
 }
+
+/// With `deny_unknown_fields`: every content key the schema lacks.
+#[doc(hidden)]
+pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut Vec<FieldError>) {
+    for key in content.keys() {
+        if !schema.properties.contains(key) {
+            errors.push(FieldError::new(key.as_str(), FieldErrorKind::UnknownField));
+        }
+    }
+}
