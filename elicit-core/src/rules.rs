@@ -251,9 +251,14 @@ fn check_multi_select(s: &MultiSelectSchema, value: &Value) -> Result<(), FieldE
 }
 
 impl ElicitationSchema {
-    /// Validates `content` against this schema, collecting every failing
-    /// field (in property order). Keys the schema does not define are
-    /// ignored, as the protocol has no `additionalProperties`.
+    /// Validates **answers**: checks `content` (what a user submitted)
+    /// against this schema, collecting every failing field (in property
+    /// order). Keys the schema does not define are ignored, as the protocol
+    /// has no `additionalProperties`.
+    ///
+    /// This judges the content, not the schema: to know whether the schema
+    /// itself is a valid restricted form, call [`check`](Self::check) first
+    /// (a pattern that does not compile matches nothing here).
     ///
     /// ```
     /// use elicit_core::{ElicitationSchema, IntegerSchema};
@@ -279,14 +284,16 @@ impl ElicitationSchema {
         }
     }
 
-    /// Checks that this schema is restricted and self-consistent: every
+    /// Checks **the schema itself** (no content involved): that it is
+    /// restricted and self-consistent: every
     /// property is of a known kind, bounds are ordered, defaults obey their
     /// property's rules, selects have unique, non-empty options, patterns
     /// compile in the linear-time engine, and `required` names exist, once.
     ///
     /// Collects every problem. Clients call this on a received
     /// `requestedSchema` before rendering it; derived schemas are checked in
-    /// this crate's tests.
+    /// this crate's tests. To judge a user's answers against the schema, use
+    /// [`validate`](Self::validate).
     pub fn check(&self) -> Result<(), SchemaError> {
         let mut issues = Vec::new();
         for (i, (name, property)) in self.properties.iter().enumerate() {

@@ -651,9 +651,11 @@ pub struct OtherSchema {
 /// The largest pattern source accepted, in bytes.
 pub const MAX_PATTERN_LEN: usize = 1024;
 /// The compiled-program size limit for a pattern, in bytes.
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 /// The lazy-DFA cache limit for a pattern, in bytes.
-const PATTERN_DFA_LIMIT: usize = 1 << 20;
+pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
+/// The deepest nesting of groups and repetitions a pattern may have.
+pub const PATTERN_NEST_LIMIT: u32 = 64;
 
 /// A `pattern`: its source, compiled at most once with the linear-time
 /// `regex` engine and bounded sizes. Compares and serializes as its source.
@@ -703,8 +705,8 @@ fn compile_pattern(source: &str) -> Result<regex::Regex, SchemaErrorKind> {
     }
     regex::RegexBuilder::new(source)
         .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_DFA_LIMIT)
-        .nest_limit(64)
+        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
+        .nest_limit(PATTERN_NEST_LIMIT)
         .build()
         .map_err(|e| SchemaErrorKind::InvalidPattern {
             pattern: source.to_owned(),
