@@ -12,6 +12,7 @@ mod attr;
 mod case;
 mod ctxt;
 mod expand;
+mod limits;
 mod valid;
 
 use proc_macro::TokenStream;

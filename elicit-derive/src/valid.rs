@@ -6,6 +6,9 @@ use crate::ast::{Data, Field, Input, Unsupported, Variant};
 use crate::attr::{self, Number};
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
+use crate::limits::{
+    PATTERN_DFA_SIZE_LIMIT, PATTERN_MAX_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
+};
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
     tokens, private keys, recovery codes, payment data): remove this field and ask through URL \
@@ -251,14 +254,19 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
     }
     let regex = a.pattern.as_ref().and_then(|p| {
         match regex::RegexBuilder::new(&p.value)
-            .size_limit(1 << 20)
-            .dfa_size_limit(1 << 20)
-            .nest_limit(64)
+            .size_limit(PATTERN_SIZE_LIMIT)
+            .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
+            .nest_limit(PATTERN_NEST_LIMIT)
             .build()
         {
-            Ok(r) if p.value.len() <= 1024 => Some(r),
+            Ok(r) if p.value.len() <= PATTERN_MAX_LEN => Some(r),
             Ok(_) => {
-                cx.error_at(p.span, "this pattern is longer than the 1024-byte limit: simplify it");
+                cx.error_at(
+                    p.span,
+                    format!(
+                        "this pattern is longer than the {PATTERN_MAX_LEN}-byte limit: simplify it"
+                    ),
+                );
                 None
             }
             Err(e) => {
