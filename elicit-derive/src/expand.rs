@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Data, Field, Input, Variant};
-use crate::attr::{FormatAttr, KnownFormat, Number};
+use crate::attr::{FormatAttr, Number};
 use crate::case::RenameRule;
 use crate::valid::{field_wire_name, option_inner, variant_wire_name};
 
@@ -217,11 +217,9 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
     if let Some(format) = a.formats.first() {
         let f = match &format.value {
-            FormatAttr::Known(KnownFormat::Email) => quote!(#krate::__private::Format::Email),
-            FormatAttr::Known(KnownFormat::Uri) => quote!(#krate::__private::Format::Uri),
-            FormatAttr::Known(KnownFormat::Date) => quote!(#krate::__private::Format::Date),
-            FormatAttr::Known(KnownFormat::DateTime) => {
-                quote!(#krate::__private::Format::DateTime)
+            FormatAttr::Known(known) => {
+                let variant = format_ident!("{}", known.variant);
+                quote!(#krate::__private::Format::#variant)
             }
             FormatAttr::Custom(s) => {
                 quote!(#krate::__private::Format::Other(::std::string::String::from(#s)))
@@ -463,16 +461,12 @@ fn checks(
                 ..
             }) = &default.value
         {
-            let check = match known {
-                KnownFormat::Email => quote!(#krate::format::is_email),
-                KnownFormat::Uri => quote!(#krate::format::is_uri),
-                KnownFormat::Date => quote!(#krate::format::is_date),
-                KnownFormat::DateTime => quote!(#krate::format::is_date_time),
-            };
+            let check = format_ident!("{}", known.check);
+            let check = quote!(#krate::format::#check);
             let message = format!(
                 "the default \"{}\" is not a valid {}: fix the default or the format",
                 text.value(),
-                known.wire()
+                known.wire
             );
             let span = default.span;
             out.push(quote_spanned! {span=>

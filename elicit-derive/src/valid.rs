@@ -123,7 +123,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             );
         }
         if let Some(skip) = a.skip {
-            for (name, _) in a.schema_attr_spans() {
+            for name in a.schema_attr_names() {
                 cx.error_at(
                     skip,
                     format!(
@@ -136,7 +136,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
         }
         properties += 1;
         if let Some(flatten) = a.flatten {
-            for (name, _) in a.schema_attr_spans() {
+            for name in a.schema_attr_names() {
                 if name != "flatten" {
                     cx.error_at(
                         flatten,
@@ -154,8 +154,14 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             for extra in &a.formats[1..] {
                 cx.error_at(
                     extra.span,
-                    "a field has at most one format: keep one of `email`, `uri`, `date`, \
-                     `date_time`, `format = \"..\"`",
+                    format!(
+                        "a field has at most one format: keep one of {}, `format = \"..\"`",
+                        attr::KNOWN_FORMATS
+                            .iter()
+                            .map(|f| format!("`{}`", f.key))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 );
             }
         }
