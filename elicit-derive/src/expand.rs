@@ -8,8 +8,6 @@ use syn::spanned::Spanned;
 
 use crate::ast::{Data, Field, Input, Variant};
 use crate::attr::{FormatAttr, Number};
-use crate::case::RenameRule;
-use crate::valid::{field_wire_name, option_inner, variant_wire_name};
 
 fn krate(input: &Input<'_>) -> TokenStream {
     match &input.attrs.krate {
@@ -18,17 +16,17 @@ fn krate(input: &Input<'_>) -> TokenStream {
     }
 }
 
-pub fn expand(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
+pub fn expand(input: &Input<'_>) -> TokenStream {
     match &input.data {
-        Data::Form(fields) => form(input, fields, rule),
-        Data::Choice(variants) => choice(input, variants, rule),
-        Data::Unsupported(_) => fallback(input, rule),
+        Data::Form(fields) => form(input, fields),
+        Data::Choice(variants) => choice(input, variants),
+        Data::Unsupported(_) => fallback(input),
     }
 }
 
 /// What is emitted next to compile errors: an impl whose bodies never run, so
 /// uses of the type elsewhere do not add errors of their own.
-pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
+pub fn fallback(input: &Input<'_>) -> TokenStream {
     let krate = krate(input);
     // The checks that need the compiler still run, so one build shows every
     // mistake: field types, and the `const` checks.
@@ -41,7 +39,7 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
                         && f.attrs.flatten.is_none()
                         && !mentions_generic(f.ty, input.generics)
                         // Already an error of its own (see `valid.rs`).
-                        && option_inner(f.ty).and_then(option_inner).is_none()
+                        && !f.is_nested_option()
                 })
                 .map(|f| {
                     let ty = f.ty;
@@ -49,7 +47,7 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
                     quote_spanned!(last_span(ty)=> let _: bool = #form_field::REQUIRED;)
                 });
             let types = quote!(const _: () = { #(#types)* };);
-            let checks = checks(&krate, input, fields, rule);
+            let checks = checks(&krate, input, fields);
             quote!(#types #checks)
         }
         _ => TokenStream::new(),
@@ -187,12 +185,7 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
         let title = &title.value;
         items.push(quote!(title: ::core::option::Option::Some(#title)));
     }
-    let description = a
-        .description
-        .as_ref()
-        .map(|d| d.value.as_str())
-        .or(a.doc.as_deref());
-    if let Some(description) = description {
+    if let Some(description) = &field.description {
         items.push(quote!(description: ::core::option::Option::Some(#description)));
     }
     if let Some(min) = &a.range.min {
@@ -262,21 +255,14 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
 }
 
-fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> TokenStream {
+fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let is_generic = !input.generics.params.is_empty();
 
     let title = opt_owned(input.attrs.title.as_ref().map(|t| t.value.as_str()));
-    let description = opt_owned(
-        input
-            .attrs
-            .description
-            .as_ref()
-            .map(|d| d.value.as_str())
-            .or(input.attrs.doc.as_deref()),
-    );
+    let description = opt_owned(input.description.as_deref());
 
     let mut build = Vec::new();
     let mut collect = Vec::new();
@@ -306,7 +292,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             init.push(quote!(#member: #var?));
             continue;
         }
-        let wire = field_wire_name(field, rule);
+        let wire = &field.wire;
         let attrs = attrs(&krate, field);
         let default = default_fn(&krate, field);
         let form_field = qualified_on_type(&krate, ty, "FormField");
@@ -319,7 +305,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             may_be_required += 1;
         }
         let slot = slots.len();
-        slots.push(wire.clone());
+        slots.push(wire);
         collect.push(quote_spanned! {span=>
             let #var = #form_field::__take(__slots[#slot], __schema, &mut __index, #default, __errors);
         });
@@ -347,7 +333,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     };
 
     let own_fields = slots.len();
-    let checks = checks(&krate, input, fields, rule);
+    let checks = checks(&krate, input, fields);
     // A non-generic form builds its schema once; a generic one per call (a
     // static in a generic function would be shared by every instantiation).
     let schema_ref = if is_generic {
@@ -426,19 +412,14 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
 /// they are `const` evaluations of elicit-core's own functions and traits,
 /// so no rule is re-implemented here. Each failure is spanned on the field
 /// or attribute that causes it.
-fn checks(
-    krate: &TokenStream,
-    input: &Input<'_>,
-    fields: &[Field<'_>],
-    rule: Option<RenameRule>,
-) -> TokenStream {
+fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let mut out = Vec::new();
     for field in fields {
         let a = &field.attrs;
         if a.skip.is_some() || a.flatten.is_some() {
             continue;
         }
-        let wire = field_wire_name(field, rule);
+        let wire = &field.wire;
         // `#[secret]` is already an error of its own.
         if a.not_secret.is_none() && a.secret.is_none() {
             let message = format!(
@@ -572,7 +553,7 @@ fn mentions_generic(ty: &syn::Type, generics: &syn::Generics) -> bool {
     !params.is_empty() && walk(quote!(#ty), &params)
 }
 
-fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>) -> TokenStream {
+fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
     let titled = variants
@@ -583,16 +564,9 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>)
     let mut from_wire = Vec::new();
     for variant in variants {
         let v = variant.ident;
-        let wire = variant_wire_name(variant, rule);
+        let wire = &variant.wire;
         let title = opt_str(variant.attrs.title.as_ref().map(|t| t.value.as_str()));
-        let description = opt_str(
-            variant
-                .attrs
-                .description
-                .as_ref()
-                .map(|d| d.value.as_str())
-                .or(variant.attrs.doc.as_deref()),
-        );
+        let description = opt_str(variant.description.as_deref());
         options.push(quote! {
             #krate::ChoiceOption { value: #wire, title: #title, description: #description }
         });

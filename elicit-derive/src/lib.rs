@@ -30,13 +30,13 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
 fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::default();
     let input = ast::Input::from_syn(&cx, input);
-    let rule = valid::check(&cx, &input);
+    valid::check(&cx, &input);
     if cx.has_errors() {
-        let fallback = expand::fallback(&input, rule);
+        let fallback = expand::fallback(&input);
         let errors = cx.into_compile_errors();
         return quote::quote!(#errors #fallback);
     }
-    expand::expand(&input, rule)
+    expand::expand(&input)
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 
 use crate::ast::{Data, Field, Input, Unsupported, Variant};
 use crate::attr::{self, Number};
-use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
 use crate::limits::{
     PATTERN_DFA_SIZE_LIMIT, PATTERN_MAX_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
@@ -15,68 +14,13 @@ const URL_MODE: &str = "form mode must not collect secrets or credentials (passw
     mode with `AgentConnection::sensitive` (elicit_core::protocol), so the user enters it on your \
     own HTTPS page, never in the client or the model's context";
 
-/// The container's `rename_all` rule, if any (an unknown one is reported).
-fn rename_rule(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
-    let written = input
-        .attrs
-        .rename_all
-        .as_ref()
-        .or(input.attrs.serde_rename_all.as_ref())?;
-    match RenameRule::from_str(&written.value) {
-        Some(rule) => Some(rule),
-        None => {
-            let hint = match attr::did_you_mean(&written.value, RULE_NAMES) {
-                Some(best) => format!("did you mean \"{best}\"?"),
-                None => format!("expected one of: {}", RULE_NAMES.join(", ")),
-            };
-            cx.error_at(
-                written.span,
-                format!("unknown `rename_all` rule \"{}\": {hint}", written.value),
-            );
-            None
-        }
-    }
-}
-
-/// The wire name of a field: `elicit(rename)`, else `serde(rename)`, else the
-/// container rule applied to the Rust name.
-pub fn field_wire_name(field: &Field<'_>, rule: Option<RenameRule>) -> String {
-    if let Some(rename) = &field.attrs.rename {
-        return rename.value.clone();
-    }
-    if let Some(rename) = &field.attrs.serde_rename {
-        return rename.clone();
-    }
-    match rule {
-        Some(rule) => rule.apply_to_field(&field.name),
-        None => field.name.clone(),
-    }
-}
-
-/// The wire value of a variant, with the same precedence.
-pub fn variant_wire_name(variant: &Variant<'_>, rule: Option<RenameRule>) -> String {
-    if let Some(rename) = &variant.attrs.rename {
-        return rename.value.clone();
-    }
-    if let Some(rename) = &variant.attrs.serde_rename {
-        return rename.clone();
-    }
-    let name = variant.ident.to_string();
-    match rule {
-        Some(rule) => rule.apply_to_variant(&name),
-        None => name,
-    }
-}
-
-/// Runs every check; returns the container's rename rule for expansion.
-pub fn check(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
-    let rule = rename_rule(cx, input);
+/// Runs every check.
+pub fn check(cx: &Ctxt, input: &Input<'_>) {
     match &input.data {
         Data::Unsupported(shape) => unsupported(cx, shape),
-        Data::Form(fields) => form(cx, input, fields, rule),
-        Data::Choice(variants) => choice(cx, input, variants, rule),
+        Data::Form(fields) => form(cx, input, fields),
+        Data::Choice(variants) => choice(cx, input, variants),
     }
-    rule
 }
 
 fn unsupported(cx: &Ctxt, shape: &Unsupported) {
@@ -99,8 +43,8 @@ fn unsupported(cx: &Ctxt, shape: &Unsupported) {
     }
 }
 
-fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) {
-    let mut names: Vec<String> = Vec::new();
+fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>]) {
+    let mut names: Vec<&str> = Vec::new();
     let mut properties = 0;
     for field in fields {
         let a = &field.attrs;
@@ -165,9 +109,7 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
                 );
             }
         }
-        if let Some(inner) = option_inner(field.ty)
-            && option_inner(inner).is_some()
-        {
+        if field.is_nested_option() {
             cx.error_spanned_by(
                 field.ty,
                 "`Option<Option<T>>` cannot be a form field: a field is answered or left out, \
@@ -175,12 +117,8 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             );
         }
         literals(cx, field);
-        let wire = field_wire_name(field, rule);
-        let span = a
-            .rename
-            .as_ref()
-            .map(|r| r.span)
-            .unwrap_or_else(|| field.ident.span());
+        let wire = field.wire.as_str();
+        let span = field.wire_span();
         if wire.is_empty() {
             cx.error_at(span, "the wire name is empty: give a non-empty `rename`");
         }
@@ -200,24 +138,6 @@ fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameR
             "this form has no fields to ask: add a field, or add `#[elicit(allow_empty)]` \
              if an empty confirmation form is intended",
         );
-    }
-}
-
-/// `T` if the type is written `Option<T>` (or a path ending in `Option<T>`).
-pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
-        _ => None,
     }
 }
 
@@ -413,7 +333,7 @@ fn show(n: Number) -> String {
     }
 }
 
-fn choice(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>) {
+fn choice(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>]) {
     if variants.is_empty() {
         cx.error_at(
             input.ident.span(),
@@ -426,7 +346,7 @@ fn choice(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>], rule: Option<R
             "a single-select enum cannot be generic: its options are fixed names; remove the parameter",
         );
     }
-    let mut names: Vec<String> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     for variant in variants {
         if !matches!(variant.fields, syn::Fields::Unit) {
             cx.error_spanned_by(
@@ -438,13 +358,8 @@ fn choice(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>], rule: Option<R
                 ),
             );
         }
-        let wire = variant_wire_name(variant, rule);
-        let span = variant
-            .attrs
-            .rename
-            .as_ref()
-            .map(|r| r.span)
-            .unwrap_or_else(|| variant.ident.span());
+        let wire = variant.wire.as_str();
+        let span = variant.wire_span();
         if wire.is_empty() {
             cx.error_at(span, "the option value is empty: give a non-empty `rename`");
         }
