@@ -8,13 +8,16 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs, VariantAttrs};
-use crate::case::{RULE_NAMES, RenameRule};
+use crate::case::{self, RenameRule};
 use crate::ctxt::Ctxt;
 
 /// The struct or enum the derive is on.
 pub struct Input<'a> {
+    /// The type's name.
     pub ident: &'a syn::Ident,
+    /// The type's generics (a single-select has none).
     pub generics: &'a syn::Generics,
+    /// The container attributes, as written.
     pub attrs: ContainerAttrs,
     /// The form's description: `description = ".."`, else the doc comment.
     pub description: Option<String>,
@@ -34,15 +37,21 @@ pub enum Data<'a> {
 /// A shape that is neither a form nor a single-select, spanned where the
 /// error is reported.
 pub enum Unsupported {
+    /// `struct Form(T)`, spanned on the fields.
     TupleStruct(Span),
+    /// `struct Form;`, spanned on the name.
     UnitStruct(Span),
+    /// A `union`, spanned on the keyword.
     Union(Span),
 }
 
 /// A named field of a form.
 pub struct Field<'a> {
+    /// The field's name, as written.
     pub ident: &'a syn::Ident,
+    /// The field's type, as written.
     pub ty: &'a syn::Type,
+    /// The field attributes, as written.
     pub attrs: FieldAttrs,
     /// The Rust name without `r#`.
     pub name: String,
@@ -56,8 +65,11 @@ pub struct Field<'a> {
 
 /// A variant of a single-select enum.
 pub struct Variant<'a> {
+    /// The variant's name.
     pub ident: &'a syn::Ident,
+    /// The variant's fields (an option has none).
     pub fields: &'a syn::Fields,
+    /// The variant attributes, as written.
     pub attrs: VariantAttrs,
     /// The option's value on the wire, with the same precedence as
     /// [`Field::wire`].
@@ -69,8 +81,11 @@ pub struct Variant<'a> {
 /// The fields or variants with their attributes parsed, before the wire
 /// names are resolved.
 enum Members<'a> {
+    /// A form's named fields.
     Fields(Vec<(&'a syn::Ident, &'a syn::Type, FieldAttrs)>),
+    /// An enum's variants.
     Variants(Vec<(&'a syn::Variant, VariantAttrs)>),
+    /// No members to read.
     Unsupported(Unsupported),
 }
 
@@ -132,6 +147,7 @@ impl<'a> Input<'a> {
 }
 
 impl<'a> Field<'a> {
+    /// The field with its wire name under `rule` and its description.
     fn new(
         ident: &'a syn::Ident,
         ty: &'a syn::Type,
@@ -173,6 +189,7 @@ impl<'a> Field<'a> {
 }
 
 impl<'a> Variant<'a> {
+    /// The variant with its wire value under `rule` and its description.
     fn new(variant: &'a syn::Variant, attrs: VariantAttrs, rule: Option<RenameRule>) -> Self {
         let wire = wire_name(attrs.rename.as_ref(), attrs.serde_rename.as_ref(), || {
             let name = variant.ident.to_string();
@@ -209,9 +226,10 @@ fn rename_rule(cx: &Ctxt, attrs: &ContainerAttrs) -> Option<RenameRule> {
         .or(attrs.serde_rename_all.as_ref())?;
     let rule = RenameRule::from_str(&written.value);
     if rule.is_none() {
-        let hint = match attr::did_you_mean(&written.value, RULE_NAMES) {
+        let names = case::rule_names();
+        let hint = match attr::did_you_mean(&written.value, &names) {
             Some(best) => format!("did you mean \"{best}\"?"),
-            None => format!("expected one of: {}", RULE_NAMES.join(", ")),
+            None => format!("expected one of: {}", names.join(", ")),
         };
         cx.error_at(
             written.span,

@@ -12,27 +12,31 @@ use syn::{Attribute, Expr, Lit, LitStr, Token};
 use crate::ctxt::Ctxt;
 
 /// A value with the span of what the user wrote.
-#[derive(Clone)]
 pub struct Sp<T> {
     pub value: T,
+    /// Where errors about the value point.
     pub span: Span,
 }
 
+/// `value` spanned at `span`.
 fn sp<T>(value: T, span: Span) -> Sp<T> {
     Sp { value, span }
 }
 
-/// A number literal in `range(..)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A number literal in `range(..)` (or a literal default).
+#[derive(Clone, Copy)]
 pub enum Number {
+    /// Written without a decimal point: `-3`.
     Int(i128),
+    /// Written with one: `2.5`.
     Float(f64),
 }
 
 /// `range(min = .., max = ..)` or `length(min = .., max = ..)`.
-#[derive(Clone)]
 pub struct Bounds<T> {
+    /// `min = ..`, spanned on the value.
     pub min: Option<Sp<T>>,
+    /// `max = ..`, spanned on the value.
     pub max: Option<Sp<T>>,
     /// The span of the whole `range(..)` / `length(..)`.
     pub span: Option<Span>,
@@ -107,9 +111,11 @@ impl KnownFormat {
     }
 }
 
-/// `email` / `uri` / `date` / `date_time` or `format = ".."`.
+/// A format attribute: a known format's key, or `format = ".."`.
 pub enum FormatAttr {
+    /// One of [`KNOWN_FORMATS`], by its key or its wire name.
     Known(&'static KnownFormat),
+    /// Any other `format = ".."`, kept as an annotation.
     Custom(String),
 }
 
@@ -340,7 +346,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         if attr.path().is_ident("secret") {
             secret.overwrite(sp((), attr.path().span()));
         } else if attr.path().is_ident("serde") {
-            serde_rename_value = serde_rename(attr, "rename");
+            serde_rename_value = serde_rename(attr);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
                 let at = meta.path.span();
@@ -467,7 +473,7 @@ pub fn parse_variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut serde_rename_value = None;
     for attr in attrs {
         if attr.path().is_ident("serde") {
-            serde_rename_value = serde_rename(attr, "rename");
+            serde_rename_value = serde_rename(attr);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
                 let at = meta.path.span();
@@ -528,6 +534,8 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
+/// Reports the unknown `key` of a `what` (field, container, variant), with
+/// the closest of the `known` keys or the list of them, and skips its value.
 fn unknown(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
@@ -556,6 +564,7 @@ pub fn did_you_mean<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, k)| k)
 }
 
+/// The Levenshtein distance between `a` and `b`, in characters.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
@@ -596,6 +605,7 @@ fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
+/// The string literal of `key = ".."`, spanned on the literal.
 fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
     let key = key_of(meta);
     if !meta.input.peek(Token![=]) {
@@ -664,15 +674,21 @@ fn bounds<T>(
     })
 }
 
-fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
-    let (negative, lit) = match expr {
+/// `expr` without a leading `-`, and whether it had one.
+pub fn strip_minus(expr: &Expr) -> (bool, &Expr) {
+    match expr {
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
             expr,
             ..
         }) => (true, &**expr),
         other => (false, other),
-    };
+    }
+}
+
+/// A `range` bound: an integer or float literal, maybe negative.
+fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
+    let (negative, lit) = strip_minus(expr);
     let err = || {
         syn::Error::new_spanned(
             expr,
@@ -700,6 +716,7 @@ fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
     }
 }
 
+/// A `length` bound: a non-negative integer literal.
 fn unsigned(key: &str, expr: &Expr) -> syn::Result<u64> {
     match expr {
         Expr::Lit(syn::ExprLit {
@@ -760,10 +777,10 @@ fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 
 /// `#[serde(rename = "..")]` (or `rename(deserialize = "..")`, which is the
 /// name content is read by).
-fn serde_rename(attr: &Attribute, key: &str) -> Option<String> {
+fn serde_rename(attr: &Attribute) -> Option<String> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident(key) {
+        if meta.path.is_ident("rename") {
             if meta.input.peek(Token![=]) {
                 let s: LitStr = meta.value()?.parse()?;
                 found = Some(s.value());
@@ -786,6 +803,7 @@ fn serde_rename(attr: &Attribute, key: &str) -> Option<String> {
     found
 }
 
+/// `#[serde(rename_all = "..")]`, spanned on the string.
 fn serde_rename_all(attr: &Attribute) -> Option<Sp<String>> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {

@@ -1,14 +1,31 @@
-//! Code generation. The output is thin glue: per field it asks the field
-//! type's `FormField` impl for its property, applies the attributes, and
-//! calls `__private::take`; every rule runs in elicit-core.
+//! Code generation, from the resolved [`ast`](crate::ast) (wire names and
+//! descriptions are not worked out here). Every rule about answers runs in
+//! elicit-core; the output is glue:
+//!
+//! - a form (`form`): the `Elicit` impl. `schema()` pushes each field's
+//!   property through its type's `FormField::__push`, with the attributes as
+//!   `__private::Attrs` and the default; `from_content` sorts the content's
+//!   entries into one slot per field in one `match` on the wire names, then
+//!   takes each with `FormField::__take`; `to_content` writes each with
+//!   `FormField::__put`. A flattened field delegates to its own `Elicit`.
+//! - a single-select (`choice`): the `FormValue` and `Choice` impls, with a
+//!   `match` per direction between variants and wire values.
+//! - `checks`: `const` blocks that make elicit-core's own functions and
+//!   traits judge, at compile time, what needs them or the field's type: a
+//!   credential-like wire name, a literal default's format, whether the type
+//!   takes `range` / `length` / `pattern` and can hold the bounds.
+//! - `fallback`: what goes with compile errors: the same checks and impls
+//!   whose bodies never run, so one build shows every mistake and no
+//!   cascade of missing-trait errors.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Data, Field, Input, Variant};
 use crate::attr::{FormatAttr, Number};
 
+/// The path elicit-core is reached by: `crate = ".."`, else `::elicit_core`.
 fn krate(input: &Input<'_>) -> TokenStream {
     match &input.attrs.krate {
         Some(path) => quote!(#path),
@@ -16,10 +33,12 @@ fn krate(input: &Input<'_>) -> TokenStream {
     }
 }
 
+/// The impls for an input that passed every check in `valid.rs`.
 pub fn expand(input: &Input<'_>) -> TokenStream {
     match &input.data {
         Data::Form(fields) => form(input, fields),
         Data::Choice(variants) => choice(input, variants),
+        // `valid.rs` reports every unsupported shape, so this is not reached.
         Data::Unsupported(_) => fallback(input),
     }
 }
@@ -118,7 +137,8 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
         .collect()
 }
 
-/// `<Ty as krate::Trait>` with the trait path at the type's span.
+/// `<Ty as krate::Trait>` with every token at `span`, so an error in it
+/// points there (at the type, or at the attribute that needs the trait).
 fn qualified(
     krate: &TokenStream,
     ty: &syn::Type,
@@ -156,20 +176,20 @@ fn last_span(ty: &syn::Type) -> proc_macro2::Span {
         .map_or_else(|| ty.span(), |tt| tt.span())
 }
 
-fn opt_str(value: Option<&str>) -> TokenStream {
+/// `Some(value)` or `None`, as an expression.
+fn option<T: ToTokens>(value: Option<T>) -> TokenStream {
     match value {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
+        Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn opt_owned(value: Option<&str>) -> TokenStream {
-    match value {
-        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
-        None => quote!(::core::option::Option::None),
-    }
+/// An owned `String` from the string literal `s`.
+fn string(s: &str) -> TokenStream {
+    quote!(::std::string::String::from(#s))
 }
 
+/// A bound as elicit-core's `__private::Num`.
 fn num(krate: &TokenStream, n: Number) -> TokenStream {
     match n {
         Number::Int(i) => quote!(#krate::__private::Num::Int(#i)),
@@ -215,7 +235,8 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
                 quote!(#krate::__private::Format::#variant)
             }
             FormatAttr::Custom(s) => {
-                quote!(#krate::__private::Format::Other(::std::string::String::from(#s)))
+                let s = string(s);
+                quote!(#krate::__private::Format::Other(#s))
             }
         };
         items.push(quote!(format: ::core::option::Option::Some(#f)));
@@ -255,14 +276,15 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
 }
 
+/// The `Elicit` impl of a form, with its compile-time checks.
 fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let is_generic = !input.generics.params.is_empty();
 
-    let title = opt_owned(input.attrs.title.as_ref().map(|t| t.value.as_str()));
-    let description = opt_owned(input.description.as_deref());
+    let title = option(input.attrs.title.as_ref().map(|t| string(&t.value)));
+    let description = option(input.description.as_deref().map(string));
 
     let mut build = Vec::new();
     let mut collect = Vec::new();
@@ -553,6 +575,7 @@ fn mentions_generic(ty: &syn::Type, generics: &syn::Generics) -> bool {
     !params.is_empty() && walk(quote!(#ty), &params)
 }
 
+/// The `FormValue` and `Choice` impls of a single-select enum.
 fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
@@ -565,8 +588,8 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
     for variant in variants {
         let v = variant.ident;
         let wire = &variant.wire;
-        let title = opt_str(variant.attrs.title.as_ref().map(|t| t.value.as_str()));
-        let description = opt_str(variant.description.as_deref());
+        let title = option(variant.attrs.title.as_ref().map(|t| &t.value));
+        let description = option(variant.description.as_ref());
         options.push(quote! {
             #krate::ChoiceOption { value: #wire, title: #title, description: #description }
         });

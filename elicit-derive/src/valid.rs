@@ -8,7 +8,7 @@
 //! enforces one rule, stated in its one-line doc comment.
 
 use crate::ast::{Data, Field, Input, Unsupported, Variant};
-use crate::attr::{KNOWN_FORMATS, Number, Sp};
+use crate::attr::{self, KNOWN_FORMATS, Number, Sp};
 use crate::ctxt::Ctxt;
 use crate::limits::{
     PATTERN_DFA_SIZE_LIMIT, PATTERN_MAX_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
@@ -458,14 +458,7 @@ fn literal_default<'f>(field: &'f Field<'_>) -> Option<(&'f Sp<syn::Expr>, Lit)>
 
 /// A literal default, if it is one (`-3`, `2.5`, `"main"`).
 fn literal(expr: &syn::Expr) -> Option<Lit> {
-    let (negative, inner) = match expr {
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => (true, &**expr),
-        other => (false, other),
-    };
+    let (negative, inner) = attr::strip_minus(expr);
     let syn::Expr::Lit(syn::ExprLit { lit, .. }) = inner else {
         return None;
     };
