@@ -307,6 +307,7 @@ impl<'c, T> Attr<'c, T> {
         self.value = Some(value);
     }
 
+    /// Reports a second value at `at`.
     fn duplicate(&self, at: Span) {
         let name = self.name;
         let message = match self.within {
