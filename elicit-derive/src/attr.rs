@@ -12,27 +12,31 @@ use syn::{Attribute, Expr, Lit, LitStr, Token};
 use crate::ctxt::Ctxt;
 
 /// A value with the span of what the user wrote.
-#[derive(Clone)]
 pub struct Sp<T> {
     pub value: T,
+    /// Where errors about the value point.
     pub span: Span,
 }
 
+/// `value` spanned at `span`.
 fn sp<T>(value: T, span: Span) -> Sp<T> {
     Sp { value, span }
 }
 
-/// A number literal in `range(..)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A number literal in `range(..)` (or a literal default).
+#[derive(Clone, Copy)]
 pub enum Number {
+    /// Written without a decimal point: `-3`.
     Int(i128),
+    /// Written with one: `2.5`.
     Float(f64),
 }
 
 /// `range(min = .., max = ..)` or `length(min = .., max = ..)`.
-#[derive(Clone)]
 pub struct Bounds<T> {
+    /// `min = ..`, spanned on the value.
     pub min: Option<Sp<T>>,
+    /// `max = ..`, spanned on the value.
     pub max: Option<Sp<T>>,
     /// The span of the whole `range(..)` / `length(..)`.
     pub span: Option<Span>,
@@ -48,120 +52,182 @@ impl<T> Default for Bounds<T> {
     }
 }
 
-/// A known string format.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum KnownFormat {
-    Email,
-    Uri,
-    Date,
-    DateTime,
+/// A string format elicit-core knows and checks answers against.
+///
+/// [`KNOWN_FORMATS`] is the one list of them: the attribute keys, the
+/// `format = ".."` names, the generated `Format` variants and the default
+/// checks all come from it.
+pub struct KnownFormat {
+    /// The attribute key that asks for it: `#[elicit(date_time)]`.
+    pub key: &'static str,
+    /// Its name on the wire (the schema's `format`), also accepted as
+    /// `format = ".."`.
+    pub wire: &'static str,
+    /// The variant of elicit-core's `__private::Format` it generates.
+    pub variant: &'static str,
+    /// The elicit-core function, in `elicit_core::format`, that a literal
+    /// default must pass.
+    pub check: &'static str,
 }
 
+/// Every known format, in the order the attribute keys are listed in
+/// messages.
+pub const KNOWN_FORMATS: &[KnownFormat] = &[
+    KnownFormat {
+        key: "email",
+        wire: "email",
+        variant: "Email",
+        check: "is_email",
+    },
+    KnownFormat {
+        key: "uri",
+        wire: "uri",
+        variant: "Uri",
+        check: "is_uri",
+    },
+    KnownFormat {
+        key: "date",
+        wire: "date",
+        variant: "Date",
+        check: "is_date",
+    },
+    KnownFormat {
+        key: "date_time",
+        wire: "date-time",
+        variant: "DateTime",
+        check: "is_date_time",
+    },
+];
+
 impl KnownFormat {
-    pub fn wire(self) -> &'static str {
-        match self {
-            Self::Email => "email",
-            Self::Uri => "uri",
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-        }
+    /// The format asked for by the attribute key `key`, if it is one.
+    fn from_key(key: &str) -> Option<&'static Self> {
+        KNOWN_FORMATS.iter().find(|f| f.key == key)
+    }
+
+    /// The format named `wire` in `format = ".."`, if elicit-core knows it.
+    fn from_wire(wire: &str) -> Option<&'static Self> {
+        KNOWN_FORMATS.iter().find(|f| f.wire == wire)
     }
 }
 
-/// `email` / `uri` / `date` / `date_time` or `format = ".."`.
-#[derive(Clone)]
+/// A format attribute: a known format's key, or `format = ".."`.
 pub enum FormatAttr {
-    Known(KnownFormat),
+    /// One of [`KNOWN_FORMATS`], by its key or its wire name.
+    Known(&'static KnownFormat),
+    /// Any other `format = ".."`, kept as an annotation.
     Custom(String),
 }
 
 /// The field attributes.
-#[derive(Default)]
 pub struct FieldAttrs {
+    /// `title = ".."`.
     pub title: Option<Sp<String>>,
+    /// `description = ".."`.
     pub description: Option<Sp<String>>,
+    /// The doc comment (the description when none is written).
     pub doc: Option<String>,
+    /// `range(min = .., max = ..)`.
     pub range: Bounds<Number>,
+    /// `length(min = .., max = ..)`.
     pub length: Bounds<u64>,
+    /// `pattern = ".."`.
     pub pattern: Option<Sp<String>>,
     /// Every format attribute written (more than one is an error).
     pub formats: Vec<Sp<FormatAttr>>,
+    /// `default = expr`, spanned on the `default` key.
     pub default: Option<Sp<Expr>>,
+    /// `rename = ".."`.
     pub rename: Option<Sp<String>>,
+    /// `#[serde(rename = "..")]`.
     pub serde_rename: Option<String>,
+    /// `skip`, spanned on the key.
     pub skip: Option<Span>,
+    /// `flatten`, spanned on the key.
     pub flatten: Option<Span>,
     /// `#[secret]` or `#[elicit(secret)]`.
     pub secret: Option<Span>,
+    /// `not_secret = "reason"`.
     pub not_secret: Option<Sp<String>>,
 }
 
 impl FieldAttrs {
-    /// Spans of the attributes that shape the schema (not allowed with `skip`).
-    pub fn schema_attr_spans(&self) -> Vec<(&'static str, Span)> {
-        let mut spans = Vec::new();
-        let mut add = |name, span: Option<Span>| {
-            if let Some(span) = span {
-                spans.push((name, span));
+    /// The names of the attributes written that shape the schema (none of
+    /// them has an effect with `skip`), once per use.
+    pub fn schema_attr_names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        let mut add = |name, written: bool| {
+            if written {
+                names.push(name);
             }
         };
-        add("title", self.title.as_ref().map(|s| s.span));
-        add("description", self.description.as_ref().map(|s| s.span));
-        add("range", self.range.span);
-        add("length", self.length.span);
-        add("pattern", self.pattern.as_ref().map(|s| s.span));
-        for f in &self.formats {
-            add("format", Some(f.span));
+        add("title", self.title.is_some());
+        add("description", self.description.is_some());
+        add("range", self.range.span.is_some());
+        add("length", self.length.span.is_some());
+        add("pattern", self.pattern.is_some());
+        for _ in &self.formats {
+            add("format", true);
         }
-        add("default", self.default.as_ref().map(|s| s.span));
-        add("rename", self.rename.as_ref().map(|s| s.span));
-        add("flatten", self.flatten);
-        spans
+        add("default", self.default.is_some());
+        add("rename", self.rename.is_some());
+        add("flatten", self.flatten.is_some());
+        names
     }
 }
 
 /// The container (struct or enum) attributes.
-#[derive(Default)]
 pub struct ContainerAttrs {
+    /// `title = ".."`.
     pub title: Option<Sp<String>>,
+    /// `description = ".."`.
     pub description: Option<Sp<String>>,
+    /// The doc comment (the description when none is written).
     pub doc: Option<String>,
+    /// `rename_all = ".."`, as written.
     pub rename_all: Option<Sp<String>>,
+    /// `#[serde(rename_all = "..")]`, as written.
     pub serde_rename_all: Option<Sp<String>>,
+    /// `deny_unknown_fields`, spanned on the key.
     pub deny_unknown_fields: Option<Span>,
+    /// `allow_empty`, spanned on the key.
     pub allow_empty: Option<Span>,
+    /// `crate = ".."`: the path elicit-core is reached by.
     pub krate: Option<syn::Path>,
 }
 
 /// The variant attributes.
-#[derive(Default)]
 pub struct VariantAttrs {
+    /// `title = ".."`.
     pub title: Option<Sp<String>>,
+    /// `description = ".."`.
     pub description: Option<Sp<String>>,
+    /// The doc comment (the description when none is written).
     pub doc: Option<String>,
+    /// `rename = ".."`.
     pub rename: Option<Sp<String>>,
+    /// `#[serde(rename = "..")]`.
     pub serde_rename: Option<String>,
 }
 
-pub const FIELD_KEYS: &[&str] = &[
-    "title",
-    "description",
-    "range",
-    "length",
-    "pattern",
-    "email",
-    "uri",
-    "date",
-    "date_time",
-    "format",
-    "default",
-    "rename",
-    "skip",
-    "flatten",
-    "secret",
-    "not_secret",
-];
-pub const CONTAINER_KEYS: &[&str] = &[
+/// Every field attribute key, for suggestions and the list in messages.
+fn field_keys() -> Vec<&'static str> {
+    let mut keys = vec!["title", "description", "range", "length", "pattern"];
+    keys.extend(KNOWN_FORMATS.iter().map(|f| f.key));
+    keys.extend([
+        "format",
+        "default",
+        "rename",
+        "skip",
+        "flatten",
+        "secret",
+        "not_secret",
+    ]);
+    keys
+}
+
+/// Every container attribute key.
+const CONTAINER_KEYS: &[&str] = &[
     "title",
     "description",
     "rename_all",
@@ -169,102 +235,209 @@ pub const CONTAINER_KEYS: &[&str] = &[
     "allow_empty",
     "crate",
 ];
-pub const VARIANT_KEYS: &[&str] = &["title", "description", "rename"];
 
+/// Every variant attribute key.
+const VARIANT_KEYS: &[&str] = &["title", "description", "rename"];
+
+/// One attribute while the `#[elicit(..)]` items are read: the first value
+/// written, and the name a second one is reported by.
+struct Attr<'c, T> {
+    cx: &'c Ctxt,
+    name: &'static str,
+    /// The attribute this is a bound of (`range` for `min` in `range(..)`).
+    within: Option<&'static str>,
+    value: Option<Sp<T>>,
+}
+
+impl<'c, T> Attr<'c, T> {
+    /// The attribute `name`, not written yet.
+    fn none(cx: &'c Ctxt, name: &'static str) -> Self {
+        Self {
+            cx,
+            name,
+            within: None,
+            value: None,
+        }
+    }
+
+    /// The bound `name` (`min`, `max`) of `within(..)`, not written yet.
+    fn bound(cx: &'c Ctxt, name: &'static str, within: &'static str) -> Self {
+        Self {
+            within: Some(within),
+            ..Self::none(cx, name)
+        }
+    }
+
+    /// Records `value`, written at `at`. A second value is reported at `at`
+    /// as a duplicate and dropped; the first one stays.
+    fn set(&mut self, at: Span, value: Sp<T>) {
+        if self.value.is_some() {
+            self.duplicate(at);
+        } else {
+            self.value = Some(value);
+        }
+    }
+
+    /// Records a bare flag (`skip`, not `skip = ..`) at its key.
+    fn set_flag(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()>
+    where
+        T: Default,
+    {
+        flag(self.cx, meta)?;
+        let span = meta.path.span();
+        self.set(span, sp(T::default(), span));
+        Ok(())
+    }
+
+    /// For an attribute whose value is read only once (`range(..)`,
+    /// `length(..)`): when it is already set, reports `meta` as a duplicate,
+    /// consumes its value unread and returns `true`.
+    fn is_set_again(&self, meta: &ParseNestedMeta<'_>) -> bool {
+        if self.value.is_none() {
+            return false;
+        }
+        self.duplicate(meta.path.span());
+        let _ = skip_value(meta);
+        true
+    }
+
+    /// Records `value` in place of any earlier one, without a duplicate
+    /// error: for `#[secret]`, a marker attribute.
+    fn overwrite(&mut self, value: Sp<T>) {
+        self.value = Some(value);
+    }
+
+    /// Reports a second value at `at`.
+    fn duplicate(&self, at: Span) {
+        let name = self.name;
+        let message = match self.within {
+            None => format!("duplicate `{name}` attribute: remove one"),
+            Some(within) => format!("duplicate `{name}` in `{within}`"),
+        };
+        self.cx.error_at(at, message);
+    }
+
+    /// The value written, if any.
+    fn get(self) -> Option<Sp<T>> {
+        self.value
+    }
+
+    /// Where the attribute was written, if it was (for flags).
+    fn span(self) -> Option<Span> {
+        self.value.map(|v| v.span)
+    }
+}
+
+/// Reads the attributes of a field.
 pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
-    let mut out = FieldAttrs {
-        doc: doc_comment(attrs),
-        ..FieldAttrs::default()
-    };
+    let mut title = Attr::none(cx, "title");
+    let mut description = Attr::none(cx, "description");
+    let mut range = Attr::none(cx, "range");
+    let mut length = Attr::none(cx, "length");
+    let mut pattern = Attr::none(cx, "pattern");
+    let mut formats = Vec::new();
+    let mut default = Attr::none(cx, "default");
+    let mut rename = Attr::none(cx, "rename");
+    let mut serde_rename_value = None;
+    let mut skip = Attr::<()>::none(cx, "skip");
+    let mut flatten = Attr::<()>::none(cx, "flatten");
+    let mut secret = Attr::<()>::none(cx, "secret");
+    let mut not_secret = Attr::none(cx, "not_secret");
     for attr in attrs {
         if attr.path().is_ident("secret") {
-            out.secret = Some(attr.path().span());
+            secret.overwrite(sp((), attr.path().span()));
         } else if attr.path().is_ident("serde") {
-            out.serde_rename = serde_rename(attr, "rename");
+            serde_rename_value = serde_rename(attr);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
+                let at = meta.path.span();
                 match key.as_str() {
-                    "title" => set(cx, &meta, &mut out.title, lit_string(&meta)?),
-                    "description" => set(cx, &meta, &mut out.description, lit_string(&meta)?),
-                    "pattern" => set(cx, &meta, &mut out.pattern, lit_string(&meta)?),
-                    "rename" => set(cx, &meta, &mut out.rename, lit_string(&meta)?),
-                    "not_secret" => set(cx, &meta, &mut out.not_secret, lit_string(&meta)?),
+                    "title" => title.set(at, lit_string(&meta)?),
+                    "description" => description.set(at, lit_string(&meta)?),
+                    "pattern" => pattern.set(at, lit_string(&meta)?),
+                    "rename" => rename.set(at, lit_string(&meta)?),
+                    "not_secret" => not_secret.set(at, lit_string(&meta)?),
                     "range" => {
-                        if dup(cx, &meta, out.range.span.is_some()) {
-                            return Ok(());
+                        if !range.is_set_again(&meta) {
+                            range.set(at, sp(bounds(cx, &meta, "range", number)?, at));
                         }
-                        out.range = bounds(cx, &meta, number)?;
                     }
                     "length" => {
-                        if dup(cx, &meta, out.length.span.is_some()) {
-                            return Ok(());
+                        if !length.is_set_again(&meta) {
+                            length.set(at, sp(bounds(cx, &meta, "length", unsigned)?, at));
                         }
-                        out.length = bounds(cx, &meta, unsigned)?;
-                    }
-                    "email" | "uri" | "date" | "date_time" => {
-                        let known = match key.as_str() {
-                            "email" => KnownFormat::Email,
-                            "uri" => KnownFormat::Uri,
-                            "date" => KnownFormat::Date,
-                            _ => KnownFormat::DateTime,
-                        };
-                        flag(cx, &meta)?;
-                        out.formats
-                            .push(sp(FormatAttr::Known(known), meta.path.span()));
                     }
                     "format" => {
                         let s = lit_string(&meta)?;
-                        let format = match s.value.as_str() {
-                            "email" => FormatAttr::Known(KnownFormat::Email),
-                            "uri" => FormatAttr::Known(KnownFormat::Uri),
-                            "date" => FormatAttr::Known(KnownFormat::Date),
-                            "date-time" => FormatAttr::Known(KnownFormat::DateTime),
-                            other => FormatAttr::Custom(other.to_owned()),
+                        let format = match KnownFormat::from_wire(&s.value) {
+                            Some(known) => FormatAttr::Known(known),
+                            None => FormatAttr::Custom(s.value),
                         };
-                        out.formats.push(sp(format, s.span));
+                        formats.push(sp(format, s.span));
                     }
                     "default" => {
                         let expr: Expr = meta.value()?.parse()?;
-                        let span = meta.path.span();
-                        if out.default.is_some() {
-                            cx.error_at(span, "duplicate `default` attribute: remove one");
-                        } else {
-                            out.default = Some(sp(expr, span));
-                        }
+                        default.set(at, sp(expr, at));
                     }
-                    "skip" => set_flag(cx, &meta, &mut out.skip)?,
-                    "flatten" => set_flag(cx, &meta, &mut out.flatten)?,
-                    "secret" => set_flag(cx, &meta, &mut out.secret)?,
-                    _ => unknown(cx, &meta, &key, "field", FIELD_KEYS)?,
+                    "skip" => skip.set_flag(&meta)?,
+                    "flatten" => flatten.set_flag(&meta)?,
+                    "secret" => secret.set_flag(&meta)?,
+                    other => match KnownFormat::from_key(other) {
+                        Some(known) => {
+                            flag(cx, &meta)?;
+                            formats.push(sp(FormatAttr::Known(known), at));
+                        }
+                        None => unknown(cx, &meta, &key, "field", &field_keys())?,
+                    },
                 }
                 Ok(())
             });
         }
     }
-    out
+    FieldAttrs {
+        title: title.get(),
+        description: description.get(),
+        doc: doc_comment(attrs),
+        range: range.get().map_or_else(Bounds::default, |b| b.value),
+        length: length.get().map_or_else(Bounds::default, |b| b.value),
+        pattern: pattern.get(),
+        formats,
+        default: default.get(),
+        rename: rename.get(),
+        serde_rename: serde_rename_value,
+        skip: skip.span(),
+        flatten: flatten.span(),
+        secret: secret.span(),
+        not_secret: not_secret.get(),
+    }
 }
 
+/// Reads the attributes of the struct or enum.
 pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
-    let mut out = ContainerAttrs {
-        doc: doc_comment(attrs),
-        ..ContainerAttrs::default()
-    };
+    let mut title = Attr::none(cx, "title");
+    let mut description = Attr::none(cx, "description");
+    let mut rename_all = Attr::none(cx, "rename_all");
+    let mut serde_rename_all_value = None;
+    let mut deny_unknown_fields = Attr::<()>::none(cx, "deny_unknown_fields");
+    let mut allow_empty = Attr::<()>::none(cx, "allow_empty");
+    let mut krate = Attr::none(cx, "crate");
     for attr in attrs {
         if attr.path().is_ident("serde") {
-            out.serde_rename_all = serde_rename_all(attr);
+            serde_rename_all_value = serde_rename_all(attr);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
+                let at = meta.path.span();
                 match key.as_str() {
-                    "title" => set(cx, &meta, &mut out.title, lit_string(&meta)?),
-                    "description" => set(cx, &meta, &mut out.description, lit_string(&meta)?),
-                    "rename_all" => set(cx, &meta, &mut out.rename_all, lit_string(&meta)?),
-                    "deny_unknown_fields" => set_flag(cx, &meta, &mut out.deny_unknown_fields)?,
-                    "allow_empty" => set_flag(cx, &meta, &mut out.allow_empty)?,
+                    "title" => title.set(at, lit_string(&meta)?),
+                    "description" => description.set(at, lit_string(&meta)?),
+                    "rename_all" => rename_all.set(at, lit_string(&meta)?),
+                    "deny_unknown_fields" => deny_unknown_fields.set_flag(&meta)?,
+                    "allow_empty" => allow_empty.set_flag(&meta)?,
                     "crate" => {
                         let s = lit_string(&meta)?;
                         match syn::parse_str::<syn::Path>(&s.value) {
-                            Ok(path) if out.krate.is_none() => out.krate = Some(path),
-                            Ok(_) => cx.error_at(s.span, "duplicate `crate` attribute: remove one"),
+                            // A second `crate` is reported at its string.
+                            Ok(path) => krate.set(s.span, sp(path, s.span)),
                             Err(_) => cx.error_at(
                                 s.span,
                                 format!(
@@ -281,30 +454,47 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             });
         }
     }
-    out
+    ContainerAttrs {
+        title: title.get(),
+        description: description.get(),
+        doc: doc_comment(attrs),
+        rename_all: rename_all.get(),
+        serde_rename_all: serde_rename_all_value,
+        deny_unknown_fields: deny_unknown_fields.span(),
+        allow_empty: allow_empty.span(),
+        krate: krate.get().map(|k| k.value),
+    }
 }
 
+/// Reads the attributes of an enum variant.
 pub fn parse_variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
-    let mut out = VariantAttrs {
-        doc: doc_comment(attrs),
-        ..VariantAttrs::default()
-    };
+    let mut title = Attr::none(cx, "title");
+    let mut description = Attr::none(cx, "description");
+    let mut rename = Attr::none(cx, "rename");
+    let mut serde_rename_value = None;
     for attr in attrs {
         if attr.path().is_ident("serde") {
-            out.serde_rename = serde_rename(attr, "rename");
+            serde_rename_value = serde_rename(attr);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
+                let at = meta.path.span();
                 match key.as_str() {
-                    "title" => set(cx, &meta, &mut out.title, lit_string(&meta)?),
-                    "description" => set(cx, &meta, &mut out.description, lit_string(&meta)?),
-                    "rename" => set(cx, &meta, &mut out.rename, lit_string(&meta)?),
+                    "title" => title.set(at, lit_string(&meta)?),
+                    "description" => description.set(at, lit_string(&meta)?),
+                    "rename" => rename.set(at, lit_string(&meta)?),
                     _ => unknown(cx, &meta, &key, "variant", VARIANT_KEYS)?,
                 }
                 Ok(())
             });
         }
     }
-    out
+    VariantAttrs {
+        title: title.get(),
+        description: description.get(),
+        doc: doc_comment(attrs),
+        rename: rename.get(),
+        serde_rename: serde_rename_value,
+    }
 }
 
 /// Runs `f` on each item of `#[elicit(..)]`; a syntax error is recorded and
@@ -345,6 +535,8 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
+/// Reports the unknown `key` of a `what` (field, container, variant), with
+/// the closest of the `known` keys or the list of them, and skips its value.
 fn unknown(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
@@ -373,6 +565,7 @@ pub fn did_you_mean<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, k)| k)
 }
 
+/// The Levenshtein distance between `a` and `b`, in characters.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
@@ -400,29 +593,6 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> String {
         .unwrap_or_default()
 }
 
-fn duplicate(cx: &Ctxt, meta: &ParseNestedMeta<'_>) {
-    cx.error_spanned_by(
-        &meta.path,
-        format!("duplicate `{}` attribute: remove one", key_of(meta)),
-    );
-}
-
-fn dup(cx: &Ctxt, meta: &ParseNestedMeta<'_>, already: bool) -> bool {
-    if already {
-        duplicate(cx, meta);
-        let _ = skip_value(meta);
-    }
-    already
-}
-
-fn set<T>(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Sp<T>>, value: Sp<T>) {
-    if slot.is_some() {
-        duplicate(cx, meta);
-    } else {
-        *slot = Some(value);
-    }
-}
-
 /// A bare flag: `skip`, not `skip = ..`.
 fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
@@ -436,16 +606,7 @@ fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, slot: &mut Option<Span>) -> syn::Result<()> {
-    flag(cx, meta)?;
-    if slot.is_some() {
-        duplicate(cx, meta);
-    } else {
-        *slot = Some(meta.path.span());
-    }
-    Ok(())
-}
-
+/// The string literal of `key = ".."`, spanned on the literal.
 fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
     let key = key_of(meta);
     if !meta.input.peek(Token![=]) {
@@ -467,14 +628,11 @@ fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
 fn bounds<T>(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
+    key: &'static str,
     parse: fn(&str, &Expr) -> syn::Result<T>,
 ) -> syn::Result<Bounds<T>> {
-    let key = key_of(meta);
-    let mut out = Bounds {
-        min: None,
-        max: None,
-        span: Some(meta.path.span()),
-    };
+    let mut min = Attr::bound(cx, "min", key);
+    let mut max = Attr::bound(cx, "max", key);
     if !meta.input.peek(syn::token::Paren) {
         return Err(meta.error(format!(
             "`{key}` takes bounds: `{key}(min = .., max = ..)` (either may be left out)"
@@ -484,8 +642,8 @@ fn bounds<T>(
     meta.parse_nested_meta(|inner| {
         let which = key_of(&inner);
         let slot = match which.as_str() {
-            "min" => &mut out.min,
-            "max" => &mut out.max,
+            "min" => &mut min,
+            "max" => &mut max,
             _ => {
                 let hint = did_you_mean(&which, &["min", "max"])
                     .map(|k| format!("; did you mean `{k}`?"))
@@ -499,32 +657,39 @@ fn bounds<T>(
             }
         };
         let expr: Expr = inner.value()?.parse()?;
-        let value = parse(&key, &expr)?;
-        if slot.is_some() {
-            cx.error_spanned_by(&inner.path, format!("duplicate `{which}` in `{key}`"));
-        } else {
-            *slot = Some(sp(value, expr.span()));
-        }
+        let value = parse(key, &expr)?;
+        slot.set(inner.path.span(), sp(value, expr.span()));
         Ok(())
     })?;
-    if out.min.is_none() && out.max.is_none() && !unknown_bound {
+    let (min, max) = (min.get(), max.get());
+    if min.is_none() && max.is_none() && !unknown_bound {
         cx.error_at(
             meta.path.span(),
             format!("`{key}()` is empty: give `min = ..`, `max = ..`, or both"),
         );
     }
-    Ok(out)
+    Ok(Bounds {
+        min,
+        max,
+        span: Some(meta.path.span()),
+    })
 }
 
-fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
-    let (negative, lit) = match expr {
+/// `expr` without a leading `-`, and whether it had one.
+pub fn strip_minus(expr: &Expr) -> (bool, &Expr) {
+    match expr {
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
             expr,
             ..
         }) => (true, &**expr),
         other => (false, other),
-    };
+    }
+}
+
+/// A `range` bound: an integer or float literal, maybe negative.
+fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
+    let (negative, lit) = strip_minus(expr);
     let err = || {
         syn::Error::new_spanned(
             expr,
@@ -552,6 +717,7 @@ fn number(key: &str, expr: &Expr) -> syn::Result<Number> {
     }
 }
 
+/// A `length` bound: a non-negative integer literal.
 fn unsigned(key: &str, expr: &Expr) -> syn::Result<u64> {
     match expr {
         Expr::Lit(syn::ExprLit {
@@ -612,10 +778,10 @@ fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 
 /// `#[serde(rename = "..")]` (or `rename(deserialize = "..")`, which is the
 /// name content is read by).
-fn serde_rename(attr: &Attribute, key: &str) -> Option<String> {
+fn serde_rename(attr: &Attribute) -> Option<String> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident(key) {
+        if meta.path.is_ident("rename") {
             if meta.input.peek(Token![=]) {
                 let s: LitStr = meta.value()?.parse()?;
                 found = Some(s.value());
@@ -638,6 +804,7 @@ fn serde_rename(attr: &Attribute, key: &str) -> Option<String> {
     found
 }
 
+/// `#[serde(rename_all = "..")]`, spanned on the string.
 fn serde_rename_all(attr: &Attribute) -> Option<Sp<String>> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {

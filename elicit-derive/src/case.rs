@@ -3,41 +3,48 @@
 /// A case convention, as named in `rename_all = ".."` (serde's names).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum RenameRule {
+    /// `lowercase`
     Lower,
+    /// `UPPERCASE`
     Upper,
+    /// `PascalCase`
     Pascal,
+    /// `camelCase`
     Camel,
+    /// `snake_case`
     Snake,
+    /// `SCREAMING_SNAKE_CASE`
     ScreamingSnake,
+    /// `kebab-case`
     Kebab,
+    /// `SCREAMING-KEBAB-CASE`
     ScreamingKebab,
 }
 
-/// Every accepted name, for error messages and suggestions.
-pub const RULE_NAMES: &[&str] = &[
-    "lowercase",
-    "UPPERCASE",
-    "PascalCase",
-    "camelCase",
-    "snake_case",
-    "SCREAMING_SNAKE_CASE",
-    "kebab-case",
-    "SCREAMING-KEBAB-CASE",
+/// Every rule by its name, in the order messages list them.
+const RULES: &[(&str, RenameRule)] = &[
+    ("lowercase", RenameRule::Lower),
+    ("UPPERCASE", RenameRule::Upper),
+    ("PascalCase", RenameRule::Pascal),
+    ("camelCase", RenameRule::Camel),
+    ("snake_case", RenameRule::Snake),
+    ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+    ("kebab-case", RenameRule::Kebab),
+    ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
 ];
 
+/// Every accepted name, for error messages and suggestions.
+pub fn rule_names() -> Vec<&'static str> {
+    RULES.iter().map(|(name, _)| *name).collect()
+}
+
 impl RenameRule {
+    /// The rule named `name`, if there is one.
     pub fn from_str(name: &str) -> Option<Self> {
-        Some(match name {
-            "lowercase" => Self::Lower,
-            "UPPERCASE" => Self::Upper,
-            "PascalCase" => Self::Pascal,
-            "camelCase" => Self::Camel,
-            "snake_case" => Self::Snake,
-            "SCREAMING_SNAKE_CASE" => Self::ScreamingSnake,
-            "kebab-case" => Self::Kebab,
-            "SCREAMING-KEBAB-CASE" => Self::ScreamingKebab,
-            _ => return None,
-        })
+        RULES
+            .iter()
+            .find(|(rule_name, _)| *rule_name == name)
+            .map(|(_, rule)| *rule)
     }
 
     /// Applies the rule to a field name (written in `snake_case`).
@@ -56,6 +63,7 @@ impl RenameRule {
         self.join(split_pascal(variant))
     }
 
+    /// Writes `words` in this case.
     fn join(self, words: Vec<String>) -> String {
         let lower = |w: &String| w.to_lowercase();
         let upper = |w: &String| w.to_uppercase();

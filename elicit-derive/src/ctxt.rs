@@ -6,6 +6,7 @@ use std::fmt::Display;
 
 use quote::ToTokens;
 
+/// The errors of one derive, in the order they were found.
 #[derive(Default)]
 pub struct Ctxt {
     errors: RefCell<Vec<syn::Error>>,
@@ -26,10 +27,12 @@ impl Ctxt {
             .push(syn::Error::new(span, message));
     }
 
+    /// An error syn already built (a syntax error in an attribute).
     pub fn syn_error(&self, err: syn::Error) {
         self.errors.borrow_mut().push(err);
     }
 
+    /// Whether any error was recorded.
     pub fn has_errors(&self) -> bool {
         !self.errors.borrow().is_empty()
     }

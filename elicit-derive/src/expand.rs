@@ -1,16 +1,31 @@
-//! Code generation. The output is thin glue: per field it asks the field
-//! type's `FormField` impl for its property, applies the attributes, and
-//! calls `__private::take`; every rule runs in elicit-core.
+//! Code generation, from the resolved [`ast`](crate::ast) (wire names and
+//! descriptions are not worked out here). Every rule about answers runs in
+//! elicit-core; the output is glue:
+//!
+//! - a form (`form`): the `Elicit` impl. `schema()` pushes each field's
+//!   property through its type's `FormField::__push`, with the attributes as
+//!   `__private::Attrs` and the default; `from_content` sorts the content's
+//!   entries into one slot per field in one `match` on the wire names, then
+//!   takes each with `FormField::__take`; `to_content` writes each with
+//!   `FormField::__put`. A flattened field delegates to its own `Elicit`.
+//! - a single-select (`choice`): the `FormValue` and `Choice` impls, with a
+//!   `match` per direction between variants and wire values.
+//! - `checks`: `const` blocks that make elicit-core's own functions and
+//!   traits judge, at compile time, what needs them or the field's type: a
+//!   credential-like wire name, a literal default's format, whether the type
+//!   takes `range` / `length` / `pattern` and can hold the bounds.
+//! - `fallback`: what goes with compile errors: the same checks and impls
+//!   whose bodies never run, so one build shows every mistake and no
+//!   cascade of missing-trait errors.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Data, Field, Input, Variant};
-use crate::attr::{FormatAttr, KnownFormat, Number};
-use crate::case::RenameRule;
-use crate::valid::{field_wire_name, option_inner, variant_wire_name};
+use crate::attr::{FormatAttr, Number};
 
+/// The path elicit-core is reached by: `crate = ".."`, else `::elicit_core`.
 fn krate(input: &Input<'_>) -> TokenStream {
     match &input.attrs.krate {
         Some(path) => quote!(#path),
@@ -18,17 +33,19 @@ fn krate(input: &Input<'_>) -> TokenStream {
     }
 }
 
-pub fn expand(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
+/// The impls for an input that passed every check in `valid.rs`.
+pub fn expand(input: &Input<'_>) -> TokenStream {
     match &input.data {
-        Data::Form(fields) => form(input, fields, rule),
-        Data::Choice(variants) => choice(input, variants, rule),
-        Data::Unsupported(_) => fallback(input, rule),
+        Data::Form(fields) => form(input, fields),
+        Data::Choice(variants) => choice(input, variants),
+        // `valid.rs` reports every unsupported shape, so this is not reached.
+        Data::Unsupported(_) => fallback(input),
     }
 }
 
 /// What is emitted next to compile errors: an impl whose bodies never run, so
 /// uses of the type elsewhere do not add errors of their own.
-pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
+pub fn fallback(input: &Input<'_>) -> TokenStream {
     let krate = krate(input);
     // The checks that need the compiler still run, so one build shows every
     // mistake: field types, and the `const` checks.
@@ -41,7 +58,7 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
                         && f.attrs.flatten.is_none()
                         && !mentions_generic(f.ty, input.generics)
                         // Already an error of its own (see `valid.rs`).
-                        && option_inner(f.ty).and_then(option_inner).is_none()
+                        && !f.is_nested_option()
                 })
                 .map(|f| {
                     let ty = f.ty;
@@ -49,7 +66,7 @@ pub fn fallback(input: &Input<'_>, rule: Option<RenameRule>) -> TokenStream {
                     quote_spanned!(last_span(ty)=> let _: bool = #form_field::REQUIRED;)
                 });
             let types = quote!(const _: () = { #(#types)* };);
-            let checks = checks(&krate, input, fields, rule);
+            let checks = checks(&krate, input, fields);
             quote!(#types #checks)
         }
         _ => TokenStream::new(),
@@ -120,7 +137,8 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
         .collect()
 }
 
-/// `<Ty as krate::Trait>` with the trait path at the type's span.
+/// `<Ty as krate::Trait>` with every token at `span`, so an error in it
+/// points there (at the type, or at the attribute that needs the trait).
 fn qualified(
     krate: &TokenStream,
     ty: &syn::Type,
@@ -158,20 +176,20 @@ fn last_span(ty: &syn::Type) -> proc_macro2::Span {
         .map_or_else(|| ty.span(), |tt| tt.span())
 }
 
-fn opt_str(value: Option<&str>) -> TokenStream {
+/// `Some(value)` or `None`, as an expression.
+fn option<T: ToTokens>(value: Option<T>) -> TokenStream {
     match value {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
+        Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn opt_owned(value: Option<&str>) -> TokenStream {
-    match value {
-        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
-        None => quote!(::core::option::Option::None),
-    }
+/// An owned `String` from the string literal `s`.
+fn string(s: &str) -> TokenStream {
+    quote!(::std::string::String::from(#s))
 }
 
+/// A bound as elicit-core's `__private::Num`.
 fn num(krate: &TokenStream, n: Number) -> TokenStream {
     match n {
         Number::Int(i) => quote!(#krate::__private::Num::Int(#i)),
@@ -187,12 +205,7 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
         let title = &title.value;
         items.push(quote!(title: ::core::option::Option::Some(#title)));
     }
-    let description = a
-        .description
-        .as_ref()
-        .map(|d| d.value.as_str())
-        .or(a.doc.as_deref());
-    if let Some(description) = description {
+    if let Some(description) = &field.description {
         items.push(quote!(description: ::core::option::Option::Some(#description)));
     }
     if let Some(min) = &a.range.min {
@@ -217,14 +230,13 @@ fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
     if let Some(format) = a.formats.first() {
         let f = match &format.value {
-            FormatAttr::Known(KnownFormat::Email) => quote!(#krate::__private::Format::Email),
-            FormatAttr::Known(KnownFormat::Uri) => quote!(#krate::__private::Format::Uri),
-            FormatAttr::Known(KnownFormat::Date) => quote!(#krate::__private::Format::Date),
-            FormatAttr::Known(KnownFormat::DateTime) => {
-                quote!(#krate::__private::Format::DateTime)
+            FormatAttr::Known(known) => {
+                let variant = format_ident!("{}", known.variant);
+                quote!(#krate::__private::Format::#variant)
             }
             FormatAttr::Custom(s) => {
-                quote!(#krate::__private::Format::Other(::std::string::String::from(#s)))
+                let s = string(s);
+                quote!(#krate::__private::Format::Other(#s))
             }
         };
         items.push(quote!(format: ::core::option::Option::Some(#f)));
@@ -264,21 +276,15 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
 }
 
-fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> TokenStream {
+/// The `Elicit` impl of a form, with its compile-time checks.
+fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let is_generic = !input.generics.params.is_empty();
 
-    let title = opt_owned(input.attrs.title.as_ref().map(|t| t.value.as_str()));
-    let description = opt_owned(
-        input
-            .attrs
-            .description
-            .as_ref()
-            .map(|d| d.value.as_str())
-            .or(input.attrs.doc.as_deref()),
-    );
+    let title = option(input.attrs.title.as_ref().map(|t| string(&t.value)));
+    let description = option(input.description.as_deref().map(string));
 
     let mut build = Vec::new();
     let mut collect = Vec::new();
@@ -308,7 +314,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             init.push(quote!(#member: #var?));
             continue;
         }
-        let wire = field_wire_name(field, rule);
+        let wire = &field.wire;
         let attrs = attrs(&krate, field);
         let default = default_fn(&krate, field);
         let form_field = qualified_on_type(&krate, ty, "FormField");
@@ -321,7 +327,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
             may_be_required += 1;
         }
         let slot = slots.len();
-        slots.push(wire.clone());
+        slots.push(wire);
         collect.push(quote_spanned! {span=>
             let #var = #form_field::__take(__slots[#slot], __schema, &mut __index, #default, __errors);
         });
@@ -349,7 +355,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
     };
 
     let own_fields = slots.len();
-    let checks = checks(&krate, input, fields, rule);
+    let checks = checks(&krate, input, fields);
     // A non-generic form builds its schema once; a generic one per call (a
     // static in a generic function would be shared by every instantiation).
     let schema_ref = if is_generic {
@@ -428,19 +434,14 @@ fn form(input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) -> To
 /// they are `const` evaluations of elicit-core's own functions and traits,
 /// so no rule is re-implemented here. Each failure is spanned on the field
 /// or attribute that causes it.
-fn checks(
-    krate: &TokenStream,
-    input: &Input<'_>,
-    fields: &[Field<'_>],
-    rule: Option<RenameRule>,
-) -> TokenStream {
+fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let mut out = Vec::new();
     for field in fields {
         let a = &field.attrs;
         if a.skip.is_some() || a.flatten.is_some() {
             continue;
         }
-        let wire = field_wire_name(field, rule);
+        let wire = &field.wire;
         // `#[secret]` is already an error of its own.
         if a.not_secret.is_none() && a.secret.is_none() {
             let message = format!(
@@ -463,16 +464,12 @@ fn checks(
                 ..
             }) = &default.value
         {
-            let check = match known {
-                KnownFormat::Email => quote!(#krate::format::is_email),
-                KnownFormat::Uri => quote!(#krate::format::is_uri),
-                KnownFormat::Date => quote!(#krate::format::is_date),
-                KnownFormat::DateTime => quote!(#krate::format::is_date_time),
-            };
+            let check = format_ident!("{}", known.check);
+            let check = quote!(#krate::format::#check);
             let message = format!(
                 "the default \"{}\" is not a valid {}: fix the default or the format",
                 text.value(),
-                known.wire()
+                known.wire
             );
             let span = default.span;
             out.push(quote_spanned! {span=>
@@ -578,7 +575,8 @@ fn mentions_generic(ty: &syn::Type, generics: &syn::Generics) -> bool {
     !params.is_empty() && walk(quote!(#ty), &params)
 }
 
-fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>) -> TokenStream {
+/// The `FormValue` and `Choice` impls of a single-select enum.
+fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let krate = krate(input);
     let ident = input.ident;
     let titled = variants
@@ -589,16 +587,9 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>)
     let mut from_wire = Vec::new();
     for variant in variants {
         let v = variant.ident;
-        let wire = variant_wire_name(variant, rule);
-        let title = opt_str(variant.attrs.title.as_ref().map(|t| t.value.as_str()));
-        let description = opt_str(
-            variant
-                .attrs
-                .description
-                .as_ref()
-                .map(|d| d.value.as_str())
-                .or(variant.attrs.doc.as_deref()),
-        );
+        let wire = &variant.wire;
+        let title = option(variant.attrs.title.as_ref().map(|t| &t.value));
+        let description = option(variant.description.as_ref());
         options.push(quote! {
             #krate::ChoiceOption { value: #wire, title: #title, description: #description }
         });

@@ -2,16 +2,20 @@
 //! [elicit-core](https://docs.rs/elicit-core). Depend on elicit-core, which
 //! re-exports it; the generated code calls elicit-core's runtime.
 //!
-//! The pipeline is parse ([`ast`], [`attr`]) -> validate ([`valid`], every
-//! error collected with its span) -> expand ([`expand`]). When validation
-//! finds errors, the derive emits them together with a fallback impl, so a
-//! user sees our errors and not a cascade of missing-trait errors.
+//! The pipeline is parse ([`ast`], [`attr`]: the typed input, with every
+//! wire name and description resolved once) -> validate ([`valid`], every
+//! error collected with its span in a `ctxt::Ctxt`) -> expand
+//! ([`expand`]). When parsing or validation finds errors, the derive emits
+//! them together with a fallback impl, so a user sees our errors and not a
+//! cascade of missing-trait errors. `limits` holds the pattern limits
+//! shared with elicit-core's runtime; `case` the `rename_all` rules.
 
 mod ast;
 mod attr;
 mod case;
 mod ctxt;
 mod expand;
+mod limits;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -26,16 +30,17 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     derive(&input).into()
 }
 
+/// The derive on a parsed input: the impls, or the errors with a fallback.
 fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::default();
     let input = ast::Input::from_syn(&cx, input);
-    let rule = valid::check(&cx, &input);
+    valid::check(&cx, &input);
     if cx.has_errors() {
-        let fallback = expand::fallback(&input, rule);
+        let fallback = expand::fallback(&input);
         let errors = cx.into_compile_errors();
         return quote::quote!(#errors #fallback);
     }
-    expand::expand(&input, rule)
+    expand::expand(&input)
 }
 
 #[cfg(test)]

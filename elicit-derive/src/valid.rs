@@ -1,82 +1,71 @@
 //! Every semantic check of the derive input, in one pass. Each problem is a
 //! spanned error in the [`Ctxt`] that names the problem and the fix; nothing
 //! here stops at the first one.
+//!
+//! [`check`] lists every check in the order its errors are reported (the
+//! compile-fail tests pin that order): the container's shape, then each field
+//! or variant in source order, then the whole form. Each `check_*` function
+//! enforces one rule, stated in its one-line doc comment.
 
 use crate::ast::{Data, Field, Input, Unsupported, Variant};
-use crate::attr::{self, Number};
-use crate::case::{RULE_NAMES, RenameRule};
+use crate::attr::{self, KNOWN_FORMATS, Number, Sp};
 use crate::ctxt::Ctxt;
+use crate::limits::{
+    PATTERN_DFA_SIZE_LIMIT, PATTERN_MAX_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
+};
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
     tokens, private keys, recovery codes, payment data): remove this field and ask through URL \
     mode with `AgentConnection::sensitive` (elicit_core::protocol), so the user enters it on your \
     own HTTPS page, never in the client or the model's context";
 
-/// The container's `rename_all` rule, if any (an unknown one is reported).
-fn rename_rule(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
-    let written = input
-        .attrs
-        .rename_all
-        .as_ref()
-        .or(input.attrs.serde_rename_all.as_ref())?;
-    match RenameRule::from_str(&written.value) {
-        Some(rule) => Some(rule),
-        None => {
-            let hint = match attr::did_you_mean(&written.value, RULE_NAMES) {
-                Some(best) => format!("did you mean \"{best}\"?"),
-                None => format!("expected one of: {}", RULE_NAMES.join(", ")),
-            };
-            cx.error_at(
-                written.span,
-                format!("unknown `rename_all` rule \"{}\": {hint}", written.value),
-            );
-            None
+/// Runs every check.
+pub fn check(cx: &Ctxt, input: &Input<'_>) {
+    match &input.data {
+        Data::Unsupported(shape) => check_shape(cx, shape),
+        Data::Form(fields) => {
+            let mut wire_names = Vec::new();
+            for field in fields {
+                check_no_secret(cx, field);
+                check_not_secret_reason(cx, field);
+                if let Some(skip) = field.attrs.skip {
+                    check_skip_alone(cx, field, skip);
+                    continue;
+                }
+                if let Some(flatten) = field.attrs.flatten {
+                    check_flatten_alone(cx, field, flatten);
+                    continue;
+                }
+                check_one_format(cx, field);
+                check_no_nested_option(cx, field);
+                check_range_order(cx, field);
+                check_length_order(cx, field);
+                check_length_fits_wire(cx, field);
+                let regex = check_pattern(cx, field);
+                check_default_not_some(cx, field);
+                check_default_in_range(cx, field);
+                check_default_length(cx, field);
+                check_default_matches_pattern(cx, field, regex.as_ref());
+                check_wire_name_not_empty(cx, field);
+                check_wire_name_unique(cx, field, &mut wire_names);
+            }
+            check_form_not_empty(cx, input, fields);
+        }
+        Data::Choice(variants) => {
+            check_choice_not_empty(cx, input, variants);
+            check_choice_not_generic(cx, input);
+            let mut wire_values = Vec::new();
+            for variant in variants {
+                check_unit_variant(cx, variant);
+                check_wire_value_not_empty(cx, variant);
+                check_wire_value_unique(cx, variant, &mut wire_values);
+            }
         }
     }
 }
 
-/// The wire name of a field: `elicit(rename)`, else `serde(rename)`, else the
-/// container rule applied to the Rust name.
-pub fn field_wire_name(field: &Field<'_>, rule: Option<RenameRule>) -> String {
-    if let Some(rename) = &field.attrs.rename {
-        return rename.value.clone();
-    }
-    if let Some(rename) = &field.attrs.serde_rename {
-        return rename.clone();
-    }
-    match rule {
-        Some(rule) => rule.apply_to_field(&field.name),
-        None => field.name.clone(),
-    }
-}
-
-/// The wire value of a variant, with the same precedence.
-pub fn variant_wire_name(variant: &Variant<'_>, rule: Option<RenameRule>) -> String {
-    if let Some(rename) = &variant.attrs.rename {
-        return rename.value.clone();
-    }
-    if let Some(rename) = &variant.attrs.serde_rename {
-        return rename.clone();
-    }
-    let name = variant.ident.to_string();
-    match rule {
-        Some(rule) => rule.apply_to_variant(&name),
-        None => name,
-    }
-}
-
-/// Runs every check; returns the container's rename rule for expansion.
-pub fn check(cx: &Ctxt, input: &Input<'_>) -> Option<RenameRule> {
-    let rule = rename_rule(cx, input);
-    match &input.data {
-        Data::Unsupported(shape) => unsupported(cx, shape),
-        Data::Form(fields) => form(cx, input, fields, rule),
-        Data::Choice(variants) => choice(cx, input, variants, rule),
-    }
-    rule
-}
-
-fn unsupported(cx: &Ctxt, shape: &Unsupported) {
+/// Only a struct with named fields or an enum can derive `Elicit`.
+fn check_shape(cx: &Ctxt, shape: &Unsupported) {
     match shape {
         Unsupported::TupleStruct(span) => cx.error_at(
             *span,
@@ -96,126 +85,97 @@ fn unsupported(cx: &Ctxt, shape: &Unsupported) {
     }
 }
 
-fn form(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>], rule: Option<RenameRule>) {
-    let mut names: Vec<String> = Vec::new();
-    let mut properties = 0;
-    for field in fields {
-        let a = &field.attrs;
-        if let Some(span) = a.secret {
-            cx.error_at(span, URL_MODE);
-            if let Some(not_secret) = &a.not_secret {
-                cx.error_at(
-                    not_secret.span,
-                    "`not_secret` contradicts `secret` on the same field: remove one",
-                );
-            }
-        }
-        if let Some(reason) = &a.not_secret
-            && reason.value.trim().is_empty()
-        {
+/// No field is a secret (`secret`); none is marked both `secret` and `not_secret`.
+fn check_no_secret(cx: &Ctxt, field: &Field<'_>) {
+    let a = &field.attrs;
+    if let Some(span) = a.secret {
+        cx.error_at(span, URL_MODE);
+        if let Some(not_secret) = &a.not_secret {
             cx.error_at(
-                reason.span,
-                "`not_secret` needs a reason a reviewer can check, e.g. \
-                 `not_secret = \"a public key fingerprint, not a secret\"`",
+                not_secret.span,
+                "`not_secret` contradicts `secret` on the same field: remove one",
             );
         }
-        if let Some(skip) = a.skip {
-            for (name, _) in a.schema_attr_spans() {
-                cx.error_at(
-                    skip,
-                    format!(
-                        "`skip` leaves `{}` out of the form, so `{name}` has no effect: remove one of them",
-                        field.name
-                    ),
-                );
-            }
-            continue;
-        }
-        properties += 1;
-        if let Some(flatten) = a.flatten {
-            for (name, _) in a.schema_attr_spans() {
-                if name != "flatten" {
-                    cx.error_at(
-                        flatten,
-                        format!(
-                            "`flatten` merges the fields of `{}` into this form, so `{name}` has no \
-                             effect here: put attributes on the inner struct's fields",
-                            field.name
-                        ),
-                    );
-                }
-            }
-            continue;
-        }
-        if a.formats.len() > 1 {
-            for extra in &a.formats[1..] {
-                cx.error_at(
-                    extra.span,
-                    "a field has at most one format: keep one of `email`, `uri`, `date`, \
-                     `date_time`, `format = \"..\"`",
-                );
-            }
-        }
-        if let Some(inner) = option_inner(field.ty)
-            && option_inner(inner).is_some()
-        {
-            cx.error_spanned_by(
-                field.ty,
-                "`Option<Option<T>>` cannot be a form field: a field is answered or left out, \
-                 there is no third state; use `Option<T>`",
-            );
-        }
-        literals(cx, field);
-        let wire = field_wire_name(field, rule);
-        let span = a
-            .rename
-            .as_ref()
-            .map(|r| r.span)
-            .unwrap_or_else(|| field.ident.span());
-        if wire.is_empty() {
-            cx.error_at(span, "the wire name is empty: give a non-empty `rename`");
-        }
-        if names.contains(&wire) {
-            cx.error_at(
-                span,
-                format!(
-                    "two fields have the wire name `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
-                ),
-            );
-        }
-        names.push(wire);
     }
-    if properties == 0 && input.attrs.allow_empty.is_none() {
+}
+
+/// `not_secret` gives a reason, not an empty string.
+fn check_not_secret_reason(cx: &Ctxt, field: &Field<'_>) {
+    if let Some(reason) = &field.attrs.not_secret
+        && reason.value.trim().is_empty()
+    {
         cx.error_at(
-            input.ident.span(),
-            "this form has no fields to ask: add a field, or add `#[elicit(allow_empty)]` \
-             if an empty confirmation form is intended",
+            reason.span,
+            "`not_secret` needs a reason a reviewer can check, e.g. \
+             `not_secret = \"a public key fingerprint, not a secret\"`",
         );
     }
 }
 
-/// `T` if the type is written `Option<T>` (or a path ending in `Option<T>`).
-pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
-        _ => None,
+/// A skipped field has no schema attribute: it would have no effect.
+fn check_skip_alone(cx: &Ctxt, field: &Field<'_>, skip: proc_macro2::Span) {
+    for name in field.attrs.schema_attr_names() {
+        cx.error_at(
+            skip,
+            format!(
+                "`skip` leaves `{}` out of the form, so `{name}` has no effect: remove one of them",
+                field.name
+            ),
+        );
     }
 }
 
-/// The literal values written in the attributes must agree with each other.
-fn literals(cx: &Ctxt, field: &Field<'_>) {
-    let a = &field.attrs;
-    if let (Some(min), Some(max)) = (&a.range.min, &a.range.max)
+/// A flattened field has no schema attribute: its inner fields carry them.
+fn check_flatten_alone(cx: &Ctxt, field: &Field<'_>, flatten: proc_macro2::Span) {
+    for name in field.attrs.schema_attr_names() {
+        if name != "flatten" {
+            cx.error_at(
+                flatten,
+                format!(
+                    "`flatten` merges the fields of `{}` into this form, so `{name}` has no \
+                     effect here: put attributes on the inner struct's fields",
+                    field.name
+                ),
+            );
+        }
+    }
+}
+
+/// A field has at most one format; every extra one is reported.
+fn check_one_format(cx: &Ctxt, field: &Field<'_>) {
+    let Some(extras) = field.attrs.formats.get(1..) else {
+        return;
+    };
+    let keys: Vec<String> = KNOWN_FORMATS
+        .iter()
+        .map(|f| format!("`{}`", f.key))
+        .collect();
+    for extra in extras {
+        cx.error_at(
+            extra.span,
+            format!(
+                "a field has at most one format: keep one of {}, `format = \"..\"`",
+                keys.join(", ")
+            ),
+        );
+    }
+}
+
+/// A field is not `Option<Option<T>>`: an answer is given or left out.
+fn check_no_nested_option(cx: &Ctxt, field: &Field<'_>) {
+    if field.is_nested_option() {
+        cx.error_spanned_by(
+            field.ty,
+            "`Option<Option<T>>` cannot be a form field: a field is answered or left out, \
+             there is no third state; use `Option<T>`",
+        );
+    }
+}
+
+/// `range` min is not above its max.
+fn check_range_order(cx: &Ctxt, field: &Field<'_>) {
+    let range = &field.attrs.range;
+    if let (Some(min), Some(max)) = (&range.min, &range.max)
         && as_f64(min.value) > as_f64(max.value)
     {
         cx.error_at(
@@ -227,7 +187,12 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             ),
         );
     }
-    if let (Some(min), Some(max)) = (&a.length.min, &a.length.max)
+}
+
+/// `length` min is not above its max.
+fn check_length_order(cx: &Ctxt, field: &Field<'_>) {
+    let length = &field.attrs.length;
+    if let (Some(min), Some(max)) = (&length.min, &length.max)
         && min.value > max.value
     {
         cx.error_at(
@@ -238,7 +203,12 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             ),
         );
     }
-    for bound in [&a.length.min, &a.length.max].into_iter().flatten() {
+}
+
+/// `length` bounds fit the wire's 32-bit `minLength` / `maxLength`.
+fn check_length_fits_wire(cx: &Ctxt, field: &Field<'_>) {
+    let length = &field.attrs.length;
+    for bound in [&length.min, &length.max].into_iter().flatten() {
         if bound.value > u64::from(u32::MAX) {
             cx.error_at(
                 bound.span,
@@ -249,35 +219,47 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             );
         }
     }
-    let regex = a.pattern.as_ref().and_then(|p| {
-        match regex::RegexBuilder::new(&p.value)
-            .size_limit(1 << 20)
-            .dfa_size_limit(1 << 20)
-            .nest_limit(64)
-            .build()
-        {
-            Ok(r) if p.value.len() <= 1024 => Some(r),
-            Ok(_) => {
-                cx.error_at(p.span, "this pattern is longer than the 1024-byte limit: simplify it");
-                None
-            }
-            Err(e) => {
-                let reason = match e {
-                    regex::Error::Syntax(s) => s,
-                    other => other.to_string(),
-                };
-                cx.error_at(
-                    p.span,
-                    format!(
-                        "this pattern is refused by the linear-time regex engine that evaluates it:\n{reason}"
-                    ),
-                );
-                None
-            }
+}
+
+/// A `pattern` compiles within the runtime's limits ([`crate::limits`]); returns it compiled.
+fn check_pattern(cx: &Ctxt, field: &Field<'_>) -> Option<regex::Regex> {
+    let p = field.attrs.pattern.as_ref()?;
+    match regex::RegexBuilder::new(&p.value)
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
+        .nest_limit(PATTERN_NEST_LIMIT)
+        .build()
+    {
+        Ok(r) if p.value.len() <= PATTERN_MAX_LEN => Some(r),
+        Ok(_) => {
+            cx.error_at(
+                p.span,
+                format!(
+                    "this pattern is longer than the {PATTERN_MAX_LEN}-byte limit: simplify it"
+                ),
+            );
+            None
         }
-    });
-    let Some(default) = &a.default else { return };
-    if let syn::Expr::Call(call) = &default.value
+        Err(e) => {
+            let reason = match e {
+                regex::Error::Syntax(s) => s,
+                other => other.to_string(),
+            };
+            cx.error_at(
+                p.span,
+                format!(
+                    "this pattern is refused by the linear-time regex engine that evaluates it:\n{reason}"
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The default of an `Option<T>` field is a `T`, not `Some(..)`.
+fn check_default_not_some(cx: &Ctxt, field: &Field<'_>) {
+    if let Some(default) = &field.attrs.default
+        && let syn::Expr::Call(call) = &default.value
         && matches!(&*call.func, syn::Expr::Path(p) if p.path.is_ident("Some"))
     {
         cx.error_at(
@@ -285,88 +267,198 @@ fn literals(cx: &Ctxt, field: &Field<'_>) {
             "the default of an `Option<T>` field is a `T`: write `default = x`, not `Some(x)`",
         );
     }
-    match literal(&default.value) {
-        Some(Lit::Number(n)) => {
-            if let Some(min) = &a.range.min
-                && as_f64(n) < as_f64(min.value)
-            {
-                cx.error_at(
-                    default.span,
-                    format!(
-                        "the default {} is below `range` min {}",
-                        show(n),
-                        show(min.value)
-                    ),
-                );
-            }
-            if let Some(max) = &a.range.max
-                && as_f64(n) > as_f64(max.value)
-            {
-                cx.error_at(
-                    default.span,
-                    format!(
-                        "the default {} is above `range` max {}",
-                        show(n),
-                        show(max.value)
-                    ),
-                );
-            }
-        }
-        Some(Lit::Text(text)) => {
-            let chars = text.chars().count() as u64;
-            if let Some(min) = &a.length.min
-                && chars < min.value
-            {
-                cx.error_at(
-                    default.span,
-                    format!(
-                        "the default \"{text}\" has {chars} characters, fewer than `length` min {}",
-                        min.value
-                    ),
-                );
-            }
-            if let Some(max) = &a.length.max
-                && chars > max.value
-            {
-                cx.error_at(
-                    default.span,
-                    format!(
-                        "the default \"{text}\" has {chars} characters, more than `length` max {}",
-                        max.value
-                    ),
-                );
-            }
-            if let (Some(regex), Some(pattern)) = (&regex, &a.pattern)
-                && !regex.is_match(&text)
-            {
-                cx.error_at(
-                    default.span,
-                    format!(
-                        "the default \"{text}\" does not match the pattern `{}`",
-                        pattern.value
-                    ),
-                );
-            }
-        }
-        None => {}
+}
+
+/// A number default lies within `range`.
+fn check_default_in_range(cx: &Ctxt, field: &Field<'_>) {
+    let Some((default, Lit::Number(n))) = literal_default(field) else {
+        return;
+    };
+    let range = &field.attrs.range;
+    if let Some(min) = &range.min
+        && as_f64(n) < as_f64(min.value)
+    {
+        cx.error_at(
+            default.span,
+            format!(
+                "the default {} is below `range` min {}",
+                show(n),
+                show(min.value)
+            ),
+        );
+    }
+    if let Some(max) = &range.max
+        && as_f64(n) > as_f64(max.value)
+    {
+        cx.error_at(
+            default.span,
+            format!(
+                "the default {} is above `range` max {}",
+                show(n),
+                show(max.value)
+            ),
+        );
     }
 }
 
+/// A string default has a character count within `length`.
+fn check_default_length(cx: &Ctxt, field: &Field<'_>) {
+    let Some((default, Lit::Text(text))) = literal_default(field) else {
+        return;
+    };
+    let length = &field.attrs.length;
+    let chars = text.chars().count() as u64;
+    if let Some(min) = &length.min
+        && chars < min.value
+    {
+        cx.error_at(
+            default.span,
+            format!(
+                "the default \"{text}\" has {chars} characters, fewer than `length` min {}",
+                min.value
+            ),
+        );
+    }
+    if let Some(max) = &length.max
+        && chars > max.value
+    {
+        cx.error_at(
+            default.span,
+            format!(
+                "the default \"{text}\" has {chars} characters, more than `length` max {}",
+                max.value
+            ),
+        );
+    }
+}
+
+/// A string default matches the `pattern` (`regex`, when it compiled).
+fn check_default_matches_pattern(cx: &Ctxt, field: &Field<'_>, regex: Option<&regex::Regex>) {
+    let Some((default, Lit::Text(text))) = literal_default(field) else {
+        return;
+    };
+    if let (Some(regex), Some(pattern)) = (regex, &field.attrs.pattern)
+        && !regex.is_match(&text)
+    {
+        cx.error_at(
+            default.span,
+            format!(
+                "the default \"{text}\" does not match the pattern `{}`",
+                pattern.value
+            ),
+        );
+    }
+}
+
+/// A field's wire name is not empty.
+fn check_wire_name_not_empty(cx: &Ctxt, field: &Field<'_>) {
+    if field.wire.is_empty() {
+        cx.error_at(
+            field.wire_span(),
+            "the wire name is empty: give a non-empty `rename`",
+        );
+    }
+}
+
+/// No two fields of a form share a wire name (`seen`: the earlier fields').
+fn check_wire_name_unique<'a>(cx: &Ctxt, field: &'a Field<'_>, seen: &mut Vec<&'a str>) {
+    let wire = field.wire.as_str();
+    if seen.contains(&wire) {
+        cx.error_at(
+            field.wire_span(),
+            format!(
+                "two fields have the wire name `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
+            ),
+        );
+    }
+    seen.push(wire);
+}
+
+/// A form asks for at least one field, unless it says `allow_empty`.
+fn check_form_not_empty(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>]) {
+    let asked = fields.iter().any(|f| f.attrs.skip.is_none());
+    if !asked && input.attrs.allow_empty.is_none() {
+        cx.error_at(
+            input.ident.span(),
+            "this form has no fields to ask: add a field, or add `#[elicit(allow_empty)]` \
+             if an empty confirmation form is intended",
+        );
+    }
+}
+
+/// A single-select has at least one option.
+fn check_choice_not_empty(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>]) {
+    if variants.is_empty() {
+        cx.error_at(
+            input.ident.span(),
+            "a single-select needs at least one option: add a unit variant",
+        );
+    }
+}
+
+/// A single-select enum is not generic.
+fn check_choice_not_generic(cx: &Ctxt, input: &Input<'_>) {
+    if let Some(param) = input.generics.params.first() {
+        cx.error_spanned_by(
+            param,
+            "a single-select enum cannot be generic: its options are fixed names; remove the parameter",
+        );
+    }
+}
+
+/// A single-select option is a unit variant.
+fn check_unit_variant(cx: &Ctxt, variant: &Variant<'_>) {
+    if !matches!(variant.fields, syn::Fields::Unit) {
+        cx.error_spanned_by(
+            variant.fields,
+            format!(
+                "variant `{}` carries data, but a single-select option is just a name: \
+                 make it a unit variant, and ask for the data in another field of the form",
+                variant.ident
+            ),
+        );
+    }
+}
+
+/// An option's wire value is not empty.
+fn check_wire_value_not_empty(cx: &Ctxt, variant: &Variant<'_>) {
+    if variant.wire.is_empty() {
+        cx.error_at(
+            variant.wire_span(),
+            "the option value is empty: give a non-empty `rename`",
+        );
+    }
+}
+
+/// No two options share a wire value (`seen`: the earlier variants').
+fn check_wire_value_unique<'a>(cx: &Ctxt, variant: &'a Variant<'_>, seen: &mut Vec<&'a str>) {
+    let wire = variant.wire.as_str();
+    if seen.contains(&wire) {
+        cx.error_at(
+            variant.wire_span(),
+            format!(
+                "two variants have the wire value `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
+            ),
+        );
+    }
+    seen.push(wire);
+}
+
+/// A literal default value (`-3`, `2.5`, `"main"`).
 enum Lit {
     Number(Number),
     Text(String),
 }
 
+/// The field's default with its value, if the default is a literal.
+fn literal_default<'f>(field: &'f Field<'_>) -> Option<(&'f Sp<syn::Expr>, Lit)> {
+    let default = field.attrs.default.as_ref()?;
+    Some((default, literal(&default.value)?))
+}
+
 /// A literal default, if it is one (`-3`, `2.5`, `"main"`).
 fn literal(expr: &syn::Expr) -> Option<Lit> {
-    let (negative, inner) = match expr {
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => (true, &**expr),
-        other => (false, other),
-    };
+    let (negative, inner) = attr::strip_minus(expr);
     let syn::Expr::Lit(syn::ExprLit { lit, .. }) = inner else {
         return None;
     };
@@ -384,6 +476,7 @@ fn literal(expr: &syn::Expr) -> Option<Lit> {
     }
 }
 
+/// A bound or default as a float, to compare an integer with a float.
 #[allow(clippy::cast_precision_loss)]
 fn as_f64(n: Number) -> f64 {
     match n {
@@ -392,56 +485,10 @@ fn as_f64(n: Number) -> f64 {
     }
 }
 
+/// A bound or default as the user would write it.
 fn show(n: Number) -> String {
     match n {
         Number::Int(i) => i.to_string(),
         Number::Float(x) => x.to_string(),
-    }
-}
-
-fn choice(cx: &Ctxt, input: &Input<'_>, variants: &[Variant<'_>], rule: Option<RenameRule>) {
-    if variants.is_empty() {
-        cx.error_at(
-            input.ident.span(),
-            "a single-select needs at least one option: add a unit variant",
-        );
-    }
-    if let Some(param) = input.generics.params.first() {
-        cx.error_spanned_by(
-            param,
-            "a single-select enum cannot be generic: its options are fixed names; remove the parameter",
-        );
-    }
-    let mut names: Vec<String> = Vec::new();
-    for variant in variants {
-        if !matches!(variant.fields, syn::Fields::Unit) {
-            cx.error_spanned_by(
-                variant.fields,
-                format!(
-                    "variant `{}` carries data, but a single-select option is just a name: \
-                     make it a unit variant, and ask for the data in another field of the form",
-                    variant.ident
-                ),
-            );
-        }
-        let wire = variant_wire_name(variant, rule);
-        let span = variant
-            .attrs
-            .rename
-            .as_ref()
-            .map(|r| r.span)
-            .unwrap_or_else(|| variant.ident.span());
-        if wire.is_empty() {
-            cx.error_at(span, "the option value is empty: give a non-empty `rename`");
-        }
-        if names.contains(&wire) {
-            cx.error_at(
-                span,
-                format!(
-                    "two variants have the wire value `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
-                ),
-            );
-        }
-        names.push(wire);
     }
 }
