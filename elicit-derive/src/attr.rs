@@ -818,3 +818,22 @@ fn serde_rename_all(attr: &Attribute) -> Option<Sp<String>> {
     });
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::KNOWN_FORMATS;
+    use elicit_core::Format;
+
+    /// The derive's copy of the known formats (a proc-macro cannot depend on
+    /// elicit-core) is elicit-core's list: same order, wire names, variants.
+    #[test]
+    fn known_formats_agree_with_elicit_core() {
+        let ours: Vec<(&str, &str)> = KNOWN_FORMATS.iter().map(|f| (f.wire, f.variant)).collect();
+        let core: Vec<(String, String)> = Format::KNOWN
+            .iter()
+            .map(|f| (f.as_str().to_owned(), format!("{f:?}")))
+            .collect();
+        let core: Vec<(&str, &str)> = core.iter().map(|(w, v)| (w.as_str(), v.as_str())).collect();
+        assert_eq!(ours, core);
+    }
+}

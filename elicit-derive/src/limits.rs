@@ -1,10 +1,10 @@
 //! The limits a `pattern` must meet to compile.
 //!
-//! These are copies of elicit-core's limits (its `MAX_PATTERN_LEN` and the
-//! sizes its `compile_pattern` gives the regex engine): a proc-macro crate
-//! cannot depend on elicit-core, whose runtime re-exports it. A test proves
-//! the two sets agree, so a pattern the derive accepts is one the runtime
-//! accepts too.
+//! These are copies of elicit-core's `schema::{MAX_PATTERN_LEN,
+//! PATTERN_SIZE_LIMIT, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT}`: a
+//! proc-macro crate cannot depend on elicit-core, whose runtime re-exports
+//! it. The test below proves the two sets agree, so a pattern the derive
+//! accepts is one the runtime accepts too.
 
 /// The largest pattern source accepted, in bytes.
 pub(crate) const PATTERN_MAX_LEN: usize = 1024;
@@ -17,3 +17,19 @@ pub(crate) const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
 pub(crate) const PATTERN_NEST_LIMIT: u32 = 64;
+
+#[cfg(test)]
+mod tests {
+    use elicit_core::schema;
+
+    #[test]
+    fn the_copies_agree_with_elicit_core() {
+        assert_eq!(super::PATTERN_MAX_LEN, schema::MAX_PATTERN_LEN);
+        assert_eq!(super::PATTERN_SIZE_LIMIT, schema::PATTERN_SIZE_LIMIT);
+        assert_eq!(
+            super::PATTERN_DFA_SIZE_LIMIT,
+            schema::PATTERN_DFA_SIZE_LIMIT
+        );
+        assert_eq!(super::PATTERN_NEST_LIMIT, schema::PATTERN_NEST_LIMIT);
+    }
+}
