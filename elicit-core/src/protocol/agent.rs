@@ -23,10 +23,13 @@ use super::messages::{
 };
 use super::url::{UrlRejection, check_url};
 
-/// How many completed URL elicitations a connection remembers, to refuse a
-/// second completion with [`CompletionError::AlreadyCompleted`]. Older ones
-/// are forgotten and then refused as [`CompletionError::NotOutstanding`].
-pub const COMPLETED_MEMORY: usize = 4096;
+/// How many completed URL elicitation ids an [`AgentConnection`] remembers
+/// (per connection), to refuse a second completion with
+/// [`CompletionError::AlreadyCompleted`]. Older ones are forgotten and then
+/// refused as [`CompletionError::NotOutstanding`]. (The client side has its
+/// own, smaller memory:
+/// [`CLIENT_COMPLETED_IDS_REMEMBERED`](super::client::CLIENT_COMPLETED_IDS_REMEMBERED).)
+pub const AGENT_COMPLETED_IDS_REMEMBERED: usize = 4096;
 
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
@@ -588,7 +591,7 @@ impl AgentConnection {
         }
         self.urls.insert(id.clone(), UrlState::Completed);
         self.completed_order.push_back(id.clone());
-        while self.completed_order.len() > COMPLETED_MEMORY {
+        while self.completed_order.len() > AGENT_COMPLETED_IDS_REMEMBERED {
             if let Some(old) = self.completed_order.pop_front() {
                 self.urls.remove(&old);
             }
@@ -614,7 +617,7 @@ impl AgentConnection {
     }
 
     /// Whether `id` was completed on this connection (and is still
-    /// remembered, see [`COMPLETED_MEMORY`]).
+    /// remembered, see [`AGENT_COMPLETED_IDS_REMEMBERED`]).
     pub fn is_completed(&self, id: &ElicitationId) -> bool {
         matches!(self.urls.get(id), Some(UrlState::Completed))
     }

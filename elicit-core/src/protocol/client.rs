@@ -22,10 +22,12 @@ use super::url::{UrlRejection, UrlReview, UrlVerdict};
 /// answered with `-32602`.
 pub const MAX_PENDING_URLS: usize = 1024;
 
-/// How many completed ids a client remembers (to report
-/// [`Completion::IgnoredAlreadyCompleted`]); older ones are reported as
-/// [`Completion::IgnoredUnknown`], which is ignored all the same.
-pub const COMPLETED_MEMORY: usize = 1024;
+/// How many completed URL elicitation ids a [`ClientConnection`] remembers
+/// (per connection), to report [`Completion::IgnoredAlreadyCompleted`]; older
+/// ones are reported as [`Completion::IgnoredUnknown`], which is ignored all
+/// the same. (The agent side has its own, larger memory:
+/// [`AGENT_COMPLETED_IDS_REMEMBERED`](super::agent::AGENT_COMPLETED_IDS_REMEMBERED).)
+pub const CLIENT_COMPLETED_IDS_REMEMBERED: usize = 1024;
 
 /// The client's elicitation state for **one** agent connection: the
 /// capabilities it advertised, and the URL elicitations it is tracking.
@@ -136,7 +138,7 @@ impl ClientConnection {
         let id = &notification.elicitation_id;
         if self.pending.remove(id) {
             self.completed.push_back(id.clone());
-            while self.completed.len() > COMPLETED_MEMORY {
+            while self.completed.len() > CLIENT_COMPLETED_IDS_REMEMBERED {
                 self.completed.pop_front();
             }
             Completion::Completed(id.clone())
