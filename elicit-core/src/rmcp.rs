@@ -247,100 +247,100 @@ impl fmt::Display for DroppedPart {
 /// ```
 pub fn dropped(schema: &ElicitationSchema) -> Vec<Dropped> {
     let mut out = Vec::new();
-    let mut push = |property: Option<&str>, part| {
-        out.push(Dropped {
-            property: property.map(str::to_owned),
-            part,
-        });
+    let mut form = DroppedAt {
+        property: None,
+        out: &mut out,
     };
-    if schema.title.is_some() {
-        push(None, DroppedPart::Title);
-    }
-    if schema.description.is_some() {
-        push(None, DroppedPart::Description);
-    }
-    if schema.meta.is_some() {
-        push(None, DroppedPart::Meta);
-    }
+    form.push_if(schema.title.is_some(), DroppedPart::Title);
+    form.push_if(schema.description.is_some(), DroppedPart::Description);
+    form.push_if(schema.meta.is_some(), DroppedPart::Meta);
     for (name, property) in &schema.properties {
-        let at = Some(name);
-        let options = match property {
-            PropertySchema::String(s) => {
-                if s.options.is_some() {
-                    if s.min_length.is_some() {
-                        push(
-                            at,
-                            DroppedPart::SelectConstraint {
-                                keyword: "minLength",
-                            },
-                        );
-                    }
-                    if s.max_length.is_some() {
-                        push(
-                            at,
-                            DroppedPart::SelectConstraint {
-                                keyword: "maxLength",
-                            },
-                        );
-                    }
-                    if s.format.is_some() {
-                        push(at, DroppedPart::SelectConstraint { keyword: "format" });
-                    }
-                }
-                if s.pattern.is_some() {
-                    push(at, DroppedPart::Pattern);
-                }
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                s.options.as_ref()
-            }
-            PropertySchema::MultiSelect(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                match &s.items {
-                    Items::Options(options) => Some(options),
-                    Items::Other(_) => None,
-                }
-            }
-            PropertySchema::Number(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Integer(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Boolean(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Other(_) => None,
+        let mut at = DroppedAt {
+            property: Some(name),
+            out: &mut out,
         };
-        if let Some(Options::Titled(options)) = options {
-            for option in options {
-                if option.description.is_some() {
-                    push(
-                        at,
-                        DroppedPart::OptionDescription {
-                            value: option.value.clone(),
-                        },
-                    );
-                }
-                if option.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-            }
-        }
+        property_dropped(property, &mut at);
     }
     out
+}
+
+/// Where [`dropped`] records the parts of the form or of one property.
+struct DroppedAt<'a> {
+    property: Option<&'a str>,
+    out: &'a mut Vec<Dropped>,
+}
+
+impl DroppedAt<'_> {
+    fn push(&mut self, part: DroppedPart) {
+        self.out.push(Dropped {
+            property: self.property.map(str::to_owned),
+            part,
+        });
+    }
+
+    fn push_if(&mut self, present: bool, part: DroppedPart) {
+        if present {
+            self.push(part);
+        }
+    }
+}
+
+/// What one property loses: its kind's own parts, then its options'.
+fn property_dropped(property: &PropertySchema, at: &mut DroppedAt<'_>) {
+    let options = match property {
+        PropertySchema::String(s) => {
+            string_dropped(s, at);
+            s.options.as_ref()
+        }
+        PropertySchema::MultiSelect(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            match &s.items {
+                Items::Options(options) => Some(options),
+                Items::Other(_) => None,
+            }
+        }
+        PropertySchema::Number(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Integer(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Boolean(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Other(_) => None,
+    };
+    if let Some(Options::Titled(options)) = options {
+        options_dropped(options, at);
+    }
+}
+
+/// A string's parts: a single-select's length and format constraints, the
+/// `pattern`, `_meta`.
+fn string_dropped(s: &StringSchema, at: &mut DroppedAt<'_>) {
+    if s.options.is_some() {
+        let constraint = |keyword| DroppedPart::SelectConstraint { keyword };
+        at.push_if(s.min_length.is_some(), constraint("minLength"));
+        at.push_if(s.max_length.is_some(), constraint("maxLength"));
+        at.push_if(s.format.is_some(), constraint("format"));
+    }
+    at.push_if(s.pattern.is_some(), DroppedPart::Pattern);
+    at.push_if(s.meta.is_some(), DroppedPart::Meta);
+}
+
+/// Each titled option's `description` and `_meta`.
+fn options_dropped(options: &[EnumOption], at: &mut DroppedAt<'_>) {
+    for option in options {
+        if option.description.is_some() {
+            at.push(DroppedPart::OptionDescription {
+                value: option.value.clone(),
+            });
+        }
+        at.push_if(option.meta.is_some(), DroppedPart::Meta);
+    }
 }
 
 // ---------------------------------------------------------------------------
