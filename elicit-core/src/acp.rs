@@ -87,7 +87,6 @@
 //! when built by hand) is refused, never read as the known one.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::Arc;
 
 use agent_client_protocol_schema::v1 as sdk;
@@ -95,7 +94,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value};
 
-use crate::error::{ContentError, JsonKind};
+use crate::error::{ContentError, JsonKind, code_list, property_prefix};
 use crate::protocol::agent::{AgentConnection, PendingForm, PendingUrl, UrlOutcomeError};
 use crate::protocol::client::{ClientConnection, Incoming};
 use crate::protocol::{
@@ -114,7 +113,8 @@ use crate::{Content, Elicit};
 
 /// A value that one side of a conversion cannot hold. Names the property (or
 /// content field) where there is one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}{kind}", property_prefix(.property))]
 pub struct ConversionError {
     property: Option<String>,
     kind: ConversionErrorKind,
@@ -153,51 +153,61 @@ impl ConversionError {
     }
 }
 
-impl fmt::Display for ConversionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.property {
-            Some(p) => write!(f, "`{p}` {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for ConversionError {}
-
 /// Why a value cannot be converted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConversionErrorKind {
     /// A string `format` other than `email`, `uri`, `date` and `date-time`:
     /// the SDK's `StringFormat` is a closed enum.
+    #[error(
+        "has format `{format}`, which `agent-client-protocol-schema` cannot hold: its \
+         `StringFormat` knows only `email`, `uri`, `date` and `date-time`, and a client \
+         built on it fails to parse the whole request; use one of those or no format"
+    )]
     CustomFormat {
         /// The format.
         format: String,
     },
     /// A property name that appears twice: the SDK keeps properties in a map.
+    #[error(
+        "appears twice (e.g. through `flatten`); the SDK keeps properties in a map, so \
+         one would be lost"
+    )]
     DuplicateProperty,
     /// A string property with both `enum` and `oneOf`.
+    #[error("has both `enum` and `oneOf`; a single-select has one kind of options")]
     EnumAndOneOf,
     /// Multi-select `items` of an unknown kind without a string `type`.
+    #[error("has multi-select `items` of an unknown kind without a string `type`")]
     UntypedItems,
     /// A content value that is not a form value (string, integer, number,
     /// boolean or array of strings).
+    #[error(
+        "holds {found}, which is not a form value (a string, integer, number, boolean \
+         or array of strings)"
+    )]
     NotAFormValue {
         /// What the value is.
         found: JsonKind,
     },
     /// A content integer beyond the SDK's `i64`.
+    #[error("holds {value}, beyond the 64-bit integers the SDK's content holds")]
     IntegerOutOfRange {
         /// The value.
         value: u64,
     },
     /// A non-finite number (NaN or infinity), which JSON cannot carry.
+    #[error("holds {value}, which JSON cannot carry")]
     NonFiniteNumber {
         /// The value.
         value: f64,
     },
     /// Fields the SDK's type has no place for (elicit keeps unknown fields of
     /// capability objects; the SDK does not).
+    #[error(
+        "`{object}` has fields the SDK's type cannot hold: {}",
+        code_list(.fields)
+    )]
     UnknownFields {
         /// The object: `"elicitation"`, `"elicitation.form"` or `"elicitation.url"`.
         object: &'static str,
@@ -206,12 +216,20 @@ pub enum ConversionErrorKind {
     },
     /// An "other" (extension) mode or action whose name is a known one. Only
     /// possible when built by hand; never read as the known one.
+    #[error(
+        "is an extension value named `{name}`, which is a known one: build the known \
+         variant instead"
+    )]
     KnownNameInOther {
         /// The name.
         name: String,
     },
     /// A variant the SDK added after the version elicit was built against,
     /// whose JSON elicit cannot read.
+    #[error(
+        "has a {what} that this version of elicit-core does not know and cannot read: \
+         {reason}"
+    )]
     UnknownVariant {
         /// Which type: `"scope"`, `"mode"`, `"property schema"`, ...
         what: &'static str,
@@ -220,127 +238,30 @@ pub enum ConversionErrorKind {
     },
 }
 
-impl fmt::Display for ConversionErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::CustomFormat { format } => write!(
-                f,
-                "has format `{format}`, which `agent-client-protocol-schema` cannot hold: its \
-                 `StringFormat` knows only `email`, `uri`, `date` and `date-time`, and a client \
-                 built on it fails to parse the whole request; use one of those or no format"
-            ),
-            Self::DuplicateProperty => f.write_str(
-                "appears twice (e.g. through `flatten`); the SDK keeps properties in a map, so \
-                 one would be lost",
-            ),
-            Self::EnumAndOneOf => {
-                f.write_str("has both `enum` and `oneOf`; a single-select has one kind of options")
-            }
-            Self::UntypedItems => {
-                f.write_str("has multi-select `items` of an unknown kind without a string `type`")
-            }
-            Self::NotAFormValue { found } => write!(
-                f,
-                "holds {found}, which is not a form value (a string, integer, number, boolean \
-                 or array of strings)"
-            ),
-            Self::IntegerOutOfRange { value } => write!(
-                f,
-                "holds {value}, beyond the 64-bit integers the SDK's content holds"
-            ),
-            Self::NonFiniteNumber { value } => {
-                write!(f, "holds {value}, which JSON cannot carry")
-            }
-            Self::UnknownFields { object, fields } => {
-                write!(f, "`{object}` has fields the SDK's type cannot hold: ")?;
-                for (i, field) in fields.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "`{field}`")?;
-                }
-                Ok(())
-            }
-            Self::KnownNameInOther { name } => write!(
-                f,
-                "is an extension value named `{name}`, which is a known one: build the known \
-                 variant instead"
-            ),
-            Self::UnknownVariant { what, reason } => write!(
-                f,
-                "has a {what} that this version of elicit-core does not know and cannot read: \
-                 {reason}"
-            ),
-        }
-    }
-}
-
 /// Why an SDK response could not be read as a form's [`Outcome`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OutcomeError {
     /// The response holds something elicit's model cannot (see
     /// [`ConversionError`]).
-    Conversion(ConversionError),
+    #[error("unreadable elicitation response: {0}")]
+    Conversion(#[from] ConversionError),
     /// The accepted content breaks the form's rules: ask again or fail.
-    Invalid(ContentError),
-}
-
-impl fmt::Display for OutcomeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Conversion(e) => write!(f, "unreadable elicitation response: {e}"),
-            Self::Invalid(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for OutcomeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Conversion(e) => Some(e),
-            Self::Invalid(e) => Some(e),
-        }
-    }
-}
-
-impl From<ConversionError> for OutcomeError {
-    fn from(e: ConversionError) -> Self {
-        Self::Conversion(e)
-    }
-}
-
-impl From<ContentError> for OutcomeError {
-    fn from(e: ContentError) -> Self {
-        Self::Invalid(e)
-    }
+    // Not `transparent`: `source()` is the `ContentError` itself.
+    #[error("{0}")]
+    Invalid(#[from] ContentError),
 }
 
 /// Why an SDK response could not be read as a URL elicitation's
 /// [`UrlOutcome`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum UrlOutcomeAcpError {
     /// The response holds something elicit's model cannot.
-    Conversion(ConversionError),
+    #[error("unreadable elicitation response: {0}")]
+    Conversion(#[source] ConversionError),
     /// The connection refused it (see [`UrlOutcomeError`]).
-    Outcome(UrlOutcomeError),
-}
-
-impl fmt::Display for UrlOutcomeAcpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Conversion(e) => write!(f, "unreadable elicitation response: {e}"),
-            Self::Outcome(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for UrlOutcomeAcpError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Conversion(e) => Some(e),
-            Self::Outcome(e) => Some(e),
-        }
-    }
+    // Not `transparent`: `source()` is the `UrlOutcomeError` itself.
+    #[error("{0}")]
+    Outcome(#[source] UrlOutcomeError),
 }
 
 // ---------------------------------------------------------------------------

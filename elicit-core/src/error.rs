@@ -76,12 +76,14 @@ impl fmt::Display for JsonKind {
 }
 
 /// Which rule a field's value broke.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FieldErrorKind {
     /// A required field is absent or `null`.
+    #[error("is required but missing")]
     Missing,
     /// The value has the wrong JSON type.
+    #[error("must be {expected}, got {found}")]
     WrongType {
         /// What the schema asks for (`"a string"`, `"an integer"`, ...).
         expected: &'static str,
@@ -89,16 +91,19 @@ pub enum FieldErrorKind {
         found: JsonKind,
     },
     /// A multi-select item that is not a string.
+    #[error("must list options as strings, got an item that is {found}")]
     WrongItemType {
         /// What the item was.
         found: JsonKind,
     },
     /// An integer field got a number with a fraction (e.g. `2.5`).
+    #[error("must be a whole number, got {value}")]
     NotAnInteger {
         /// The value sent.
         value: f64,
     },
     /// Below the inclusive `minimum`.
+    #[error("must be at least {minimum}, got {value}")]
     BelowMinimum {
         /// The bound.
         minimum: Num,
@@ -106,6 +111,7 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// Above the inclusive `maximum`.
+    #[error("must be at most {maximum}, got {value}")]
     AboveMaximum {
         /// The bound.
         maximum: Num,
@@ -113,6 +119,7 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// The value does not fit the Rust field type (e.g. `1e39` for `f32`).
+    #[error("must fit in {rust_type}, got {value}")]
     OutOfTypeRange {
         /// The Rust type.
         rust_type: &'static str,
@@ -120,6 +127,10 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// Fewer characters than `minLength`.
+    #[error(
+        "must be at least {min_length} character{}, got {length}",
+        plural(u64::from(*.min_length))
+    )]
     TooShort {
         /// The bound, in Unicode scalar values.
         min_length: u32,
@@ -127,6 +138,10 @@ pub enum FieldErrorKind {
         length: usize,
     },
     /// More characters than `maxLength`.
+    #[error(
+        "must be at most {max_length} character{}, got {length}",
+        plural(u64::from(*.max_length))
+    )]
     TooLong {
         /// The bound, in Unicode scalar values.
         max_length: u32,
@@ -134,16 +149,19 @@ pub enum FieldErrorKind {
         length: usize,
     },
     /// The value contains no match of `pattern`.
+    #[error("must match the pattern `{pattern}`")]
     PatternMismatch {
         /// The pattern source.
         pattern: String,
     },
     /// The value is not valid for its known `format`.
+    #[error("must be a valid {format}")]
     InvalidFormat {
         /// The format.
         format: Format,
     },
     /// The value is not one of the select's options.
+    #[error("must be one of {}, got `{value}`", code_list(.allowed))]
     NotAnOption {
         /// The value sent.
         value: String,
@@ -151,6 +169,7 @@ pub enum FieldErrorKind {
         allowed: Vec<String>,
     },
     /// Fewer selected options than `minItems`.
+    #[error("must select at least {min_items} option{}, got {count}", plural(*.min_items))]
     TooFewItems {
         /// The bound.
         min_items: u64,
@@ -158,6 +177,7 @@ pub enum FieldErrorKind {
         count: usize,
     },
     /// More selected options than `maxItems`.
+    #[error("must select at most {max_items} option{}, got {count}", plural(*.max_items))]
     TooManyItems {
         /// The bound.
         max_items: u64,
@@ -165,92 +185,29 @@ pub enum FieldErrorKind {
         count: usize,
     },
     /// The same option was selected twice.
+    #[error("selects `{value}` more than once")]
     DuplicateItem {
         /// The repeated value.
         value: String,
     },
     /// A key the form does not have (only with `deny_unknown_fields`).
+    #[error("is not a field of this form")]
     UnknownField,
     /// The field's own schema cannot be used to check a value: an unknown
     /// property kind, or a pattern the engine refuses.
+    #[error("cannot be checked: {reason}")]
     Unvalidatable {
         /// Why.
         reason: String,
     },
 }
 
-impl fmt::Display for FieldErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Missing => f.write_str("is required but missing"),
-            Self::WrongType { expected, found } => {
-                write!(f, "must be {expected}, got {found}")
-            }
-            Self::WrongItemType { found } => {
-                write!(
-                    f,
-                    "must list options as strings, got an item that is {found}"
-                )
-            }
-            Self::NotAnInteger { value } => {
-                write!(f, "must be a whole number, got {value}")
-            }
-            Self::BelowMinimum { minimum, value } => {
-                write!(f, "must be at least {minimum}, got {value}")
-            }
-            Self::AboveMaximum { maximum, value } => {
-                write!(f, "must be at most {maximum}, got {value}")
-            }
-            Self::OutOfTypeRange { rust_type, value } => {
-                write!(f, "must fit in {rust_type}, got {value}")
-            }
-            Self::TooShort { min_length, length } => write!(
-                f,
-                "must be at least {min_length} character{}, got {length}",
-                plural(u64::from(*min_length))
-            ),
-            Self::TooLong { max_length, length } => write!(
-                f,
-                "must be at most {max_length} character{}, got {length}",
-                plural(u64::from(*max_length))
-            ),
-            Self::PatternMismatch { pattern } => {
-                write!(f, "must match the pattern `{pattern}`")
-            }
-            Self::InvalidFormat { format } => write!(f, "must be a valid {format}"),
-            Self::NotAnOption { value, allowed } => {
-                f.write_str("must be one of ")?;
-                for (i, a) in allowed.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "`{a}`")?;
-                }
-                write!(f, ", got `{value}`")
-            }
-            Self::TooFewItems { min_items, count } => write!(
-                f,
-                "must select at least {min_items} option{}, got {count}",
-                plural(*min_items)
-            ),
-            Self::TooManyItems { max_items, count } => write!(
-                f,
-                "must select at most {max_items} option{}, got {count}",
-                plural(*max_items)
-            ),
-            Self::DuplicateItem { value } => write!(f, "selects `{value}` more than once"),
-            Self::UnknownField => f.write_str("is not a field of this form"),
-            Self::Unvalidatable { reason } => write!(f, "cannot be checked: {reason}"),
-        }
-    }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
+// ---------------------------------------------------------------------------
+// Content errors
 
 /// One field that broke a rule.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("`{field}` {kind}")]
 pub struct FieldError {
     field: String,
     kind: FieldErrorKind,
@@ -276,12 +233,6 @@ impl FieldError {
     }
 }
 
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` {}", self.field, self.kind)
-    }
-}
-
 /// Form content that breaks the form's rules. Holds every failing field, in
 /// form order, never just the first.
 ///
@@ -290,7 +241,8 @@ impl fmt::Display for FieldError {
 /// let err = ContentError::new(vec![FieldError::new("replicas", FieldErrorKind::Missing)]);
 /// assert_eq!(err.to_string(), "invalid form content: `replicas` is required but missing");
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid form content: {}", separated(.errors, "; "))]
 pub struct ContentError {
     errors: Vec<FieldError>,
 }
@@ -317,34 +269,28 @@ impl ContentError {
     }
 }
 
-impl fmt::Display for ContentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid form content: ")?;
-        for (i, e) in self.errors.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ContentError {}
+// ---------------------------------------------------------------------------
+// Schema errors
 
 /// Why a schema is not a usable restricted form schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SchemaErrorKind {
     /// A property type this crate does not know (kept raw, but not
     /// renderable as a form control). `object` lands here: forms are flat.
+    #[error(
+        "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
+         (forms are flat: string, number, integer, boolean, or an array multi-select)"
+    )]
     UnknownPropertyType {
         /// The wire `type`.
         type_: String,
     },
     /// Multi-select `items` of an unknown kind.
+    #[error("is a multi-select whose `items` kind is unknown and cannot be rendered")]
     UnknownItemsType,
     /// A lower bound above its upper bound.
+    #[error("has `{min_key}` {min} above its upper bound {max}")]
     BoundsReversed {
         /// `minimum`, `minLength` or `minItems`.
         min_key: &'static str,
@@ -354,18 +300,22 @@ pub enum SchemaErrorKind {
         max: Num,
     },
     /// The `default` breaks the property's own rules.
+    #[error("has a default that {reason}")]
     InvalidDefault {
         /// The rule the default breaks.
         reason: FieldErrorKind,
     },
     /// A select with no options.
+    #[error("is a select with no options")]
     NoOptions,
     /// The same option value twice.
+    #[error("lists the option `{value}` twice")]
     DuplicateOption {
         /// The repeated value.
         value: String,
     },
     /// Multi-select `minItems` above the number of options: no answer is valid.
+    #[error("requires at least {min_items} selected options but has only {options}")]
     MinItemsAboveOptions {
         /// `minItems`.
         min_items: u64,
@@ -373,12 +323,16 @@ pub enum SchemaErrorKind {
         options: usize,
     },
     /// `required` names a property that does not exist.
+    #[error("is required but is not a property")]
     RequiredNotAProperty,
     /// `required` names the same property twice.
+    #[error("is listed twice in `required`")]
     DuplicateRequired,
     /// Two properties with the same name (e.g. through `flatten`).
+    #[error("is defined twice")]
     DuplicateProperty,
     /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::MAX_PATTERN_LEN).
+    #[error("has a pattern of {len} bytes; the limit is {max}")]
     PatternTooLong {
         /// Its length in bytes.
         len: usize,
@@ -387,6 +341,7 @@ pub enum SchemaErrorKind {
     },
     /// The pattern is not valid for the linear-time engine, or compiles to
     /// more than the size limit.
+    #[error("has a pattern `{pattern}` the linear-time regex engine refuses: {reason}")]
     InvalidPattern {
         /// The pattern source.
         pattern: String,
@@ -395,45 +350,9 @@ pub enum SchemaErrorKind {
     },
 }
 
-impl fmt::Display for SchemaErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnknownPropertyType { type_ } => write!(
-                f,
-                "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
-                 (forms are flat: string, number, integer, boolean, or an array multi-select)"
-            ),
-            Self::UnknownItemsType => f.write_str(
-                "is a multi-select whose `items` kind is unknown and cannot be rendered",
-            ),
-            Self::BoundsReversed { min_key, min, max } => {
-                write!(f, "has `{min_key}` {min} above its upper bound {max}")
-            }
-            Self::InvalidDefault { reason } => write!(f, "has a default that {reason}"),
-            Self::NoOptions => f.write_str("is a select with no options"),
-            Self::DuplicateOption { value } => write!(f, "lists the option `{value}` twice"),
-            Self::MinItemsAboveOptions { min_items, options } => write!(
-                f,
-                "requires at least {min_items} selected options but has only {options}"
-            ),
-            Self::RequiredNotAProperty => f.write_str("is required but is not a property"),
-            Self::DuplicateRequired => f.write_str("is listed twice in `required`"),
-            Self::DuplicateProperty => f.write_str("is defined twice"),
-            Self::PatternTooLong { len, max } => {
-                write!(f, "has a pattern of {len} bytes; the limit is {max}")
-            }
-            Self::InvalidPattern { pattern, reason } => {
-                write!(
-                    f,
-                    "has a pattern `{pattern}` the linear-time regex engine refuses: {reason}"
-                )
-            }
-        }
-    }
-}
-
 /// One problem found in a schema.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{} {kind}", subject(.property))]
 pub struct SchemaIssue {
     property: Option<String>,
     kind: SchemaErrorKind,
@@ -451,18 +370,10 @@ impl SchemaIssue {
     }
 }
 
-impl fmt::Display for SchemaIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.property {
-            Some(p) => write!(f, "property `{p}` {}", self.kind),
-            None => write!(f, "the schema {}", self.kind),
-        }
-    }
-}
-
 /// A schema that is not a restricted, self-consistent form schema. Holds
 /// every problem found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid elicitation schema: {}", separated(.issues, "; "))]
 pub struct SchemaError {
     issues: Vec<SchemaIssue>,
 }
@@ -492,23 +403,73 @@ impl SchemaError {
     }
 }
 
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid elicitation schema: ")?;
-        for (i, issue) in self.issues.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{issue}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SchemaError {}
-
 impl From<SchemaErrorKind> for SchemaError {
     fn from(kind: SchemaErrorKind) -> Self {
         SchemaError::single(None, kind)
     }
+}
+
+// ---------------------------------------------------------------------------
+// Helpers for the messages that need more than a format string
+
+/// The plural ending of a noun counted by `n`.
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// A `Display` written by a closure, for the helpers below.
+struct DisplayWith<F>(F);
+
+impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> fmt::Display for DisplayWith<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.0)(f)
+    }
+}
+
+/// `items` one after another, with `separator` between them.
+fn separated<'a, T: fmt::Display>(
+    items: &'a [T],
+    separator: &'static str,
+) -> impl fmt::Display + 'a {
+    DisplayWith(move |f: &mut fmt::Formatter<'_>| {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(separator)?;
+            }
+            write!(f, "{item}")?;
+        }
+        Ok(())
+    })
+}
+
+/// `names` in backticks, separated by commas: `` `a`, `b` ``.
+pub(crate) fn code_list(names: &[String]) -> impl fmt::Display + '_ {
+    DisplayWith(move |f: &mut fmt::Formatter<'_>| {
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{name}`")?;
+        }
+        Ok(())
+    })
+}
+
+/// The start of a message about an optional property: `` `name` `` and a
+/// space, or nothing (the acp and rmcp conversion errors).
+#[cfg(any(feature = "acp", feature = "rmcp"))]
+pub(crate) fn property_prefix(property: &Option<String>) -> impl fmt::Display + '_ {
+    DisplayWith(move |f: &mut fmt::Formatter<'_>| match property {
+        Some(p) => write!(f, "`{p}` "),
+        None => Ok(()),
+    })
+}
+
+/// What a [`SchemaIssue`] is about: "property `name`", or "the schema" at
+/// the object level.
+fn subject(property: &Option<String>) -> impl fmt::Display + '_ {
+    DisplayWith(move |f: &mut fmt::Formatter<'_>| match property {
+        Some(p) => write!(f, "property `{p}`"),
+        None => f.write_str("the schema"),
+    })
 }

@@ -67,7 +67,7 @@ use std::fmt;
 use ::rmcp::model as mcp;
 use serde_json::{Map, Value};
 
-use crate::error::{ContentError, JsonKind};
+use crate::error::{ContentError, JsonKind, property_prefix};
 use crate::protocol::{OtherAction, Outcome};
 use crate::schema::{
     ElicitationSchema, EnumOption, Format, Items, MultiSelectSchema, Options, PropertySchema,
@@ -80,7 +80,8 @@ use crate::{Content, Elicit};
 
 /// A schema that cannot be sent over MCP. Names the property where there is
 /// one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}{kind}", property_prefix(.property))]
 pub struct McpSchemaError {
     property: Option<String>,
     kind: McpSchemaErrorKind,
@@ -106,112 +107,65 @@ impl McpSchemaError {
     }
 }
 
-impl fmt::Display for McpSchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.property {
-            Some(p) => write!(f, "`{p}` {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for McpSchemaError {}
-
 /// Why a schema cannot be sent over MCP.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpSchemaErrorKind {
     /// A string `format` other than `email`, `uri`, `date` and `date-time`.
+    #[error(
+        "has format `{format}`, which MCP does not allow: use `email`, `uri`, `date`, \
+         `date-time` or no format"
+    )]
     CustomFormat {
         /// The format.
         format: String,
     },
     /// A property type MCP does not have.
+    #[error(
+        "has type `{type_}`, which MCP forms do not have (string, number, integer, \
+         boolean, single- and multi-select)"
+    )]
     UnknownPropertyType {
         /// The wire `type`.
         type_: String,
     },
     /// Multi-select `items` of an unknown kind.
+    #[error("is a multi-select with `items` of a kind MCP does not have")]
     UnknownItems,
     /// A property name that appears twice.
+    #[error("appears twice (e.g. through `flatten`)")]
     DuplicateProperty,
     /// rmcp's enum builder refused the select (a default that is not an
     /// option, `minItems` above `maxItems`, a default outside the bounds).
+    #[error("is refused by rmcp: {reason}")]
     Rejected {
         /// rmcp's reason.
         reason: String,
     },
 }
 
-impl fmt::Display for McpSchemaErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::CustomFormat { format } => write!(
-                f,
-                "has format `{format}`, which MCP does not allow: use `email`, `uri`, `date`, \
-                 `date-time` or no format"
-            ),
-            Self::UnknownPropertyType { type_ } => write!(
-                f,
-                "has type `{type_}`, which MCP forms do not have (string, number, integer, \
-                 boolean, single- and multi-select)"
-            ),
-            Self::UnknownItems => {
-                f.write_str("is a multi-select with `items` of a kind MCP does not have")
-            }
-            Self::DuplicateProperty => f.write_str("appears twice (e.g. through `flatten`)"),
-            Self::Rejected { reason } => write!(f, "is refused by rmcp: {reason}"),
-        }
-    }
-}
-
 /// Why an rmcp `ElicitResult` could not be read as a form's [`Outcome`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpOutcomeError {
     /// `accept` came with `content` that is not a JSON object.
+    #[error("the accepted `content` must be an object, got {found}")]
     ContentNotAnObject {
         /// What it was.
         found: JsonKind,
     },
     /// The accepted content breaks the form's rules (including a `pattern`
     /// the MCP client could not check): ask again or fail.
-    Invalid(ContentError),
+    // Not `transparent`: `source()` is the `ContentError` itself.
+    #[error("{0}")]
+    Invalid(#[from] ContentError),
     /// An action rmcp added after the version elicit was built against, whose
     /// name elicit cannot read.
+    #[error("unreadable elicitation action: {reason}")]
     UnreadableAction {
         /// Why.
         reason: String,
     },
-}
-
-impl fmt::Display for McpOutcomeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ContentNotAnObject { found } => {
-                write!(f, "the accepted `content` must be an object, got {found}")
-            }
-            Self::Invalid(e) => write!(f, "{e}"),
-            Self::UnreadableAction { reason } => {
-                write!(f, "unreadable elicitation action: {reason}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for McpOutcomeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Invalid(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ContentError> for McpOutcomeError {
-    fn from(e: ContentError) -> Self {
-        Self::Invalid(e)
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -293,100 +247,100 @@ impl fmt::Display for DroppedPart {
 /// ```
 pub fn dropped(schema: &ElicitationSchema) -> Vec<Dropped> {
     let mut out = Vec::new();
-    let mut push = |property: Option<&str>, part| {
-        out.push(Dropped {
-            property: property.map(str::to_owned),
-            part,
-        });
+    let mut form = DroppedAt {
+        property: None,
+        out: &mut out,
     };
-    if schema.title.is_some() {
-        push(None, DroppedPart::Title);
-    }
-    if schema.description.is_some() {
-        push(None, DroppedPart::Description);
-    }
-    if schema.meta.is_some() {
-        push(None, DroppedPart::Meta);
-    }
+    form.push_if(schema.title.is_some(), DroppedPart::Title);
+    form.push_if(schema.description.is_some(), DroppedPart::Description);
+    form.push_if(schema.meta.is_some(), DroppedPart::Meta);
     for (name, property) in &schema.properties {
-        let at = Some(name);
-        let options = match property {
-            PropertySchema::String(s) => {
-                if s.options.is_some() {
-                    if s.min_length.is_some() {
-                        push(
-                            at,
-                            DroppedPart::SelectConstraint {
-                                keyword: "minLength",
-                            },
-                        );
-                    }
-                    if s.max_length.is_some() {
-                        push(
-                            at,
-                            DroppedPart::SelectConstraint {
-                                keyword: "maxLength",
-                            },
-                        );
-                    }
-                    if s.format.is_some() {
-                        push(at, DroppedPart::SelectConstraint { keyword: "format" });
-                    }
-                }
-                if s.pattern.is_some() {
-                    push(at, DroppedPart::Pattern);
-                }
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                s.options.as_ref()
-            }
-            PropertySchema::MultiSelect(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                match &s.items {
-                    Items::Options(options) => Some(options),
-                    Items::Other(_) => None,
-                }
-            }
-            PropertySchema::Number(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Integer(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Boolean(s) => {
-                if s.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-                None
-            }
-            PropertySchema::Other(_) => None,
+        let mut at = DroppedAt {
+            property: Some(name),
+            out: &mut out,
         };
-        if let Some(Options::Titled(options)) = options {
-            for option in options {
-                if option.description.is_some() {
-                    push(
-                        at,
-                        DroppedPart::OptionDescription {
-                            value: option.value.clone(),
-                        },
-                    );
-                }
-                if option.meta.is_some() {
-                    push(at, DroppedPart::Meta);
-                }
-            }
-        }
+        property_dropped(property, &mut at);
     }
     out
+}
+
+/// Where [`dropped`] records the parts of the form or of one property.
+struct DroppedAt<'a> {
+    property: Option<&'a str>,
+    out: &'a mut Vec<Dropped>,
+}
+
+impl DroppedAt<'_> {
+    fn push(&mut self, part: DroppedPart) {
+        self.out.push(Dropped {
+            property: self.property.map(str::to_owned),
+            part,
+        });
+    }
+
+    fn push_if(&mut self, present: bool, part: DroppedPart) {
+        if present {
+            self.push(part);
+        }
+    }
+}
+
+/// What one property loses: its kind's own parts, then its options'.
+fn property_dropped(property: &PropertySchema, at: &mut DroppedAt<'_>) {
+    let options = match property {
+        PropertySchema::String(s) => {
+            string_dropped(s, at);
+            s.options.as_ref()
+        }
+        PropertySchema::MultiSelect(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            match &s.items {
+                Items::Options(options) => Some(options),
+                Items::Other(_) => None,
+            }
+        }
+        PropertySchema::Number(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Integer(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Boolean(s) => {
+            at.push_if(s.meta.is_some(), DroppedPart::Meta);
+            None
+        }
+        PropertySchema::Other(_) => None,
+    };
+    if let Some(Options::Titled(options)) = options {
+        options_dropped(options, at);
+    }
+}
+
+/// A string's parts: a single-select's length and format constraints, the
+/// `pattern`, `_meta`.
+fn string_dropped(s: &StringSchema, at: &mut DroppedAt<'_>) {
+    if s.options.is_some() {
+        let constraint = |keyword| DroppedPart::SelectConstraint { keyword };
+        at.push_if(s.min_length.is_some(), constraint("minLength"));
+        at.push_if(s.max_length.is_some(), constraint("maxLength"));
+        at.push_if(s.format.is_some(), constraint("format"));
+    }
+    at.push_if(s.pattern.is_some(), DroppedPart::Pattern);
+    at.push_if(s.meta.is_some(), DroppedPart::Meta);
+}
+
+/// Each titled option's `description` and `_meta`.
+fn options_dropped(options: &[EnumOption], at: &mut DroppedAt<'_>) {
+    for option in options {
+        if option.description.is_some() {
+            at.push(DroppedPart::OptionDescription {
+                value: option.value.clone(),
+            });
+        }
+        at.push_if(option.meta.is_some(), DroppedPart::Meta);
+    }
 }
 
 // ---------------------------------------------------------------------------

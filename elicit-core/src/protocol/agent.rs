@@ -23,10 +23,13 @@ use super::messages::{
 };
 use super::url::{UrlRejection, check_url};
 
-/// How many completed URL elicitations a connection remembers, to refuse a
-/// second completion with [`CompletionError::AlreadyCompleted`]. Older ones
-/// are forgotten and then refused as [`CompletionError::NotOutstanding`].
-pub const COMPLETED_MEMORY: usize = 4096;
+/// How many completed URL elicitation ids an [`AgentConnection`] remembers
+/// (per connection), to refuse a second completion with
+/// [`CompletionError::AlreadyCompleted`]. Older ones are forgotten and then
+/// refused as [`CompletionError::NotOutstanding`]. (The client side has its
+/// own, smaller memory:
+/// [`CLIENT_COMPLETED_IDS_REMEMBERED`](super::client::CLIENT_COMPLETED_IDS_REMEMBERED).)
+pub const AGENT_COMPLETED_IDS_REMEMBERED: usize = 4096;
 
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
@@ -131,148 +134,103 @@ impl UrlRequest {
 }
 
 /// Why the agent cannot send an elicitation. Each message says what to do.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AgentError {
     /// The client did not advertise this mode (or elicitation at all).
+    #[error(
+        "the client did not advertise elicitation {mode} mode \
+         (`clientCapabilities.elicitation.{mode}`): do not send the request; fall back \
+         (ask in the conversation, use a default) or fail the operation"
+    )]
     ModeNotAdvertised {
         /// The mode.
         mode: Mode,
     },
     /// Sensitive input needs URL mode, which the client did not advertise.
     /// There is no fallback to form mode.
+    #[error(
+        "sensitive input needs URL mode, which the client did not advertise: never fall \
+         back to form mode; use another safe flow (e.g. tell the user where to configure \
+         it) or fail the operation"
+    )]
     SensitiveInputNeedsUrlMode,
     /// The URL is refused by the URL policy.
-    UnsafeUrl(UrlRejection),
+    #[error("unsafe elicitation URL: {0}")]
+    UnsafeUrl(#[source] UrlRejection),
     /// The caller-given `elicitationId` is outstanding on this connection.
+    #[error(
+        "the elicitationId `{0}` is already outstanding on this connection: ids must be \
+         unique among outstanding URL elicitations; let the connection generate one"
+    )]
     DuplicateElicitationId(ElicitationId),
     /// The caller-given `elicitationId` is empty.
+    #[error(
+        "the elicitationId is empty: give a non-empty id or let the connection generate \
+         one"
+    )]
     EmptyElicitationId,
     /// The form's schema is not a valid restricted schema.
-    InvalidFormSchema(SchemaError),
+    #[error("the form cannot be sent: {0}")]
+    InvalidFormSchema(#[source] SchemaError),
     /// A form property is named like a credential.
+    #[error(
+        "the form field `{field}` looks like a credential: form mode must never collect \
+         secrets; use URL mode (`AgentConnection::sensitive`) instead"
+    )]
     CredentialField {
         /// The property's wire name.
         field: String,
     },
 }
 
-impl fmt::Display for AgentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ModeNotAdvertised { mode } => write!(
-                f,
-                "the client did not advertise elicitation {mode} mode \
-                 (`clientCapabilities.elicitation.{mode}`): do not send the request; fall back \
-                 (ask in the conversation, use a default) or fail the operation"
-            ),
-            Self::SensitiveInputNeedsUrlMode => f.write_str(
-                "sensitive input needs URL mode, which the client did not advertise: never fall \
-                 back to form mode; use another safe flow (e.g. tell the user where to configure \
-                 it) or fail the operation",
-            ),
-            Self::UnsafeUrl(rejection) => write!(f, "unsafe elicitation URL: {rejection}"),
-            Self::DuplicateElicitationId(id) => write!(
-                f,
-                "the elicitationId `{id}` is already outstanding on this connection: ids must be \
-                 unique among outstanding URL elicitations; let the connection generate one"
-            ),
-            Self::EmptyElicitationId => f.write_str(
-                "the elicitationId is empty: give a non-empty id or let the connection generate \
-                 one",
-            ),
-            Self::InvalidFormSchema(e) => write!(f, "the form cannot be sent: {e}"),
-            Self::CredentialField { field } => write!(
-                f,
-                "the form field `{field}` looks like a credential: form mode must never collect \
-                 secrets; use URL mode (`AgentConnection::sensitive`) instead"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for AgentError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::UnsafeUrl(e) => Some(e),
-            Self::InvalidFormSchema(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// Why a URL-mode response cannot be matched to its elicitation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum UrlOutcomeError {
     /// The [`PendingUrl`] belongs to another connection.
+    #[error(
+        "this pending URL elicitation belongs to another client connection: handle each \
+         response on the connection that sent the request"
+    )]
     WrongConnection,
     /// The elicitation is no longer outstanding (abandoned, or already
     /// declined or cancelled).
+    #[error(
+        "the URL elicitation `{0}` is not outstanding on this connection (abandoned or \
+         already answered): ignore this response"
+    )]
     NotOutstanding(ElicitationId),
 }
 
-impl fmt::Display for UrlOutcomeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::WrongConnection => f.write_str(
-                "this pending URL elicitation belongs to another client connection: handle each \
-                 response on the connection that sent the request",
-            ),
-            Self::NotOutstanding(id) => write!(
-                f,
-                "the URL elicitation `{id}` is not outstanding on this connection (abandoned or \
-                 already answered): ignore this response"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for UrlOutcomeError {}
-
 /// Why an out-of-band completion is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CompletionError {
     /// No such outstanding URL elicitation on this connection.
+    #[error(
+        "no outstanding URL elicitation `{0}` on this connection: do not notify this \
+         client (it may belong to another connection, or be abandoned)"
+    )]
     NotOutstanding(ElicitationId),
     /// It was completed already.
+    #[error("the URL elicitation `{0}` was already completed: do not complete it twice")]
     AlreadyCompleted(ElicitationId),
     /// The flow was completed by another user than the one it is bound to.
+    #[error(
+        "the URL elicitation `{0}` was completed by a different user than the one who \
+         started it: refuse the result (possible phishing) and keep waiting for the right \
+         user"
+    )]
     IdentityMismatch(ElicitationId),
     /// The elicitation is bound to a verified user, but the completion did
     /// not say who completed it.
+    #[error(
+        "the URL elicitation `{0}` is bound to a verified user, but the completion does \
+         not say who completed it: authenticate the user in the out-of-band flow"
+    )]
     IdentityMissing(ElicitationId),
 }
-
-impl fmt::Display for CompletionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotOutstanding(id) => write!(
-                f,
-                "no outstanding URL elicitation `{id}` on this connection: do not notify this \
-                 client (it may belong to another connection, or be abandoned)"
-            ),
-            Self::AlreadyCompleted(id) => write!(
-                f,
-                "the URL elicitation `{id}` was already completed: do not complete it twice"
-            ),
-            Self::IdentityMismatch(id) => write!(
-                f,
-                "the URL elicitation `{id}` was completed by a different user than the one who \
-                 started it: refuse the result (possible phishing) and keep waiting for the right \
-                 user"
-            ),
-            Self::IdentityMissing(id) => write!(
-                f,
-                "the URL elicitation `{id}` is bound to a verified user, but the completion does \
-                 not say who completed it: authenticate the user in the out-of-band flow"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CompletionError {}
 
 /// The answer to a form-mode elicitation.
 #[derive(Debug, Clone, PartialEq)]
@@ -633,7 +591,7 @@ impl AgentConnection {
         }
         self.urls.insert(id.clone(), UrlState::Completed);
         self.completed_order.push_back(id.clone());
-        while self.completed_order.len() > COMPLETED_MEMORY {
+        while self.completed_order.len() > AGENT_COMPLETED_IDS_REMEMBERED {
             if let Some(old) = self.completed_order.pop_front() {
                 self.urls.remove(&old);
             }
@@ -659,7 +617,7 @@ impl AgentConnection {
     }
 
     /// Whether `id` was completed on this connection (and is still
-    /// remembered, see [`COMPLETED_MEMORY`]).
+    /// remembered, see [`AGENT_COMPLETED_IDS_REMEMBERED`]).
     pub fn is_completed(&self, id: &ElicitationId) -> bool {
         matches!(self.urls.get(id), Some(UrlState::Completed))
     }

@@ -4,7 +4,6 @@
 //! flow.
 
 use std::collections::{HashSet, VecDeque};
-use std::fmt;
 
 use serde_json::{Map, Value};
 
@@ -23,10 +22,12 @@ use super::url::{UrlRejection, UrlReview, UrlVerdict};
 /// answered with `-32602`.
 pub const MAX_PENDING_URLS: usize = 1024;
 
-/// How many completed ids a client remembers (to report
-/// [`Completion::IgnoredAlreadyCompleted`]); older ones are reported as
-/// [`Completion::IgnoredUnknown`], which is ignored all the same.
-pub const COMPLETED_MEMORY: usize = 1024;
+/// How many completed URL elicitation ids a [`ClientConnection`] remembers
+/// (per connection), to report [`Completion::IgnoredAlreadyCompleted`]; older
+/// ones are reported as [`Completion::IgnoredUnknown`], which is ignored all
+/// the same. (The agent side has its own, larger memory:
+/// [`AGENT_COMPLETED_IDS_REMEMBERED`](super::agent::AGENT_COMPLETED_IDS_REMEMBERED).)
+pub const CLIENT_COMPLETED_IDS_REMEMBERED: usize = 1024;
 
 /// The client's elicitation state for **one** agent connection: the
 /// capabilities it advertised, and the URL elicitations it is tracking.
@@ -137,7 +138,7 @@ impl ClientConnection {
         let id = &notification.elicitation_id;
         if self.pending.remove(id) {
             self.completed.push_back(id.clone());
-            while self.completed.len() > COMPLETED_MEMORY {
+            while self.completed.len() > CLIENT_COMPLETED_IDS_REMEMBERED {
                 self.completed.pop_front();
             }
             Completion::Completed(id.clone())
@@ -301,8 +302,13 @@ impl FormElicitation {
 }
 
 /// A form schema the client cannot render faithfully.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "the form is not renderable ({error}): do not guess a control; answer with \
+     `to_jsonrpc_error()` (-32602) or cancel"
+)]
 pub struct NotRenderable {
+    #[source]
     error: SchemaError,
 }
 
@@ -340,50 +346,18 @@ impl NotRenderable {
     }
 }
 
-impl fmt::Display for NotRenderable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the form is not renderable ({}): do not guess a control; answer with \
-             `to_jsonrpc_error()` (-32602) or cancel",
-            self.error
-        )
-    }
-}
-
-impl std::error::Error for NotRenderable {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
 /// Why a form answer cannot be sent.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnswerError {
     /// The form cannot be rendered, so it cannot be answered with content.
-    NotRenderable(NotRenderable),
+    // Not `transparent`: `source()` is the `NotRenderable` itself.
+    #[error("{0}")]
+    NotRenderable(#[source] NotRenderable),
     /// The input breaks the form's rules: show the errors, let the user fix
     /// them.
-    Invalid(ContentError),
-}
-
-impl fmt::Display for AnswerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotRenderable(e) => write!(f, "{e}"),
-            Self::Invalid(e) => write!(f, "{e}: let the user correct the form"),
-        }
-    }
-}
-
-impl std::error::Error for AnswerError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::NotRenderable(e) => Some(e),
-            Self::Invalid(e) => Some(e),
-        }
-    }
+    #[error("{0}: let the user correct the form")]
+    Invalid(#[source] ContentError),
 }
 
 /// A URL-mode request that passed the guard. Nothing here opens or fetches
