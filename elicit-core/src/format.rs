@@ -258,7 +258,7 @@ const fn is_email_local(b: &[u8], start: usize, end: usize) -> bool {
 
 /// Whether `b[start..end]` is one or more valid dot-separated labels: one
 /// pass checks every byte, and each label's length and ends at its `.`.
-const fn is_email_domain(b: &[u8], start: usize, end: usize) -> bool {
+pub(crate) const fn is_email_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut label_start = start;
     let mut i = start;
     while i < end {

@@ -1,0 +1,406 @@
+//! Reading the host: IPv6 literals, IPv4 addresses (`std::net`), domain
+//! labels (the rule of [`crate::format`]) and their Punycode form.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use super::lookalike;
+use super::parse::Analysis;
+use super::policy::{HostKind, UrlRejection, UrlWarning};
+
+/// The longest host name, in bytes, without its trailing `.`.
+const MAX_HOST_LEN: usize = 253;
+
+/// Reads `host_text` (the host as written, port and userinfo removed) into
+/// `a`: its display form, its kind, whether it is loopback, its Unicode
+/// form, its warnings and refusals.
+pub(super) fn analyse_host(a: &mut Analysis, host_text: &str) {
+    if let Some(inner) = host_text
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+    {
+        analyse_ipv6(a, host_text, inner);
+        return;
+    }
+    if host_text.contains('%') {
+        a.host = Some(host_text.to_owned());
+        a.refuse(UrlRejection::PercentEncodedHost);
+        return;
+    }
+    let host = host_text.to_lowercase();
+    a.host = Some(host.clone());
+    let trimmed = host.strip_suffix('.').unwrap_or(&host);
+    if trimmed.is_empty() {
+        a.refuse(UrlRejection::InvalidHost {
+            reason: "has no labels",
+        });
+        return;
+    }
+    let labels: Vec<&str> = trimmed.split('.').collect();
+    check_name(a, trimmed, &labels);
+    // WHATWG reads a host whose last label is a number as an IPv4 address.
+    if labels.last().is_some_and(|l| ends_in_number(l)) {
+        analyse_ipv4(a, trimmed, host_text);
+    } else {
+        analyse_domain(a, trimmed, &labels);
+    }
+}
+
+/// A bracketed IPv6 address; `inner` is without the brackets.
+fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
+    a.host = Some(host_text.to_ascii_lowercase());
+    a.host_kind = Some(HostKind::Ipv6);
+    a.warn(UrlWarning::IpLiteral);
+    if inner.contains('%') {
+        a.refuse(UrlRejection::InvalidHost {
+            reason: "has an IPv6 zone identifier (`%25...`), which is not allowed",
+        });
+        return;
+    }
+    match inner.parse::<Ipv6Addr>() {
+        Ok(address) => a.loopback = address.is_loopback(),
+        Err(_) => a.refuse(UrlRejection::InvalidHost {
+            reason: "is not a valid IPv6 address",
+        }),
+    }
+}
+
+/// The checks on a name's characters, labels and length. `trimmed` is the
+/// lowercased host without its trailing `.`; `labels` are its labels.
+fn check_name(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
+    if !trimmed.is_ascii() {
+        // The first refusal is the one reported: the label checks below
+        // could add nothing to it.
+        a.warn(UrlWarning::NonAsciiHost);
+        a.refuse(UrlRejection::NonAsciiHost);
+        return;
+    }
+    for label in labels {
+        if !is_label(label) {
+            a.refuse(UrlRejection::InvalidHost {
+                reason: label_fault(label),
+            });
+        }
+    }
+    if trimmed.len() > MAX_HOST_LEN {
+        a.refuse(UrlRejection::InvalidHost {
+            reason: "is longer than 253 characters",
+        });
+    }
+}
+
+/// The domain-label rule, the one [`crate::format::is_email`] applies to
+/// e-mail domains: 1 to 63 ASCII letters, digits or `-`, not starting or
+/// ending with `-`.
+fn is_label(label: &str) -> bool {
+    crate::format::is_email_domain(label.as_bytes(), 0, label.len())
+}
+
+/// Why an ASCII `label` without `.` fails [`is_label`].
+fn label_fault(label: &str) -> &'static str {
+    if label.is_empty() {
+        "has an empty label (`..` or a leading `.`)"
+    } else if !label
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        "may contain only letters, digits, `-` and `.`"
+    } else if label.starts_with('-') || label.ends_with('-') {
+        "has a label that starts or ends with `-`"
+    } else {
+        // The length is the only rule left.
+        "has a label longer than 63 characters"
+    }
+}
+
+/// The WHATWG "ends in a number" test on the last label: all decimal
+/// digits, or `0x` and hex digits.
+fn ends_in_number(label: &str) -> bool {
+    let hex = label.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"))
+        && label[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    !label.is_empty() && (label.bytes().all(|b| b.is_ascii_digit()) || hex)
+}
+
+/// A host that WHATWG reads as an IPv4 address: allowed only as four
+/// decimal numbers up to 255 without leading zeros, the one form
+/// `std::net::Ipv4Addr` parses. Shorthand (`127.1`, `2130706433`), hex
+/// (`0x7f.0.0.1`) and octal (`0177.0.0.1`) forms are refused.
+fn analyse_ipv4(a: &mut Analysis, trimmed: &str, host_text: &str) {
+    a.host_kind = Some(HostKind::Ipv4);
+    a.warn(UrlWarning::IpLiteral);
+    match trimmed.parse::<Ipv4Addr>() {
+        Ok(address) => a.loopback = address.is_loopback(),
+        Err(_) => a.refuse(UrlRejection::NonCanonicalIpv4 {
+            host: host_text.to_owned(),
+        }),
+    }
+}
+
+/// A domain name: its Punycode labels, and the look-alike warnings.
+fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
+    a.host_kind = Some(HostKind::Domain);
+    a.loopback = trimmed == "localhost";
+    let unicode_labels = decode_labels(a, labels);
+    for label in &unicode_labels {
+        if lookalike::mixes_scripts(label) {
+            a.warn(UrlWarning::MixedScripts {
+                label: label.clone(),
+            });
+        }
+    }
+    if let Some(warning) = lookalike::long_host(trimmed, labels) {
+        a.warn(warning);
+    }
+    if let Some(warning) = lookalike::deceptive(labels) {
+        a.warn(warning);
+    }
+}
+
+/// The labels with their `xn--` ones decoded (kept as written when they do
+/// not decode, which is refused). Warns about each Punycode label, and sets
+/// the Unicode host when there is one.
+fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
+    let mut unicode_labels = Vec::with_capacity(labels.len());
+    let mut any_punycode = false;
+    for label in labels {
+        let Some(encoded) = label.strip_prefix("xn--") else {
+            unicode_labels.push((*label).to_owned());
+            continue;
+        };
+        any_punycode = true;
+        let decoded = punycode_decode(encoded);
+        if decoded.is_none() {
+            a.refuse(UrlRejection::InvalidHost {
+                reason: "has an `xn--` label that is not valid Punycode",
+            });
+        }
+        a.warn(UrlWarning::Punycode {
+            label: (*label).to_owned(),
+            decoded: decoded.clone(),
+        });
+        unicode_labels.push(decoded.unwrap_or_else(|| (*label).to_owned()));
+    }
+    if any_punycode {
+        a.unicode_host = Some(unicode_labels.join("."));
+    }
+    unicode_labels
+}
+
+// ---------------------------------------------------------------------------
+// Punycode (RFC 3492), decoding only.
+
+const BASE: u32 = 36;
+const T_MIN: u32 = 1;
+const T_MAX: u32 = 26;
+const SKEW: u32 = 38;
+const DAMP: u32 = 700;
+const INITIAL_BIAS: u32 = 72;
+const INITIAL_N: u32 = 128;
+
+/// Decodes the part of a label after `xn--`; `None` if it is empty or not
+/// valid Punycode.
+fn punycode_decode(input: &str) -> Option<String> {
+    if !input.is_ascii() || input.is_empty() {
+        return None;
+    }
+    let (basic, extended) = match input.rfind('-') {
+        Some(i) => (&input[..i], &input[i + 1..]),
+        None => ("", input),
+    };
+    let mut output: Vec<char> = basic.chars().collect();
+    let mut n = INITIAL_N;
+    let mut i: u32 = 0;
+    let mut bias = INITIAL_BIAS;
+    let mut digits = extended.bytes().peekable();
+    while digits.peek().is_some() {
+        let old_i = i;
+        i = read_delta(&mut digits, i, bias)?;
+        let len = u32::try_from(output.len() + 1).ok()?;
+        bias = adapt(i - old_i, len, old_i == 0);
+        n = n.checked_add(i / len)?;
+        i %= len;
+        let c = char::from_u32(n)?;
+        output.insert(usize::try_from(i).ok()?, c);
+        i += 1;
+    }
+    Some(output.into_iter().collect())
+}
+
+/// Reads one generalized variable-length integer from `digits` and adds it
+/// to `i` (RFC 3492, section 6.2).
+fn read_delta(digits: &mut impl Iterator<Item = u8>, mut i: u32, bias: u32) -> Option<u32> {
+    let mut w: u32 = 1;
+    let mut k = BASE;
+    loop {
+        let digit = match digits.next()? {
+            b @ b'a'..=b'z' => u32::from(b - b'a'),
+            b @ b'A'..=b'Z' => u32::from(b - b'A'),
+            b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
+            _ => return None,
+        };
+        i = i.checked_add(digit.checked_mul(w)?)?;
+        let t = if k <= bias {
+            T_MIN
+        } else if k >= bias + T_MAX {
+            T_MAX
+        } else {
+            k - bias
+        };
+        if digit < t {
+            return Some(i);
+        }
+        w = w.checked_mul(BASE - t)?;
+        k = k.checked_add(BASE)?;
+    }
+}
+
+/// The bias adaptation function (RFC 3492, section 6.1).
+fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
+    let mut delta = if first_time { delta / DAMP } else { delta / 2 };
+    delta += delta / num_points;
+    let mut k = 0;
+    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
+        delta /= BASE - T_MIN;
+        k += BASE;
+    }
+    k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::url::{UrlReview, UrlVerdict};
+
+    #[test]
+    fn punycode_decodes_rfc_examples() {
+        assert_eq!(punycode_decode("80ak6aa92e").as_deref(), Some("аррӏе"));
+        assert_eq!(punycode_decode("pple-43d").as_deref(), Some("\u{430}pple"));
+        assert_eq!(punycode_decode("mnchen-3ya").as_deref(), Some("münchen"));
+        assert_eq!(punycode_decode("!!"), None);
+        assert_eq!(punycode_decode("99999999999"), None);
+        assert_eq!(punycode_decode(""), None);
+    }
+
+    fn ipv6_review(inner: &str) -> UrlReview {
+        UrlReview::new(&format!("https://[{inner}]/"))
+    }
+
+    #[test]
+    fn ipv6_forms() {
+        for good in [
+            "::1",
+            "0:0:0:0:0:0:0:1",
+            "::",
+            "::ffff:127.0.0.1",
+            "1:2:3:4:5:6:7::",
+            "1:2:3:4:5:6:1.2.3.4",
+            "2001:DB8::1",
+        ] {
+            let review = ipv6_review(good);
+            assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
+            assert_eq!(review.host_kind(), Some(HostKind::Ipv6), "{good}");
+        }
+        for bad in [
+            ":1",
+            "1::2::3",
+            "1:2:3:4:5:6:7:8:9",
+            "12345::",
+            "1::2:",
+            ":::",
+            "g::",
+            "1.2.3.4::",
+            "::1.2.3.04",
+            "1:2:3:4:5:6:7:1.2.3.4",
+        ] {
+            assert_eq!(
+                ipv6_review(bad).verdict().rejection(),
+                Some(&UrlRejection::InvalidHost {
+                    reason: "is not a valid IPv6 address"
+                }),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn loopback_addresses() {
+        for (url, development) in [
+            ("http://[::1]/", true),
+            ("http://[0:0:0:0:0:0:0:1]/", true),
+            ("http://[::2]/", false),
+            ("http://[::ffff:127.0.0.1]/", false),
+            ("http://127.0.0.1/", true),
+            ("http://127.255.255.254./", true),
+            ("http://128.0.0.1/", false),
+            ("http://localhost./", true),
+        ] {
+            assert_eq!(
+                UrlReview::new(url).verdict().is_development(),
+                development,
+                "{url}"
+            );
+        }
+    }
+
+    #[test]
+    fn ipv4_forms() {
+        for good in ["1.2.3.4", "255.255.255.255", "0.0.0.0", "10.0.0.1."] {
+            let review = UrlReview::new(&format!("https://{good}/"));
+            assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
+            assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{good}");
+        }
+        for bad in [
+            "127.1",
+            "2130706433",
+            "0x7f.0.0.1",
+            "0177.0.0.1",
+            "1.2.3.256",
+            "1.2.3.4.5",
+            "example.123",
+            "a.0x",
+            "01.2.3.4",
+        ] {
+            let review = UrlReview::new(&format!("https://{bad}/"));
+            assert_eq!(
+                review.verdict().rejection(),
+                Some(&UrlRejection::NonCanonicalIpv4 { host: bad.into() }),
+                "{bad}"
+            );
+            assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{bad}");
+        }
+    }
+
+    #[test]
+    fn label_faults() {
+        for (host, reason) in [
+            ("a..b", "has an empty label (`..` or a leading `.`)"),
+            (".a", "has an empty label (`..` or a leading `.`)"),
+            ("a_b.com", "may contain only letters, digits, `-` and `.`"),
+            ("a-.com", "has a label that starts or ends with `-`"),
+            ("-a-.com", "has a label that starts or ends with `-`"),
+            (
+                &format!("{}.com", "a".repeat(64)),
+                "has a label longer than 63 characters",
+            ),
+        ] {
+            assert_eq!(
+                UrlReview::new(&format!("https://{host}/"))
+                    .verdict()
+                    .rejection(),
+                Some(&UrlRejection::InvalidHost { reason }),
+                "{host}"
+            );
+        }
+        let longest_label = format!("https://{}.com/", "a".repeat(63));
+        assert_eq!(
+            UrlReview::new(&longest_label).verdict(),
+            &UrlVerdict::Allowed
+        );
+        let long_host = format!("https://{}.com/", vec!["a".repeat(60); 5].join("."));
+        assert_eq!(
+            UrlReview::new(&long_host).verdict().rejection(),
+            Some(&UrlRejection::InvalidHost {
+                reason: "is longer than 253 characters"
+            })
+        );
+    }
+}

@@ -1,0 +1,263 @@
+//! The policy's vocabulary: limits, refused schemes, and the public types a
+//! review reports ([`UrlRejection`], [`UrlWarning`], [`UrlVerdict`],
+//! [`HostKind`]).
+
+use thiserror::Error;
+
+/// The longest URL accepted, in bytes.
+pub const MAX_URL_LEN: usize = 4096;
+/// A host longer than this (in bytes) gets [`UrlWarning::LongHost`].
+pub const LONG_HOST_CHARS: usize = 60;
+/// A host with more labels than this gets [`UrlWarning::LongHost`].
+pub const LONG_HOST_LABELS: usize = 5;
+
+/// Schemes that run code or read local or inline data.
+pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
+    "javascript",
+    "vbscript",
+    "data",
+    "file",
+    "blob",
+    "filesystem",
+    "about",
+    "view-source",
+];
+
+/// Why a URL is refused. Each message says what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum UrlRejection {
+    /// The URL is empty.
+    #[error("the URL is empty: give an absolute https URL")]
+    Empty,
+    /// Longer than [`MAX_URL_LEN`].
+    #[error(
+        "the URL is {length} bytes long, over the limit of {max}: keep state on the server, \
+         keyed by the elicitationId"
+    )]
+    TooLong {
+        /// Its length in bytes.
+        length: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A control, whitespace or invisible character (e.g. a bidi override).
+    #[error(
+        "the URL contains U+{:04X}, a control, whitespace or invisible character: remove it \
+         (such characters can disguise the real URL)",
+        u32::from(*.character)
+    )]
+    ForbiddenCharacter {
+        /// The character.
+        character: char,
+    },
+    /// A `\`, which browsers read as `/`.
+    #[error("the URL contains `\\`, which browsers read as `/`: write `/`")]
+    Backslash,
+    /// No scheme: not an absolute URL.
+    #[error("the URL is not absolute: start it with `https://`")]
+    Relative,
+    /// `javascript:`, `data:`, `file:` and the like.
+    #[error("`{scheme}:` URLs run code or read local data and are never allowed: use an https URL")]
+    DangerousScheme {
+        /// The scheme, lowercased.
+        scheme: String,
+    },
+    /// Any other scheme than `https` / `http`.
+    #[error(
+        "the `{scheme}` scheme is not allowed: use https (http only on localhost for development)"
+    )]
+    UnsupportedScheme {
+        /// The scheme, lowercased.
+        scheme: String,
+    },
+    /// The scheme is not followed by `//host`.
+    #[error("the URL has no `//host` part: write `https://host/...`")]
+    MissingAuthority,
+    /// `user:password@` before the host.
+    #[error(
+        "the URL has userinfo (`user:password@`) before the host: never put credentials in a \
+         URL, and drop the `@` part (it also disguises the real host)"
+    )]
+    Userinfo,
+    /// No host.
+    #[error("the URL has no host: write `https://host/...`")]
+    EmptyHost,
+    /// A host that is not a valid domain name or IP address.
+    #[error("the host {reason}")]
+    InvalidHost {
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A host with `%` escapes (browsers decode them).
+    #[error(
+        "the host is percent-encoded: write it plainly (browsers decode it, so it can disguise \
+         the real host)"
+    )]
+    PercentEncodedHost,
+    /// A host with non-ASCII characters (write it as Punycode).
+    #[error("the host has non-ASCII characters: write it in its Punycode (`xn--`) form")]
+    NonAsciiHost,
+    /// An IPv4 address in a shorthand, hex or octal form.
+    #[error(
+        "the host `{host}` is an IPv4 address in a shorthand, hex or octal form (browsers read \
+         it as an address): write four decimal numbers, e.g. `127.0.0.1`"
+    )]
+    NonCanonicalIpv4 {
+        /// The host as written.
+        host: String,
+    },
+    /// A port that is not a number up to 65535.
+    #[error("the port is not a number from 0 to 65535")]
+    InvalidPort,
+    /// A character that must be percent-encoded.
+    #[error("the URL contains `{character}`, which must be percent-encoded")]
+    InvalidCharacter {
+        /// The character.
+        character: char,
+    },
+    /// Non-ASCII characters in the path, query or fragment.
+    #[error("the URL's path, query or fragment has non-ASCII characters: percent-encode them")]
+    NotAscii,
+    /// A `%` not followed by two hex digits.
+    #[error("the URL has a `%` not followed by two hex digits: write a literal `%` as `%25`")]
+    InvalidPercentEncoding,
+    /// `http` on a host that is not loopback.
+    #[error(
+        "plain http is allowed only for development on localhost, 127.0.0.0/8 or [::1], not on \
+         `{host}`: use https"
+    )]
+    InsecureHttp {
+        /// The host.
+        host: String,
+    },
+    /// A query or fragment parameter whose name looks like a credential.
+    #[error(
+        "the URL parameter `{name}` looks like a credential: never put secrets in a URL; keep \
+         them on the server and identify the flow by its elicitationId"
+    )]
+    CredentialParameter {
+        /// The parameter name, percent-decoded.
+        name: String,
+    },
+}
+
+/// Something a user should be told before consenting to open a URL.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum UrlWarning {
+    /// The scheme is not `https`.
+    #[error("the URL uses `{scheme}`, not https: the connection is not protected")]
+    NotHttps {
+        /// The scheme, lowercased.
+        scheme: String,
+    },
+    /// A `user@` part before the host: the site opened is the host after it.
+    #[error(
+        "the URL has a `user@` part before the host: the site that opens is the host after the `@`"
+    )]
+    Userinfo,
+    /// A Punycode (IDN) label.
+    #[error("{}", punycode_message(.label, .decoded.as_deref()))]
+    Punycode {
+        /// The label as written (`xn--...`).
+        label: String,
+        /// Its Unicode form, if it decodes.
+        decoded: Option<String>,
+    },
+    /// Non-ASCII characters in the host.
+    #[error("the host contains non-ASCII characters: it may imitate another domain")]
+    NonAsciiHost,
+    /// A label that mixes writing systems (e.g. Latin and Cyrillic).
+    #[error(
+        "the host label `{label}` mixes writing systems (e.g. Latin and Cyrillic), a look-alike \
+         trick"
+    )]
+    MixedScripts {
+        /// The label, in Unicode.
+        label: String,
+    },
+    /// The host is an IP address, not a name.
+    #[error("the host is a raw IP address, not a domain name")]
+    IpLiteral,
+    /// A very long host, or one with many labels.
+    #[error(
+        "the host is very long ({length} characters, {labels} labels): check its end, which is \
+         the real domain"
+    )]
+    LongHost {
+        /// Its length in bytes.
+        length: usize,
+        /// How many labels it has.
+        labels: usize,
+    },
+    /// The host's first labels look like another domain.
+    #[error("the host starts with `{looks_like}` but the domain is `{domain}`")]
+    DeceptiveHost {
+        /// What it imitates (`example.com`).
+        looks_like: String,
+        /// The domain it really is (a heuristic: the last two labels, or
+        /// three for `co.uk`-style suffixes).
+        domain: String,
+    },
+    /// A parameter whose name looks like a credential.
+    #[error("the URL carries a parameter named `{name}`, which looks like a credential")]
+    CredentialParameter {
+        /// The parameter name, percent-decoded.
+        name: String,
+    },
+}
+
+/// The message of [`UrlWarning::Punycode`]: it depends on whether the label
+/// decodes.
+fn punycode_message(label: &str, decoded: Option<&str>) -> String {
+    match decoded {
+        Some(d) => format!(
+            "the host contains the Punycode label `{label}` (shown as `{d}`): it may imitate \
+             another domain"
+        ),
+        None => format!("the host contains the label `{label}`, which is not valid Punycode"),
+    }
+}
+
+/// The policy's decision on a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlVerdict {
+    /// An `https` URL with nothing refused (there may still be warnings).
+    Allowed,
+    /// An `http` URL on a loopback host: acceptable for development only.
+    Development,
+    /// Refused: the agent must not send it; a client must not open it.
+    Refused(UrlRejection),
+}
+
+impl UrlVerdict {
+    /// Whether the URL is refused.
+    pub fn is_refused(&self) -> bool {
+        matches!(self, Self::Refused(_))
+    }
+
+    /// Whether the URL is allowed only as development (`http` on loopback).
+    pub fn is_development(&self) -> bool {
+        matches!(self, Self::Development)
+    }
+
+    /// The refusal, if any.
+    pub fn rejection(&self) -> Option<&UrlRejection> {
+        match self {
+            Self::Refused(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// What kind of host a URL has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostKind {
+    /// A domain name (including `localhost`).
+    Domain,
+    /// A dotted-decimal IPv4 address (or a shorthand form, refused).
+    Ipv4,
+    /// A bracketed IPv6 address.
+    Ipv6,
+}

@@ -1,0 +1,326 @@
+//! The URL review against a WHATWG URL parser (the `url` crate, which
+//! follows the URL Standard that browsers implement): a browser must open
+//! the host we show the user, with the scheme we show, and no userinfo.
+//!
+//! Nothing here resolves or fetches a URL: both sides only parse strings.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use elicit_core::protocol::url::{HostKind, UrlRejection, UrlReview, UrlWarning};
+use proptest::prelude::*;
+use url::Url;
+
+/// Every allowed (and development) row of `url_table` in tests/protocol.rs.
+const URL_TABLE_ALLOWED: &[&str] = &[
+    "https://agent.example.com/connect?elicitationId=github-oauth-001",
+    "HTTPS://Agent.Example.COM/Path",
+    "https://localhost/",
+    "https://www.google.co.uk/",
+    "https://de.wikipedia.org/wiki/URL",
+    "https://example.com/?max_tokens=5&token_count=2&username=me",
+    "http://localhost:8080/callback",
+    "http://127.0.0.1:3000/cb",
+    "http://127.8.9.10/",
+    "http://[::1]:8080/",
+    "https://xn--80ak6aa92e.com/",
+    "https://xn--pple-43d.com/login",
+    "https://example.com.evil.io/login",
+    "https://accounts.google.com.secure-login.co.uk/",
+    "https://paypal-com.evil.io/",
+    "https://a.b.c.d.e.example.com/",
+    "https://192.168.1.10/admin",
+    "https://[2001:DB8::1]/",
+];
+
+/// More allowed URLs: IDN hosts, IPv6, ports, percent-encoded paths,
+/// uppercase hosts.
+const MORE_ALLOWED: &[&str] = &[
+    // IDN (Punycode) hosts, in either case.
+    "https://xn--mnchen-3ya.de/",
+    "https://XN--MNCHEN-3YA.DE/Stadt",
+    "https://xn--55qx5d.cn/",
+    "https://xn--wgbh1c.eg/",
+    "https://xn--fa-hia.de/",
+    "https://www.xn--bcher-kva.example/",
+    // `--` inside an ordinary label.
+    "https://ex--ample.com/",
+    // IPv6 in its shortest form, IPv4.
+    "https://[::]/",
+    "https://[fe80::1]:8443/",
+    "https://[2001:db8:0:1::2]/",
+    "http://[::1]/",
+    "https://1.2.3.4/",
+    "https://255.255.255.255/",
+    // Ports, including the default one and an empty one.
+    "https://example.com:443/",
+    "https://example.com:8443/x",
+    "https://example.com:/",
+    "https://example.com:0/",
+    "http://localhost:65535/",
+    // Percent-encoded paths, queries and fragments.
+    "https://example.com/a%20b/%E2%82%AC",
+    "https://example.com/search?q=%2F%3F%23&lang=de",
+    "https://example.com/docs#section%201",
+    // Uppercase hosts, a trailing `.`, no path.
+    "https://WWW.EXAMPLE.ORG/",
+    "https://Example.Com.:8080/",
+    "https://example.com?x=1",
+    "https://example.com#top",
+    "HTTP://LOCALHOST/",
+    // U+212A KELVIN SIGN lowercases to an ASCII `k`, in our review and in
+    // the browser's IDNA mapping alike.
+    "https://\u{212A}.example/",
+];
+
+/// Allowed URLs whose IP host we show as written, where a browser
+/// serialises the same address in its own form: the full or mapped IPv6
+/// forms, and a trailing `.` after an IPv4 address.
+const SAME_ADDRESS_OTHER_FORM: &[(&str, &str)] = &[
+    ("https://[0:0:0:0:0:0:0:1]/", "[::1]"),
+    ("https://[2001:0DB8::0001]/", "[2001:db8::1]"),
+    ("https://[1:2:3:4:5:6:7::]/", "[1:2:3:4:5:6:7:0]"),
+    ("https://[::ffff:1.2.3.4]/", "[::ffff:102:304]"),
+    ("https://1.2.3.4./", "1.2.3.4"),
+    ("http://127.0.0.1./", "127.0.0.1"),
+];
+
+fn review(url: &str) -> UrlReview {
+    let review = UrlReview::new(url);
+    assert!(
+        !review.verdict().is_refused(),
+        "{url} must be allowed: {:?}",
+        review.verdict()
+    );
+    review
+}
+
+fn whatwg(url: &str) -> Url {
+    Url::parse(url).unwrap_or_else(|e| panic!("a browser cannot parse {url}: {e}"))
+}
+
+/// The scheme matches and the browser sees no userinfo.
+fn assert_scheme_and_no_userinfo(url: &str, ours: &UrlReview, theirs: &Url) {
+    assert_eq!(Some(theirs.scheme()), ours.scheme(), "scheme of {url}");
+    assert_eq!(theirs.username(), "", "username in {url}");
+    assert_eq!(theirs.password(), None, "password in {url}");
+}
+
+#[test]
+fn a_browser_reads_the_host_we_show() {
+    for &url in URL_TABLE_ALLOWED.iter().chain(MORE_ALLOWED) {
+        let ours = review(url);
+        let theirs = whatwg(url);
+        assert_scheme_and_no_userinfo(url, &ours, &theirs);
+        assert_eq!(theirs.host_str(), ours.host(), "host of {url}");
+        let kind = match theirs.host() {
+            Some(url::Host::Domain(_)) => HostKind::Domain,
+            Some(url::Host::Ipv4(_)) => HostKind::Ipv4,
+            Some(url::Host::Ipv6(_)) => HostKind::Ipv6,
+            None => panic!("{url} has no host"),
+        };
+        assert_eq!(ours.host_kind(), Some(kind), "host kind of {url}");
+    }
+}
+
+#[test]
+fn the_unicode_host_is_the_browsers_idn_reading() {
+    for &url in URL_TABLE_ALLOWED.iter().chain(MORE_ALLOWED) {
+        let ours = review(url);
+        if ours.host_kind() != Some(HostKind::Domain) {
+            assert_eq!(ours.unicode_host(), None, "{url}");
+            continue;
+        }
+        let host = whatwg(url).host_str().unwrap_or_default().to_owned();
+        let unicode = url::quirks::domain_to_unicode(&host);
+        match ours.unicode_host() {
+            Some(shown) => assert_eq!(shown, unicode, "Unicode host of {url}"),
+            // No Punycode label: nothing to decode.
+            None => assert_eq!(unicode, host, "{url}"),
+        }
+    }
+    assert_eq!(
+        review("https://xn--pple-43d.com/").unicode_host(),
+        Some("\u{430}pple.com")
+    );
+}
+
+#[test]
+fn ip_hosts_in_another_form_are_the_same_address() {
+    for &(url, serialised) in SAME_ADDRESS_OTHER_FORM {
+        let ours = review(url);
+        let theirs = whatwg(url);
+        assert_scheme_and_no_userinfo(url, &ours, &theirs);
+        assert_eq!(theirs.host_str(), Some(serialised), "{url}");
+        let shown = ours.host().unwrap_or_default();
+        assert_ne!(shown, serialised, "{url}: listed here by mistake");
+        match theirs.host() {
+            Some(url::Host::Ipv6(address)) => {
+                let inner = shown.trim_start_matches('[').trim_end_matches(']');
+                assert_eq!(inner.parse::<Ipv6Addr>().ok(), Some(address), "{url}");
+                assert_eq!(ours.host_kind(), Some(HostKind::Ipv6));
+            }
+            Some(url::Host::Ipv4(address)) => {
+                let trimmed = shown.trim_end_matches('.');
+                assert_eq!(trimmed.parse::<Ipv4Addr>().ok(), Some(address), "{url}");
+                assert_eq!(ours.host_kind(), Some(HostKind::Ipv4));
+            }
+            other => panic!("{url}: {other:?}"),
+        }
+        assert!(ours.warnings().contains(&UrlWarning::IpLiteral), "{url}");
+    }
+}
+
+/// The userinfo as written: what lies between `//` and the host's `@`.
+fn written_userinfo(review: &UrlReview) -> Option<&str> {
+    let (before, _, _) = review.split_for_display()?;
+    let userinfo = before.split_once("//")?.1.strip_suffix('@')?;
+    Some(userinfo)
+}
+
+#[test]
+fn userinfo_we_refuse_is_userinfo_to_a_browser() {
+    for url in [
+        "https://user:pass@example.com/",
+        "https://example.com@evil.io/",
+        "https://user@example.com/",
+        "https://:secret@example.com/",
+        "https://a@b@example.com/",
+        "https://user%40x:p%3Aw@example.com/",
+        "http://admin@localhost/",
+        "https://user@[::1]/",
+    ] {
+        let ours = UrlReview::new(url);
+        assert_eq!(
+            ours.verdict().rejection(),
+            Some(&UrlRejection::Userinfo),
+            "{url}"
+        );
+        let theirs = whatwg(url);
+        assert!(
+            !theirs.username().is_empty() || theirs.password().is_some(),
+            "{url}: a browser sees no userinfo"
+        );
+        assert_eq!(theirs.host_str(), ours.host(), "host of {url}");
+    }
+    // The relation is not exact: an empty userinfo (`@`, `:@`) is nothing to
+    // a browser, and still refused here (the `@` alone can disguise a host).
+    for url in ["https://@example.com/", "https://:@example.com/"] {
+        let theirs = whatwg(url);
+        assert_eq!((theirs.username(), theirs.password()), ("", None), "{url}");
+        assert_eq!(
+            UrlReview::new(url).verdict().rejection(),
+            Some(&UrlRejection::Userinfo),
+            "{url}"
+        );
+    }
+}
+
+/// Hosts for the property tests: names (Punycode among them), IPv4 and
+/// IPv6 in several forms, and some that are refused.
+fn host() -> impl Strategy<Value = String> {
+    let label = prop_oneof![
+        "[a-zA-Z0-9]{1,8}",
+        "[a-z]{1,4}-[a-z0-9]{1,4}",
+        Just("xn--pple-43d".to_owned()),
+        Just("xn--mnchen-3ya".to_owned()),
+        Just("XN--80AK6AA92E".to_owned()),
+        Just("com".to_owned()),
+        Just("localhost".to_owned()),
+        "[0-9]{1,3}",
+        "0[xX][0-9a-f]{0,3}",
+    ];
+    prop_oneof![
+        4 => (prop::collection::vec(label, 1..5), any::<bool>())
+            .prop_map(|(labels, dot)| labels.join(".") + if dot { "." } else { "" }),
+        1 => any::<[u8; 4]>().prop_map(|o| Ipv4Addr::from(o).to_string()),
+        1 => (any::<[u16; 8]>(), any::<u32>(), 0..3usize).prop_map(|(groups, v4, form)| {
+            // Small groups, so that runs of zeros (`::`) are common.
+            let groups = groups.map(|g| g % 3);
+            match form {
+                0 => format!("[{}]", Ipv6Addr::from(groups)),
+                1 => format!("[{}]", groups.map(|g| format!("{g:X}")).join(":")),
+                _ => format!("[::ffff:{}]", Ipv4Addr::from(v4)),
+            }
+        }),
+    ]
+}
+
+fn url_string() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("https"), Just("http"), Just("HTTPS"), Just("ftp")],
+        prop_oneof![
+            3 => Just(String::new()),
+            1 => "[a-z]{0,3}(:[a-z]{0,3})?@",
+        ],
+        host(),
+        prop_oneof![Just(String::new()), ":[0-9]{0,6}"],
+        "(/[a-zA-Z0-9%._~-]{0,6}){0,3}(\\?[a-z=&%0-9]{0,8})?(#[a-z0-9]{0,4})?",
+    )
+        .prop_map(|(scheme, userinfo, host, port, tail)| {
+            format!("{scheme}://{userinfo}{host}{port}{tail}")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// Every URL we allow, a browser parses to the same scheme and host (or,
+    /// for an IP address written in another form, the same address), with
+    /// no userinfo. The one exception is an `xn--` label that IDNA refuses
+    /// (e.g. `xn--a`, U+0080): we warn about every Punycode label, and a
+    /// browser opens nothing at all.
+    #[test]
+    fn allowed_urls_read_alike(url in url_string()) {
+        let ours = UrlReview::new(&url);
+        if !ours.verdict().is_refused() {
+            match Url::parse(&url) {
+                Ok(theirs) => {
+                    prop_assert_eq!(Some(theirs.scheme()), ours.scheme());
+                    prop_assert_eq!(theirs.username(), "");
+                    prop_assert_eq!(theirs.password(), None);
+                    let shown = ours.host().unwrap_or_default();
+                    match theirs.host() {
+                        Some(url::Host::Ipv6(address)) => prop_assert_eq!(
+                            shown.trim_start_matches('[').trim_end_matches(']').parse().ok(),
+                            Some(address)
+                        ),
+                        Some(url::Host::Ipv4(address)) => prop_assert_eq!(
+                            shown.trim_end_matches('.').parse().ok(),
+                            Some(address)
+                        ),
+                        _ => prop_assert_eq!(theirs.host_str(), Some(shown)),
+                    }
+                }
+                Err(url::ParseError::IdnaError) => {
+                    let punycode = ours
+                        .warnings()
+                        .iter()
+                        .any(|w| matches!(w, UrlWarning::Punycode { .. }));
+                    prop_assert!(punycode, "{}: a browser refuses its IDN", url);
+                }
+                Err(e) => prop_assert!(false, "{url}: allowed, but a browser says {e}"),
+            }
+        }
+    }
+
+    /// A URL in which a browser sees userinfo is refused, and a URL we
+    /// refuse for its userinfo is one where a browser sees userinfo unless
+    /// that userinfo is empty (`@` or `:@`).
+    #[test]
+    fn userinfo_reads_alike(url in url_string()) {
+        let ours = UrlReview::new(&url);
+        if let Ok(theirs) = Url::parse(&url) {
+            let browser_sees = !theirs.username().is_empty() || theirs.password().is_some();
+            if browser_sees {
+                prop_assert!(ours.verdict().is_refused());
+                prop_assert!(ours.warnings().contains(&UrlWarning::Userinfo));
+            }
+            if ours.verdict().rejection() == Some(&UrlRejection::Userinfo) {
+                let written = written_userinfo(&ours);
+                prop_assert!(written.is_some());
+                let empty = matches!(written, Some("" | ":"));
+                prop_assert_eq!(browser_sees, !empty, "userinfo {:?}", written);
+            }
+        }
+    }
+}
