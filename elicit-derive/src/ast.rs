@@ -176,10 +176,7 @@ impl<'a> Field<'a> {
     /// Where an error about the wire name points: the `rename` if written,
     /// else the field's name.
     pub fn wire_span(&self) -> Span {
-        self.attrs
-            .rename
-            .as_ref()
-            .map_or_else(|| self.ident.span(), |r| r.span)
+        wire_span(self.attrs.rename.as_ref(), self.ident)
     }
 
     /// Whether the type is written `Option<Option<T>>`.
@@ -210,10 +207,7 @@ impl<'a> Variant<'a> {
     /// Where an error about the wire value points: the `rename` if written,
     /// else the variant's name.
     pub fn wire_span(&self) -> Span {
-        self.attrs
-            .rename
-            .as_ref()
-            .map_or_else(|| self.ident.span(), |r| r.span)
+        wire_span(self.attrs.rename.as_ref(), self.ident)
     }
 }
 
@@ -237,6 +231,12 @@ fn rename_rule(cx: &Ctxt, attrs: &ContainerAttrs) -> Option<RenameRule> {
         );
     }
     rule
+}
+
+/// Where an error about a wire name points: the `rename` if written, else
+/// the Rust name.
+fn wire_span(rename: Option<&attr::Sp<String>>, ident: &syn::Ident) -> Span {
+    rename.map_or_else(|| ident.span(), |r| r.span)
 }
 
 /// A wire name: `elicit(rename)`, else `serde(rename)`, else `derived()`.
