@@ -46,8 +46,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
                 check_default_in_range(cx, field);
                 check_default_length(cx, field);
                 check_default_matches_pattern(cx, field, regex.as_ref());
-                check_wire_name_not_empty(cx, field);
-                check_wire_name_unique(cx, field, &mut wire_names);
+                check_wire(cx, &field.wire, field.wire_span(), &FIELD, &mut wire_names);
             }
             check_form_not_empty(cx, input, fields);
         }
@@ -57,8 +56,13 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
             let mut wire_values = Vec::new();
             for variant in variants {
                 check_unit_variant(cx, variant);
-                check_wire_value_not_empty(cx, variant);
-                check_wire_value_unique(cx, variant, &mut wire_values);
+                check_wire(
+                    cx,
+                    &variant.wire,
+                    variant.wire_span(),
+                    &OPTION,
+                    &mut wire_values,
+                );
             }
         }
     }
@@ -350,30 +354,6 @@ fn check_default_matches_pattern(cx: &Ctxt, field: &Field<'_>, regex: Option<&re
     }
 }
 
-/// A field's wire name is not empty.
-fn check_wire_name_not_empty(cx: &Ctxt, field: &Field<'_>) {
-    if field.wire.is_empty() {
-        cx.error_at(
-            field.wire_span(),
-            "the wire name is empty: give a non-empty `rename`",
-        );
-    }
-}
-
-/// No two fields of a form share a wire name (`seen`: the earlier fields').
-fn check_wire_name_unique<'a>(cx: &Ctxt, field: &'a Field<'_>, seen: &mut Vec<&'a str>) {
-    let wire = field.wire.as_str();
-    if seen.contains(&wire) {
-        cx.error_at(
-            field.wire_span(),
-            format!(
-                "two fields have the wire name `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
-            ),
-        );
-    }
-    seen.push(wire);
-}
-
 /// A form asks for at least one field, unless it says `allow_empty`.
 fn check_form_not_empty(cx: &Ctxt, input: &Input<'_>, fields: &[Field<'_>]) {
     let asked = fields.iter().any(|f| f.attrs.skip.is_none());
@@ -418,30 +398,6 @@ fn check_unit_variant(cx: &Ctxt, variant: &Variant<'_>) {
             ),
         );
     }
-}
-
-/// An option's wire value is not empty.
-fn check_wire_value_not_empty(cx: &Ctxt, variant: &Variant<'_>) {
-    if variant.wire.is_empty() {
-        cx.error_at(
-            variant.wire_span(),
-            "the option value is empty: give a non-empty `rename`",
-        );
-    }
-}
-
-/// No two options share a wire value (`seen`: the earlier variants').
-fn check_wire_value_unique<'a>(cx: &Ctxt, variant: &'a Variant<'_>, seen: &mut Vec<&'a str>) {
-    let wire = variant.wire.as_str();
-    if seen.contains(&wire) {
-        cx.error_at(
-            variant.wire_span(),
-            format!(
-                "two variants have the wire value `{wire}`: give one a different `#[elicit(rename = \"..\")]`"
-            ),
-        );
-    }
-    seen.push(wire);
 }
 
 /// A literal default value (`-3`, `2.5`, `"main"`).
@@ -491,4 +447,44 @@ fn show(n: Number) -> String {
         Number::Int(i) => i.to_string(),
         Number::Float(x) => x.to_string(),
     }
+}
+
+/// How the two wire-name checks speak of a form field or an enum option.
+struct WireNoun {
+    empty: &'static str,
+    twice: &'static str,
+}
+
+const FIELD: WireNoun = WireNoun {
+    empty: "the wire name is empty",
+    twice: "two fields have the wire name",
+};
+
+const OPTION: WireNoun = WireNoun {
+    empty: "the option value is empty",
+    twice: "two variants have the wire value",
+};
+
+/// A field's wire name (an option's wire value) is not empty, and no
+/// earlier field of the form (option of the enum) has it (`seen`: theirs).
+fn check_wire<'a>(
+    cx: &Ctxt,
+    wire: &'a str,
+    span: proc_macro2::Span,
+    noun: &WireNoun,
+    seen: &mut Vec<&'a str>,
+) {
+    if wire.is_empty() {
+        cx.error_at(span, format!("{}: give a non-empty `rename`", noun.empty));
+    }
+    if seen.contains(&wire) {
+        cx.error_at(
+            span,
+            format!(
+                "{} `{wire}`: give one a different `#[elicit(rename = \"..\")]`",
+                noun.twice
+            ),
+        );
+    }
+    seen.push(wire);
 }
