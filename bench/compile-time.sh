@@ -15,7 +15,8 @@
 #
 #   clean        `cargo build` (dev profile) in an empty target directory:
 #                every dependency is compiled, as on a first build or in CI
-#                (median of CLEAN_RUNS builds, default 1)
+#                (median of CLEAN_RUNS builds, default 3; the two variants
+#                alternate, run by run, so a change in load falls on both)
 #   incremental  `touch src/forms.rs && cargo build`: the file with the forms
 #                is rebuilt (macros expanded again), dependencies are not
 #                (median of INCREMENTAL_RUNS, default 3)
@@ -40,7 +41,7 @@ COUNTS=("$@")
 if [ "${#COUNTS[@]}" -eq 0 ]; then
     COUNTS=(1 50 200)
 fi
-CLEAN_RUNS="${CLEAN_RUNS:-1}"
+CLEAN_RUNS="${CLEAN_RUNS:-3}"
 INCREMENTAL_RUNS="${INCREMENTAL_RUNS:-3}"
 EXPAND="${EXPAND:-1}"
 TIME=/usr/bin/time
@@ -209,73 +210,91 @@ EOF
 
 # --- measurement --------------------------------------------------------------
 
-# Runs cargo in $1 with its own target dir; prints the wall seconds.
+# Runs cargo in $1 with its own target dir; prints "wall cpu" in seconds
+# (cpu = user + system of cargo and every rustc it ran).
 timed_build() { # $1: dir, $2: log file
     local dir="$1" log="$2"
     (
         cd "$dir"
-        CARGO_TARGET_DIR="$dir/target" "$TIME" -f "%e" -o "$log.time" \
+        CARGO_TARGET_DIR="$dir/target" "$TIME" -f "%e %U %S" -o "$log.time" \
             cargo build --offline >"$log" 2>&1
     )
-    cat "$log.time"
+    awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$log.time"
 }
 
 median() {
     sort -g | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2]; else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2}'
 }
 
-measure() { # $1: elicit|serde, $2: N -> "clean incremental crates tree lines_per_struct"
-    local v="$1" n="$2" dir
-    dir="$(generate "$v" "$n")"
-    (cd "$dir" && cargo generate-lockfile --quiet && cargo fetch --quiet)
-    local cleans=()
-    for ((r = 0; r < CLEAN_RUNS; r++)); do
-        rm -rf "$dir/target"
-        cleans+=("$(timed_build "$dir" "$dir/clean.log")")
-    done
-    local clean
-    clean="$(printf '%s\n' "${cleans[@]}" | median)"
-    local crates
+# "clean incremental" medians (wall) and CPU medians of a list of
+# "wall cpu" lines: prints "wall_median cpu_median".
+medians() {
+    local lines="$1"
+    echo "$(cut -d' ' -f1 <<<"$lines" | median) $(cut -d' ' -f2 <<<"$lines" | median)"
+}
+
+crates_and_tree() { # $1: dir -> "crates tree"
+    local dir="$1" crates tree
     crates="$(grep -c "^ *Compiling " "$dir/clean.log" || true)"
-    local incr=()
-    for ((r = 0; r < INCREMENTAL_RUNS; r++)); do
-        touch "$dir/src/forms.rs"
-        incr+=("$(timed_build "$dir" "$dir/incremental-$r.log")")
-    done
-    local incremental
-    incremental="$(printf '%s\n' "${incr[@]}" | median)"
-    local tree
     tree="$(cd "$dir" && cargo tree --offline -e normal,build --prefix none | sed 's/ (\*)$//' | sort -u | wc -l)"
-    local per_struct="-"
-    if [ "$EXPAND" = 1 ]; then
-        (
-            cd "$dir"
-            RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir/target-expand" \
-                cargo rustc --offline --quiet --lib -- -Zunpretty=expanded >"$dir/expanded.rs" 2>"$dir/expand.log"
-        )
-        local lines
-        lines="$(wc -l <"$dir/expanded.rs")"
-        per_struct="$((lines / n))"
+    echo "$crates $tree"
+}
+
+expanded_per_struct() { # $1: dir, $2: N
+    local dir="$1" n="$2"
+    if [ "$EXPAND" != 1 ]; then
+        echo "-"
+        return
     fi
-    echo "$clean $incremental $crates $tree $per_struct"
+    (
+        cd "$dir"
+        RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir/target-expand" \
+            cargo rustc --offline --quiet --lib -- -Zunpretty=expanded >"$dir/expanded.rs" 2>"$dir/expand.log"
+    )
+    echo "$(($(wc -l <"$dir/expanded.rs") / n))"
 }
 
 {
     echo "# Compile time: #[derive(Elicit)] vs #[derive(Deserialize, JsonSchema)]"
     echo
-    echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, clean: median of $CLEAN_RUNS, incremental: median of $INCREMENTAL_RUNS, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version)"
+    echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, medians of $CLEAN_RUNS clean and $INCREMENTAL_RUNS incremental builds, the two variants alternating, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version)"
     echo
-    echo "| structs | elicit clean (s) | serde+schemars clean (s) | ratio | elicit incremental (s) | serde+schemars incremental (s) | ratio | crates compiled (elicit / serde) | cargo tree (elicit / serde) | expanded lines per struct (elicit / serde) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| structs | elicit clean (s) | serde+schemars clean (s) | ratio | CPU ratio | elicit touch (s) | serde+schemars touch (s) | ratio | CPU ratio | crates compiled (elicit / serde) | cargo tree (elicit / serde) | expanded lines per struct (elicit / serde) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$RESULTS"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 for n in "${COUNTS[@]}"; do
     echo "== $n structs" >&2
-    read -r ec ei ek et ep <<<"$(measure elicit "$n")"
-    read -r sc si sk st sp <<<"$(measure serde "$n")"
-    ratio_clean="$(awk -v a="$ec" -v b="$sc" 'BEGIN {printf "%.2f", a / b}')"
-    ratio_incr="$(awk -v a="$ei" -v b="$si" 'BEGIN {printf "%.2f", a / b}')"
-    echo "| $n | $ec | $sc | $ratio_clean | $ei | $si | $ratio_incr | $ek / $sk | $et / $st | $ep / $sp |" >>"$RESULTS"
+    e="$(generate elicit "$n")"
+    s="$(generate serde "$n")"
+    for dir in "$e" "$s"; do
+        (cd "$dir" && cargo generate-lockfile --quiet && cargo fetch --quiet)
+    done
+    # Clean builds, alternating elicit / serde so that a change in the
+    # machine's load falls on both.
+    ec_runs="" sc_runs=""
+    for ((r = 0; r < CLEAN_RUNS; r++)); do
+        rm -rf "$e/target" "$s/target"
+        ec_runs+="$(timed_build "$e" "$e/clean.log")"$'\n'
+        sc_runs+="$(timed_build "$s" "$s/clean.log")"$'\n'
+    done
+    ei_runs="" si_runs=""
+    for ((r = 0; r < INCREMENTAL_RUNS; r++)); do
+        touch "$e/src/forms.rs" "$s/src/forms.rs"
+        ei_runs+="$(timed_build "$e" "$e/incremental-$r.log")"$'\n'
+        si_runs+="$(timed_build "$s" "$s/incremental-$r.log")"$'\n'
+    done
+    read -r ec ecc <<<"$(medians "${ec_runs%$'\n'}")"
+    read -r sc scc <<<"$(medians "${sc_runs%$'\n'}")"
+    read -r ei eic <<<"$(medians "${ei_runs%$'\n'}")"
+    read -r si sic <<<"$(medians "${si_runs%$'\n'}")"
+    read -r ek et <<<"$(crates_and_tree "$e")"
+    read -r sk st <<<"$(crates_and_tree "$s")"
+    ep="$(expanded_per_struct "$e" "$n")"
+    sp="$(expanded_per_struct "$s" "$n")"
+    echo "| $n | $ec | $sc | $(ratio "$ec" "$sc") | $(ratio "$ecc" "$scc") | $ei | $si | $(ratio "$ei" "$si") | $(ratio "$eic" "$sic") | $ek / $sk | $et / $st | $ep / $sp |" >>"$RESULTS"
     tail -n 1 "$RESULTS" >&2
 done
 

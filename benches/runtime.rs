@@ -16,6 +16,11 @@
 //! - `f_hostile_pattern`: a pathological `pattern` over inputs of growing
 //!   length (linear-time engine: time grows linearly).
 //!
+//! - `u_forms`: forms that look like users' forms (`benches/forms/users.rs`:
+//!   the issue-10 sign-up form, string-heavy, number-heavy, enum-heavy) and
+//!   `Form10`, each against both serde floors and jsonschema + serde, and
+//!   their schemas against schemars, all in one run.
+//!
 //! Benchmarks are never asserted; the checks in the setup only make sure
 //! each path does what its name says.
 
@@ -23,8 +28,10 @@ mod forms;
 
 use divan::{Bencher, black_box};
 use elicit_core::{Content, Elicit, ElicitationSchema};
+use forms::users::{Contact, Limits, Signup, Survey};
 use forms::{Form1, Form10, Form50, Twin1, Twin10, Twin50};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 fn main() {
@@ -304,5 +311,117 @@ mod f_hostile_pattern {
         bencher
             .counter(divan::counter::BytesCount::new(n + 1))
             .bench(|| schema.validate(black_box(&content)).is_ok());
+    }
+}
+
+/// A benchmarked form: its serde + schemars twin and valid content for both.
+trait UserForm: Elicit + 'static {
+    /// The same struct with `#[derive(Deserialize, JsonSchema)]`.
+    type Twin: DeserializeOwned + schemars::JsonSchema;
+    /// Valid content (every field present).
+    fn content() -> Value;
+}
+
+macro_rules! user_forms {
+    ($($form:ty => $twin:ty, $content:path;)*) => {$(
+        impl UserForm for $form {
+            type Twin = $twin;
+            fn content() -> Value {
+                $content()
+            }
+        }
+    )*};
+}
+
+user_forms! {
+    Form10 => Twin10, forms::valid10;
+    Signup => forms::users::SignupTwin, forms::users::signup;
+    Contact => forms::users::ContactTwin, forms::users::contact;
+    Limits => forms::users::LimitsTwin, forms::users::limits;
+    Survey => forms::users::SurveyTwin, forms::users::survey;
+}
+
+/// Every path on every form, valid content: `from_content` against serde's
+/// borrowed floor (`deserialize(&Value)`, which copies strings as
+/// `from_content(&Content)` must), serde's consuming floor (`from_value`,
+/// input cloned outside the timing), and jsonschema (formats on) + serde;
+/// then the schema against schemars.
+mod u_forms {
+    use super::*;
+
+    fn content<F: UserForm>() -> Content {
+        let content = object(F::content());
+        if let Err(e) = F::from_content(&content) {
+            panic!("{}: {e}", std::any::type_name::<F>());
+        }
+        assert!(F::Twin::deserialize(&F::content()).is_ok());
+        content
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn elicit_from_content<F: UserForm>(bencher: Bencher) {
+        let content = content::<F>();
+        bencher.bench(|| F::from_content(black_box(&content)));
+    }
+
+    /// The owned entry point: the content map is consumed (a fresh clone
+    /// from `with_inputs`, outside the timing), strings are moved.
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn elicit_from_content_owned<F: UserForm>(bencher: Bencher) {
+        let content = content::<F>();
+        bencher
+            .with_inputs(|| content.clone())
+            .bench_values(F::from_content_owned);
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn serde_deserialize_ref<F: UserForm>(bencher: Bencher) {
+        let value = F::content();
+        content::<F>();
+        bencher.bench(|| F::Twin::deserialize(black_box(&value)));
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn serde_from_value<F: UserForm>(bencher: Bencher) {
+        let value = F::content();
+        content::<F>();
+        bencher
+            .with_inputs(|| value.clone())
+            .bench_values(serde_json::from_value::<F::Twin>);
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn jsonschema_from_value<F: UserForm>(bencher: Bencher) {
+        let schema = serde_json::to_value(F::schema()).expect("the schema serializes");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the derived schema compiles in jsonschema");
+        let value = F::content();
+        assert!(validator.is_valid(&value));
+        bencher.with_inputs(|| value.clone()).bench_values(|value| {
+            let valid = validator.validate(&value).is_ok();
+            valid.then(|| serde_json::from_value::<F::Twin>(value))
+        });
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 16, sample_count = 300)]
+    fn schema_build_to_string<F: UserForm>(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&F::schema()));
+    }
+
+    /// What sending the form costs now: a copy of the JSON built once.
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    fn schema_json_to_owned<F: UserForm>(bencher: Bencher) {
+        assert_eq!(
+            F::schema_json(),
+            serde_json::to_string(&F::schema()).expect("serializes")
+        );
+        bencher.bench(|| F::schema_json().into_owned());
+    }
+
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 16, sample_count = 300)]
+    fn schemars_to_string<F: UserForm>(bencher: Bencher) {
+        bencher.bench(|| serde_json::to_string(&schemars::schema_for!(F::Twin)));
     }
 }

@@ -74,10 +74,23 @@ fn with(base: Value, overrides: Value) -> Value {
     Value::Object(base)
 }
 
-/// Parses `content` into `T`, failing the test with the error if it is refused.
-fn parse<T: Elicit>(content: &Value) -> T {
-    T::from_content(obj(content))
-        .unwrap_or_else(|e| panic!("{} refused {content}: {e}", std::any::type_name::<T>()))
+/// Parses `content` into `T`, failing the test with the error if it is
+/// refused. The owned entry point must give the same value.
+fn parse<T: Elicit + Debug>(content: &Value) -> T {
+    let value = T::from_content(obj(content))
+        .unwrap_or_else(|e| panic!("{} refused {content}: {e}", std::any::type_name::<T>()));
+    let owned = T::from_content_owned(obj(content).clone()).unwrap_or_else(|e| {
+        panic!(
+            "{} refused {content} when owned: {e}",
+            std::any::type_name::<T>()
+        )
+    });
+    assert_eq!(
+        format!("{owned:?}"),
+        format!("{value:?}"),
+        "from_content_owned disagrees with from_content on {content}"
+    );
+    value
 }
 
 /// The error `T` reports for `content`, failing the test if it accepts it.
@@ -185,6 +198,7 @@ fn valid_multi() -> Value {
 struct Form {
     name: &'static str,
     parse: fn(&Content) -> Result<String, ContentError>,
+    parse_owned: fn(Content) -> Result<String, ContentError>,
     schema: fn() -> ElicitationSchema,
 }
 
@@ -192,6 +206,7 @@ fn form<T: Elicit + Debug>() -> Form {
     Form {
         name: std::any::type_name::<T>(),
         parse: |content| T::from_content(content).map(|value| format!("{value:?}")),
+        parse_owned: |content| T::from_content_owned(content).map(|value| format!("{value:?}")),
         schema: T::schema,
     }
 }
@@ -247,6 +262,14 @@ fn check_row(row: &Row) {
         Ok(value) => panic!("{} accepted {} as {value}", row.form.name, row.content),
         Err(err) => err,
     };
+    // The owned entry point reports exactly the same errors.
+    match (row.form.parse_owned)(content.clone()) {
+        Ok(value) => panic!(
+            "{} accepted {} as {value} when owned",
+            row.form.name, row.content
+        ),
+        Err(owned) => assert_eq!(owned, err, "from_content_owned disagrees"),
+    }
     let expected_names: Vec<&str> = row.expected.iter().map(|(name, _)| *name).collect();
     assert_eq!(
         err.fields().collect::<Vec<_>>(),

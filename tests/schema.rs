@@ -76,6 +76,10 @@ fn assert_schema<T: Elicit>(expected: Value) {
     }
     let back: ElicitationSchema = serde_json::from_str(&text).unwrap();
     assert_eq!(back, schema);
+
+    // The JSON built once is the same text, every time.
+    assert_eq!(T::schema_json(), text, "{}", std::any::type_name::<T>());
+    assert_eq!(T::schema_json(), text, "{}", std::any::type_name::<T>());
 }
 
 fn strategy_enum() -> Value {

@@ -9,6 +9,8 @@
 //! attributes, so both sides describe the same schema.
 #![allow(dead_code)]
 
+pub mod users;
+
 use elicit_core::Elicit;
 use serde::Deserialize;
 use serde_json::{Value, json};

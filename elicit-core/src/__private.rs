@@ -3,9 +3,12 @@
 //! derive's output reaches through one path.
 
 pub use crate::error::Num;
-pub use crate::field::{Attrs, choice_from_value, choice_property, choice_to_value, finish, slot};
+pub use crate::field::{
+    Attrs, choice_from_value, choice_property, choice_to_value, finish, slot, slot_owned,
+};
 pub use crate::format::Format;
 pub use crate::rules::deny_unknown;
-pub use crate::schema::{merge, schema_with_capacity};
+pub use crate::schema::{merge, schema_with_capacity, to_json as schema_json};
 pub use serde_json::Value;
+pub use std::borrow::Cow;
 pub use std::sync::OnceLock;

@@ -44,6 +44,13 @@ pub trait FormValue: Sized {
     /// (e.g. `1e39` for an `f32`); never panics, never wraps.
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind>;
 
+    /// [`from_value`](Self::from_value) for a value the caller owns: a
+    /// type that holds a string moves it instead of copying it. Same
+    /// result.
+    fn from_value_owned(value: Value) -> Result<Self, FieldErrorKind> {
+        Self::from_value(&value)
+    }
+
     /// The value as a client would submit it.
     fn to_value(&self) -> Value;
 }
@@ -66,6 +73,12 @@ pub trait FormField: Sized {
 
     /// The field from a present value (already checked by the engine).
     fn from_present(value: &Value) -> Result<Self, FieldErrorKind>;
+
+    /// [`from_present`](Self::from_present) for an owned value: strings
+    /// are moved, not copied.
+    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
+        Self::from_present(&value)
+    }
 
     /// The field when its key is absent or `null`: `Some(None)` for an
     /// `Option`, `None` (missing) otherwise.
@@ -103,7 +116,19 @@ pub trait FormField: Sized {
         default: Option<fn() -> Self::Value>,
         errors: &mut Vec<crate::FieldError>,
     ) -> Option<Self> {
-        take::<Self>(entry, schema, index, default, errors)
+        take::<Self, _>(entry, schema, index, default, errors)
+    }
+
+    #[doc(hidden)]
+    /// Derived code: [`__take`](Self::__take) for an owned entry.
+    fn __take_owned(
+        entry: Option<Value>,
+        schema: &crate::ElicitationSchema,
+        index: &mut usize,
+        default: Option<fn() -> Self::Value>,
+        errors: &mut Vec<crate::FieldError>,
+    ) -> Option<Self> {
+        take::<Self, _>(entry, schema, index, default, errors)
     }
 
     #[doc(hidden)]
@@ -120,6 +145,9 @@ impl<T: FormValue> FormField for T {
     const REQUIRED: bool = true;
     fn from_present(value: &Value) -> Result<Self, FieldErrorKind> {
         T::from_value(value)
+    }
+    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
+        T::from_value_owned(value)
     }
     fn absent() -> Option<Self> {
         None
@@ -138,6 +166,9 @@ impl<T: FormValue> FormField for Option<T> {
     const REQUIRED: bool = false;
     fn from_present(value: &Value) -> Result<Self, FieldErrorKind> {
         T::from_value(value).map(Some)
+    }
+    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
+        T::from_value_owned(value).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -162,6 +193,12 @@ impl FormValue for String {
                 expected: "a string",
                 found: crate::JsonKind::of(other),
             }),
+        }
+    }
+    fn from_value_owned(value: Value) -> Result<Self, FieldErrorKind> {
+        match value {
+            Value::String(s) => Ok(s),
+            other => Self::from_value(&other),
         }
     }
     fn to_value(&self) -> Value {
@@ -644,8 +681,8 @@ fn set_default(property: &mut PropertySchema, value: Value) {
 /// Absent or `null`: the default if there is one, `None` for an `Option`, a
 /// `Missing` error otherwise. Present: the engine checks it against the
 /// property, then the type converts it. Errors go to `errors`.
-fn take<T: FormField>(
-    entry: Option<&Value>,
+fn take<T: FormField, E: Entry>(
+    entry: Option<E>,
     schema: &ElicitationSchema,
     index: &mut usize,
     default: Option<fn() -> T::Value>,
@@ -657,8 +694,8 @@ fn take<T: FormField>(
     };
     *index += 1;
     let required = is_required::<T>(default.is_some());
-    let result = match rules::check_slot(entry, property, required) {
-        Ok(Some(value)) => T::from_present(value),
+    let result = match rules::check_slot(entry.as_ref().map(Entry::get), property, required) {
+        Ok(Some(_)) => entry.map_or(Err(FieldErrorKind::Missing), Entry::convert::<T>),
         Ok(None) => match default {
             Some(default) => Ok(T::from_default(default())),
             None => T::absent().ok_or(FieldErrorKind::Missing),
@@ -687,6 +724,48 @@ pub fn slot<const N: usize>(
     let mut slots = [None; N];
     for (key, value) in content {
         if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+            *slot = Some(value);
+        }
+    }
+    slots
+}
+
+/// A content entry, borrowed (`from_content`) or owned
+/// (`from_content_owned`): the engine reads it, the field type converts it.
+trait Entry {
+    fn get(&self) -> &Value;
+    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind>;
+}
+
+impl Entry for &Value {
+    fn get(&self) -> &Value {
+        self
+    }
+    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind> {
+        T::from_present(self)
+    }
+}
+
+impl Entry for Value {
+    fn get(&self) -> &Value {
+        self
+    }
+    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind> {
+        T::from_present_owned(self)
+    }
+}
+
+/// [`slot`] for owned content: each entry is moved into its slot; entries
+/// of no field are dropped.
+#[doc(hidden)]
+#[inline]
+pub fn slot_owned<const N: usize>(
+    content: Content,
+    field: impl Fn(&str) -> Option<usize>,
+) -> [Option<Value>; N] {
+    let mut slots = [const { None }; N];
+    for (key, value) in content {
+        if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
             *slot = Some(value);
         }
     }

@@ -78,6 +78,8 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
+use std::borrow::Cow;
+
 // Conversions to and from the official ACP Rust types (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
@@ -130,6 +132,26 @@ pub trait Elicit: Sized {
     /// `f32`). Collects every failing field.
     fn from_content(content: &Content) -> Result<Self, ContentError>;
 
+    /// [`from_content`](Self::from_content) for content the caller owns,
+    /// such as the `content` of a response it received: strings are moved
+    /// into the struct instead of copied. Same checks, same errors.
+    ///
+    /// ```
+    /// use elicit_core::{Content, Elicit};
+    ///
+    /// #[derive(Elicit, Debug, PartialEq)]
+    /// struct Rename {
+    ///     #[elicit(length(min = 1))]
+    ///     name: String,
+    /// }
+    ///
+    /// let content: Content = serde_json::from_str(r#"{"name": "Ada"}"#).unwrap();
+    /// assert_eq!(Rename::from_content_owned(content).unwrap(), Rename { name: "Ada".into() });
+    /// ```
+    fn from_content_owned(content: Content) -> Result<Self, ContentError> {
+        Self::from_content(&content)
+    }
+
     /// The content a client would submit for this value.
     fn to_content(&self) -> Content;
 
@@ -145,10 +167,54 @@ pub trait Elicit: Sized {
         }
     }
 
+    /// The form's `requestedSchema` as JSON text: what
+    /// `serde_json::to_string(&Self::schema())` gives.
+    ///
+    /// A derived form that is not generic builds and serializes its schema
+    /// once per process and hands out that text ever after, so sending the
+    /// form costs a copy, not a build and a serialization. (A generic form
+    /// builds it on each call.)
+    ///
+    /// ```
+    /// use elicit_core::Elicit;
+    ///
+    /// #[derive(Elicit)]
+    /// struct Rename {
+    ///     #[elicit(length(min = 1))]
+    ///     name: String,
+    /// }
+    ///
+    /// assert_eq!(
+    ///     Rename::schema_json(),
+    ///     r#"{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}"#
+    /// );
+    /// assert_eq!(Rename::schema_json(), serde_json::to_string(&Rename::schema()).unwrap());
+    /// ```
+    fn schema_json() -> Cow<'static, str> {
+        Cow::Owned(schema::to_json(Self::__schema().as_ref()))
+    }
+
     #[doc(hidden)]
-    /// How many properties the schema has; used by `flatten`.
+    /// How many properties the schema has; used by `flatten`. Derived forms
+    /// add up their own fields and their flattened forms' counts.
     fn __property_count() -> usize {
-        Self::schema().properties.len()
+        Self::__schema().properties.len()
+    }
+
+    #[doc(hidden)]
+    /// The schema built once, where the type can keep it in a static (a
+    /// derived form that is not generic); `None` otherwise.
+    fn __static_schema() -> Option<&'static ElicitationSchema> {
+        None
+    }
+
+    #[doc(hidden)]
+    /// The schema: the static one if there is one, else built now.
+    fn __schema() -> Cow<'static, ElicitationSchema> {
+        match Self::__static_schema() {
+            Some(schema) => Cow::Borrowed(schema),
+            None => Cow::Owned(Self::schema()),
+        }
     }
 
     #[doc(hidden)]

@@ -757,6 +757,18 @@ pub fn schema_with_capacity(fields: usize, required: usize) -> ElicitationSchema
     }
 }
 
+/// The schema as JSON text. Cannot fail: every key is a string and every
+/// value serializes.
+#[doc(hidden)]
+pub fn to_json(schema: &ElicitationSchema) -> String {
+    match serde_json::to_string(schema) {
+        Ok(json) => json,
+        // serde_json fails only on a non-string map key or a failing
+        // `Serialize` impl; the wire model has neither.
+        Err(e) => unreachable!("an ElicitationSchema always serializes: {e}"),
+    }
+}
+
 /// Merges a flattened form's schema into the parent's, keeping order. A name
 /// defined twice stays twice, so [`ElicitationSchema::check`] reports it.
 #[doc(hidden)]

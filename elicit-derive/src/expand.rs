@@ -288,11 +288,14 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 
     let mut build = Vec::new();
     let mut collect = Vec::new();
+    let mut collect_owned = Vec::new();
     let mut write = Vec::new();
     let mut init = Vec::new();
     // The wire names of the form's own fields, by slot: `from_content`
     // sorts the content's entries into these in one pass.
     let mut slots = Vec::new();
+    // The flattened forms, whose properties follow in the schema.
+    let mut flattened = Vec::new();
     // Own fields without a default: at most this many are required.
     let mut may_be_required = 0usize;
     for (i, field) in fields.iter().enumerate() {
@@ -305,6 +308,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         }
         if field.attrs.flatten.is_some() {
             let elicit = qualified(&krate, ty, "Elicit", ty.span());
+            flattened.push(elicit.clone());
             build.push(quote!(#krate::__private::merge(&mut __schema, #elicit::schema());));
             collect.push(quote! {
                 let #var = #elicit::__collect(__content, __errors);
@@ -331,44 +335,59 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         collect.push(quote_spanned! {span=>
             let #var = #form_field::__take(__slots[#slot], __schema, &mut __index, #default, __errors);
         });
+        collect_owned.push(quote_spanned! {span=>
+            let #var = #form_field::__take_owned(__slots[#slot].take(), __schema, &mut __index, #default, __errors);
+        });
         write.push(quote_spanned!(span=> #form_field::__put(&self.#member, __content, #wire);));
         init.push(quote!(#member: #var?));
     }
 
     // One pass over the content: a `match` on the wire names (what serde
     // generates too) instead of one map lookup per field.
-    let slot_pass = if slots.is_empty() {
-        TokenStream::new()
-    } else {
-        let count = slots.len();
-        let arms = slots
-            .iter()
-            .enumerate()
-            .map(|(i, wire)| quote!(#wire => ::core::option::Option::Some(#i)));
-        quote! {
-            let __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
-                #krate::__private::slot(__content, |__key| match __key {
-                    #(#arms,)*
-                    _ => ::core::option::Option::None,
-                });
+    let count = slots.len();
+    let arms: Vec<TokenStream> = slots
+        .iter()
+        .enumerate()
+        .map(|(i, wire)| quote!(#wire => ::core::option::Option::Some(#i)))
+        .collect();
+    let field_of = quote! {
+        |__key: &str| match __key {
+            #(#arms,)*
+            _ => ::core::option::Option::None,
         }
     };
+    let slot_pass = (count > 0).then(|| {
+        quote! {
+            let __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                #krate::__private::slot(__content, #field_of);
+        }
+    });
 
     let own_fields = slots.len();
     let checks = checks(&krate, input, fields);
-    // A non-generic form builds its schema once; a generic one per call (a
-    // static in a generic function would be shared by every instantiation).
-    let schema_ref = if is_generic {
+    // A non-generic form builds its schema once, and its JSON once; a
+    // generic one per call (a static in a generic function would be shared
+    // by every instantiation), through the trait's default methods.
+    let statics = (!is_generic).then(|| {
         quote! {
-            let __owned = <Self as #krate::Elicit>::schema();
-            let __schema = &__owned;
+            fn __static_schema() -> ::core::option::Option<&'static #krate::ElicitationSchema> {
+                static __SCHEMA: #krate::__private::OnceLock<#krate::ElicitationSchema> =
+                    #krate::__private::OnceLock::new();
+                ::core::option::Option::Some(__SCHEMA.get_or_init(<Self as #krate::Elicit>::schema))
+            }
+
+            fn schema_json() -> #krate::__private::Cow<'static, str> {
+                static __JSON: #krate::__private::OnceLock<::std::string::String> =
+                    #krate::__private::OnceLock::new();
+                #krate::__private::Cow::Borrowed(__JSON.get_or_init(|| {
+                    #krate::__private::schema_json(<Self as #krate::Elicit>::__schema().as_ref())
+                }))
+            }
         }
-    } else {
-        quote! {
-            static __SCHEMA: #krate::__private::OnceLock<#krate::ElicitationSchema> =
-                #krate::__private::OnceLock::new();
-            let __schema = __SCHEMA.get_or_init(<Self as #krate::Elicit>::schema);
-        }
+    });
+    let schema_ref = quote! {
+        let __schema = <Self as #krate::Elicit>::__schema();
+        let __schema: &#krate::ElicitationSchema = __schema.as_ref();
     };
 
     // Unknown keys are judged by the outermost form only: a flattened form
@@ -378,6 +397,45 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
             {
                 #schema_ref
                 #krate::__private::deny_unknown(__content, __schema, &mut __errors);
+            }
+        }
+    });
+
+    // Owned content: each entry is moved into its slot, and strings from
+    // there into the struct. A form with flattened fields shares its content
+    // with them, so it keeps the borrowed path (the trait's default).
+    let owned = flattened.is_empty().then(|| {
+        // Unknown keys are found before the content is consumed, and
+        // reported after the fields, as `from_content` does.
+        let (deny, unknown) = match input.attrs.deny_unknown_fields {
+            Some(_) => (
+                quote! {
+                    let mut __unknown = ::std::vec::Vec::new();
+                    #krate::__private::deny_unknown(&__content, __schema, &mut __unknown);
+                },
+                quote!(__errors.append(&mut __unknown);),
+            ),
+            None => (TokenStream::new(), TokenStream::new()),
+        };
+        quote! {
+            fn from_content_owned(
+                __content: #krate::Content,
+            ) -> ::core::result::Result<Self, #krate::ContentError> {
+                #schema_ref
+                let mut __errors = ::std::vec::Vec::new();
+                #deny
+                #[allow(unused_mut, unused_variables)]
+                let mut __slots: [::core::option::Option<#krate::__private::Value>; #count] =
+                    #krate::__private::slot_owned(__content, #field_of);
+                let mut __collect = |__errors: &mut ::std::vec::Vec<#krate::FieldError>| {
+                    let mut __index: usize = 0;
+                    #(#collect_owned)*
+                    let _ = __index;
+                    ::core::option::Option::Some(Self { #(#init,)* })
+                };
+                let __value = __collect(&mut __errors);
+                #unknown
+                #krate::__private::finish(__value, __errors)
             }
         }
     });
@@ -405,6 +463,8 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                 #krate::__private::finish(__value, __errors)
             }
 
+            #owned
+
             fn to_content(&self) -> #krate::Content {
                 let mut __content = #krate::Content::new();
                 <Self as #krate::Elicit>::__write(self, &mut __content);
@@ -426,6 +486,12 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
             fn __write(&self, __content: &mut #krate::Content) {
                 #(#write)*
             }
+
+            fn __property_count() -> usize {
+                #own_fields #(+ #flattened::__property_count())*
+            }
+
+            #statics
         }
     }
 }

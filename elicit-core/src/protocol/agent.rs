@@ -264,6 +264,20 @@ impl<T: Elicit> Outcome<T> {
             ElicitationAction::Other(other) => Ok(Outcome::UnknownAction(other.clone())),
         }
     }
+
+    /// [`from_response`](Self::from_response) for a response the caller
+    /// owns: the content's strings are moved into `T`
+    /// ([`Elicit::from_content_owned`]) instead of copied.
+    pub fn from_response_owned(response: CreateElicitationResponse) -> Result<Self, ContentError> {
+        match response.action {
+            ElicitationAction::Accept { content } => {
+                T::from_content_owned(content.unwrap_or_default()).map(Outcome::Accepted)
+            }
+            ElicitationAction::Decline => Ok(Outcome::Declined),
+            ElicitationAction::Cancel => Ok(Outcome::Cancelled),
+            ElicitationAction::Other(other) => Ok(Outcome::UnknownAction(other)),
+        }
+    }
 }
 
 /// The answer to a URL-mode elicitation.
@@ -441,7 +455,9 @@ impl AgentConnection {
         message: impl Into<String>,
     ) -> Result<(CreateElicitationRequest, PendingForm<T>), AgentError> {
         self.require(Mode::Form)?;
-        let schema = T::schema();
+        // Built once per form type where it can be (a derived form that is
+        // not generic), so its pattern is compiled once too.
+        let schema = T::__schema();
         schema.check().map_err(AgentError::InvalidFormSchema)?;
         if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
             return Err(AgentError::CredentialField {
@@ -449,7 +465,7 @@ impl AgentConnection {
             });
         }
         Ok((
-            CreateElicitationRequest::form(scope, message, schema),
+            CreateElicitationRequest::form(scope, message, schema.into_owned()),
             PendingForm { _form: PhantomData },
         ))
     }
