@@ -211,7 +211,19 @@ pub enum Region {
 }
 
 /// A seven-option multi-select.
-#[derive(Elicit, Deserialize, schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Elicit,
+    Deserialize,
+    schemars::JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+)]
 #[serde(rename_all = "lowercase")]
 #[elicit(rename_all = "lowercase")]
 pub enum Day {

@@ -4,11 +4,12 @@
 
 pub use crate::error::Num;
 pub use crate::field::{
-    Attrs, choice_from_value, choice_property, choice_to_value, finish, slot, slot_owned,
+    Attrs, Source, cached_json, cached_schema, choice_check, choice_from_value, choice_property,
+    choice_to_value, from_content, to_content,
 };
 pub use crate::format::Format;
 pub use crate::rules::deny_unknown;
-pub use crate::schema::{merge, schema_with_capacity, to_json as schema_json};
+pub use crate::schema::{merge, schema_with_capacity};
 pub use serde_json::Value;
 pub use std::borrow::Cow;
 pub use std::sync::OnceLock;

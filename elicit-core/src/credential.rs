@@ -127,7 +127,57 @@ const fn eq_ignore_case(bytes: &[u8], start: usize, end: usize, word: &str) -> b
     true
 }
 
+/// For each word length below 32, the first letters (bit `c - b'a'`) that
+/// some listed word of that length starts with. Checking a word against
+/// this first settles almost every word with one lookup, which matters
+/// because the derive runs [`looks_like_credential`] in `const` evaluation,
+/// once per field, where every loop step is interpreted.
+struct Starts([u32; 32]);
+
+impl Starts {
+    const fn of_words(words: &[&str]) -> Self {
+        let mut starts = Self([0; 32]);
+        let mut k = 0;
+        while k < words.len() {
+            starts.add(words[k]);
+            k += 1;
+        }
+        starts
+    }
+
+    const fn of_phrases(phrases: &[(&str, &str)], second: bool) -> Self {
+        let mut starts = Self([0; 32]);
+        let mut k = 0;
+        while k < phrases.len() {
+            starts.add(if second { phrases[k].1 } else { phrases[k].0 });
+            k += 1;
+        }
+        starts
+    }
+
+    /// Records `word` (non-empty lowercase ASCII letters, shorter than 32
+    /// bytes: a compile error in this crate otherwise).
+    const fn add(&mut self, word: &str) {
+        let b = word.as_bytes();
+        self.0[b.len()] |= 1 << (b[0] - b'a');
+    }
+
+    /// Whether some recorded word could equal `bytes[start..end]`.
+    const fn may_match(&self, bytes: &[u8], start: usize, end: usize) -> bool {
+        let len = end - start;
+        let c = bytes[start].to_ascii_lowercase();
+        len < 32 && c.is_ascii_lowercase() && self.0[len] & (1 << (c - b'a')) != 0
+    }
+}
+
+const WORD_STARTS: Starts = Starts::of_words(CREDENTIAL_WORDS);
+const PHRASE_FIRST_STARTS: Starts = Starts::of_phrases(CREDENTIAL_PHRASES, false);
+const PHRASE_SECOND_STARTS: Starts = Starts::of_phrases(CREDENTIAL_PHRASES, true);
+
 const fn matches_word(bytes: &[u8], start: usize, end: usize) -> bool {
+    if !WORD_STARTS.may_match(bytes, start, end) {
+        return false;
+    }
     let mut k = 0;
     while k < CREDENTIAL_WORDS.len() {
         if eq_ignore_case(bytes, start, end, CREDENTIAL_WORDS[k]) {
@@ -139,6 +189,11 @@ const fn matches_word(bytes: &[u8], start: usize, end: usize) -> bool {
 }
 
 const fn matches_phrase(bytes: &[u8], first: (usize, usize), second: (usize, usize)) -> bool {
+    if !PHRASE_FIRST_STARTS.may_match(bytes, first.0, first.1)
+        || !PHRASE_SECOND_STARTS.may_match(bytes, second.0, second.1)
+    {
+        return false;
+    }
     let mut k = 0;
     while k < CREDENTIAL_PHRASES.len() {
         let (a, b) = CREDENTIAL_PHRASES[k];

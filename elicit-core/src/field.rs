@@ -53,6 +53,26 @@ pub trait FormValue: Sized {
 
     /// The value as a client would submit it.
     fn to_value(&self) -> Value;
+
+    #[doc(hidden)]
+    /// Derived code: checks a present value against `property` (this
+    /// type's [`property`](Self::property) with the field's attributes
+    /// applied) with the engine, and converts it. A type whose conversion
+    /// already settles a rule overrides this to do that work once; the
+    /// verdict and the error stay the engine's.
+    #[inline]
+    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        rules::check_value(property, value)?;
+        Self::from_value(value)
+    }
+
+    #[doc(hidden)]
+    /// [`__check`](Self::__check) for an owned value: a type that holds a
+    /// string moves it.
+    #[inline]
+    fn __check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
+        Self::__check(property, &value)
+    }
 }
 
 /// A type a form field can have: a [`FormValue`] (required), or an `Option`
@@ -78,6 +98,24 @@ pub trait FormField: Sized {
     /// are moved, not copied.
     fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
         Self::from_present(&value)
+    }
+
+    #[doc(hidden)]
+    /// Derived code: a present value checked against `property` by the
+    /// engine and converted ([`FormValue::__check`]).
+    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        rules::check_value(property, value)?;
+        Self::from_present(value)
+    }
+
+    #[doc(hidden)]
+    /// [`__check_present`](Self::__check_present) for an owned value.
+    fn __check_present_owned(
+        property: &PropertySchema,
+        value: Value,
+    ) -> Result<Self, FieldErrorKind> {
+        rules::check_value(property, &value)?;
+        Self::from_present_owned(value)
     }
 
     /// The field when its key is absent or `null`: `Some(None)` for an
@@ -108,27 +146,15 @@ pub trait FormField: Sized {
 
     #[doc(hidden)]
     /// Derived code: takes, checks and converts this field from its content
-    /// entry (`None`: absent).
-    fn __take(
-        entry: Option<&Value>,
+    /// entry (`None`: absent), borrowed or owned.
+    fn __take<E: Entry>(
+        entry: Option<E>,
         schema: &crate::ElicitationSchema,
         index: &mut usize,
         default: Option<fn() -> Self::Value>,
         errors: &mut Vec<crate::FieldError>,
     ) -> Option<Self> {
-        take::<Self, _>(entry, schema, index, default, errors)
-    }
-
-    #[doc(hidden)]
-    /// Derived code: [`__take`](Self::__take) for an owned entry.
-    fn __take_owned(
-        entry: Option<Value>,
-        schema: &crate::ElicitationSchema,
-        index: &mut usize,
-        default: Option<fn() -> Self::Value>,
-        errors: &mut Vec<crate::FieldError>,
-    ) -> Option<Self> {
-        take::<Self, _>(entry, schema, index, default, errors)
+        take::<Self, E>(entry, schema, index, default, errors)
     }
 
     #[doc(hidden)]
@@ -148,6 +174,17 @@ impl<T: FormValue> FormField for T {
     }
     fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
         T::from_value_owned(value)
+    }
+    #[inline]
+    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        T::__check(property, value)
+    }
+    #[inline]
+    fn __check_present_owned(
+        property: &PropertySchema,
+        value: Value,
+    ) -> Result<Self, FieldErrorKind> {
+        T::__check_owned(property, value)
     }
     fn absent() -> Option<Self> {
         None
@@ -169,6 +206,17 @@ impl<T: FormValue> FormField for Option<T> {
     }
     fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
         T::from_value_owned(value).map(Some)
+    }
+    #[inline]
+    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        T::__check(property, value).map(Some)
+    }
+    #[inline]
+    fn __check_present_owned(
+        property: &PropertySchema,
+        value: Value,
+    ) -> Result<Self, FieldErrorKind> {
+        T::__check_owned(property, value).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -200,6 +248,11 @@ impl FormValue for String {
             Value::String(s) => Ok(s),
             other => Self::from_value(&other),
         }
+    }
+    #[inline]
+    fn __check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
+        rules::check_value(property, &value)?;
+        Self::from_value_owned(value)
     }
     fn to_value(&self) -> Value {
         Value::String(self.clone())
@@ -246,6 +299,20 @@ macro_rules! integer {
             }
             fn to_value(&self) -> Value {
                 Value::from(*self)
+            }
+            // The engine's integer check returns the number it read, so it
+            // is read once.
+            #[inline]
+            fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+                let PropertySchema::Integer(s) = property else {
+                    rules::check_value(property, value)?;
+                    return Self::from_value(value);
+                };
+                let n = rules::check_integer(s, value)?;
+                <$t>::try_from(n).map_err(|_| FieldErrorKind::OutOfTypeRange {
+                    rust_type: stringify!($t),
+                    value: Num::Int(n),
+                })
             }
         }
     )*};
@@ -379,6 +446,26 @@ pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> 
     }
 }
 
+/// Derived [`FormValue::__check`] of a [`Choice`]: the conversion, a
+/// `match` on the option values, is the membership check, so a value that
+/// converts is one of the options the property lists (a derived property's
+/// options are exactly [`Choice::OPTIONS`]). Anything else goes to the
+/// engine, whose error is reported.
+#[doc(hidden)]
+#[inline]
+pub fn choice_check<C: Choice>(
+    property: &PropertySchema,
+    value: &Value,
+) -> Result<C, FieldErrorKind> {
+    if let Value::String(s) = value
+        && let Some(choice) = C::from_wire(s)
+    {
+        return Ok(choice);
+    }
+    rules::check_value(property, value)?;
+    choice_from_value(value)
+}
+
 /// The single-select property of a [`Choice`]; derived `FormValue` impls of
 /// enums call this.
 pub fn choice_property<C: Choice>() -> PropertySchema {
@@ -404,6 +491,27 @@ fn multi_from_value<C: Choice, B: FromIterator<C>>(value: &Value) -> Result<B, F
     }
 }
 
+/// [`FormValue::__check`] of a multi-select: every item converts (which is
+/// its membership check, as for [`choice_check`]), then the engine checks
+/// the selection (duplicates, `minItems`, `maxItems`). Anything that does
+/// not convert goes to the whole engine check, whose error is reported.
+fn multi_check<C: Choice, B: FromIterator<C>>(
+    property: &PropertySchema,
+    value: &Value,
+) -> Result<B, FieldErrorKind> {
+    if let (PropertySchema::MultiSelect(s), Value::Array(items)) = (property, value)
+        && let Some(selection) = items
+            .iter()
+            .map(|item| item.as_str().and_then(C::from_wire))
+            .collect::<Option<B>>()
+    {
+        rules::check_selection(s, items)?;
+        return Ok(selection);
+    }
+    rules::check_value(property, value)?;
+    multi_from_value(value)
+}
+
 fn multi_to_value<'a, C: Choice>(items: impl Iterator<Item = &'a C>) -> Value {
     Value::Array(
         items
@@ -420,6 +528,9 @@ impl<C: Choice> FormValue for Vec<C> {
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
     }
+    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        multi_check::<C, Self>(property, value)
+    }
     fn to_value(&self) -> Value {
         multi_to_value(self.iter())
     }
@@ -433,6 +544,9 @@ impl<C: Choice + Ord> FormValue for BTreeSet<C> {
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
     }
+    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        multi_check::<C, Self>(property, value)
+    }
     fn to_value(&self) -> Value {
         multi_to_value(self.iter())
     }
@@ -445,6 +559,9 @@ impl<C: Choice + Hash + Eq, S: BuildHasher + Default> FormValue for HashSet<C, S
     }
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
+    }
+    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        multi_check::<C, Self>(property, value)
     }
     fn to_value(&self) -> Value {
         // Submit in option order so the content is deterministic.
@@ -693,14 +810,13 @@ fn take<T: FormField, E: Entry>(
         return None;
     };
     *index += 1;
-    let required = is_required::<T>(default.is_some());
-    let result = match rules::check_slot(entry.as_ref().map(Entry::get), property, required) {
-        Ok(Some(_)) => entry.map_or(Err(FieldErrorKind::Missing), Entry::convert::<T>),
-        Ok(None) => match default {
+    // Absent and `null` are the same (as in `rules::check_slot`).
+    let result = match entry {
+        Some(entry) if !entry.get().is_null() => entry.convert::<T>(property),
+        _ => match default {
             Some(default) => Ok(T::from_default(default())),
             None => T::absent().ok_or(FieldErrorKind::Missing),
         },
-        Err(kind) => Err(kind),
     };
     match result {
         Ok(value) => Some(value),
@@ -715,9 +831,8 @@ fn take<T: FormField, E: Entry>(
 /// position of one of the form's own fields goes into that slot. This is
 /// what `from_content` does instead of one map lookup per field (hashing
 /// every name again); `field` is the derive's `match` on the wire names.
-#[doc(hidden)]
 #[inline]
-pub fn slot<const N: usize>(
+fn slot<const N: usize>(
     content: &Content,
     field: impl Fn(&str) -> Option<usize>,
 ) -> [Option<&Value>; N] {
@@ -732,34 +847,81 @@ pub fn slot<const N: usize>(
 
 /// A content entry, borrowed (`from_content`) or owned
 /// (`from_content_owned`): the engine reads it, the field type converts it.
-trait Entry {
+#[doc(hidden)]
+pub trait Entry {
+    /// The value.
     fn get(&self) -> &Value;
-    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind>;
+    /// The value checked against `property` by the engine and converted to
+    /// the field's type.
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
+}
+
+/// Content, borrowed or owned, as derived code reads it: sorted into one
+/// slot per field in one pass.
+#[doc(hidden)]
+pub trait Source: Sized {
+    /// What a slot holds.
+    type Entry: Entry;
+    /// One pass over the content; `field` maps a key to its field's slot.
+    fn slots<const N: usize>(
+        self,
+        field: impl Fn(&str) -> Option<usize>,
+    ) -> [Option<Self::Entry>; N];
+    /// Runs `f` on the content as a borrowed map.
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R;
+}
+
+impl<'c> Source for &'c Content {
+    type Entry = &'c Value;
+    #[inline]
+    fn slots<const N: usize>(
+        self,
+        field: impl Fn(&str) -> Option<usize>,
+    ) -> [Option<&'c Value>; N] {
+        slot(self, field)
+    }
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
+        f(self)
+    }
+}
+
+impl Source for Content {
+    type Entry = Value;
+    #[inline]
+    fn slots<const N: usize>(self, field: impl Fn(&str) -> Option<usize>) -> [Option<Value>; N] {
+        slot_owned(self, field)
+    }
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
+        f(&self)
+    }
 }
 
 impl Entry for &Value {
+    #[inline]
     fn get(&self) -> &Value {
         self
     }
-    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind> {
-        T::from_present(self)
+    #[inline]
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+        T::__check_present(property, self)
     }
 }
 
 impl Entry for Value {
+    #[inline]
     fn get(&self) -> &Value {
         self
     }
-    fn convert<T: FormField>(self) -> Result<T, FieldErrorKind> {
-        T::from_present_owned(self)
+    #[inline]
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+        T::__check_present_owned(property, self)
     }
 }
 
 /// [`slot`] for owned content: each entry is moved into its slot; entries
 /// of no field are dropped.
-#[doc(hidden)]
 #[inline]
-pub fn slot_owned<const N: usize>(
+fn slot_owned<const N: usize>(
     content: Content,
     field: impl Fn(&str) -> Option<usize>,
 ) -> [Option<Value>; N] {
@@ -779,4 +941,41 @@ pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, Content
         Some(value) if errors.is_empty() => Ok(value),
         _ => Err(ContentError::new(errors)),
     }
+}
+
+/// Derived `from_content`: collects every field, then (with
+/// `deny_unknown_fields`) every unknown key.
+#[doc(hidden)]
+pub fn from_content<T: crate::Elicit>(content: &Content) -> Result<T, ContentError> {
+    let mut errors = Vec::new();
+    let value = T::__collect(content, &mut errors);
+    T::__deny_unknown(content, &mut errors);
+    finish(value, errors)
+}
+
+/// Derived `to_content`: every field written in order.
+#[doc(hidden)]
+pub fn to_content<T: crate::Elicit>(value: &T) -> Content {
+    let mut content = Content::new();
+    value.__write(&mut content);
+    content
+}
+
+/// The schema of a derived form that is not generic, built on first use.
+#[doc(hidden)]
+pub fn cached_schema(
+    cell: &'static std::sync::OnceLock<ElicitationSchema>,
+    build: fn() -> ElicitationSchema,
+) -> &'static ElicitationSchema {
+    cell.get_or_init(build)
+}
+
+/// The schema JSON of a derived form that is not generic, built and
+/// serialized on first use.
+#[doc(hidden)]
+pub fn cached_json(
+    cell: &'static std::sync::OnceLock<String>,
+    build: fn() -> ElicitationSchema,
+) -> &'static str {
+    cell.get_or_init(|| crate::schema::to_json(&build()))
 }

@@ -149,7 +149,14 @@ pub trait Elicit: Sized {
     /// assert_eq!(Rename::from_content_owned(content).unwrap(), Rename { name: "Ada".into() });
     /// ```
     fn from_content_owned(content: Content) -> Result<Self, ContentError> {
-        Self::from_content(&content)
+        // Unknown keys are found before the content is consumed, and
+        // reported after the fields, as `from_content` does.
+        let mut unknown = Vec::new();
+        Self::__deny_unknown(&content, &mut unknown);
+        let mut errors = Vec::new();
+        let value = Self::__collect_from(content, &mut errors);
+        errors.append(&mut unknown);
+        field::finish(value, errors)
     }
 
     /// The content a client would submit for this value.
@@ -166,6 +173,19 @@ pub trait Elicit: Sized {
             }
         }
     }
+
+    #[doc(hidden)]
+    /// [`__collect`](Self::__collect) from borrowed or owned content.
+    /// Derived forms without flattened fields implement it once for both:
+    /// being generic, it is compiled for owned content only in programs that
+    /// call `from_content_owned`.
+    fn __collect_from<S: field::Source>(content: S, errors: &mut Vec<FieldError>) -> Option<Self> {
+        content.with_content(|content| Self::__collect(content, errors))
+    }
+
+    #[doc(hidden)]
+    /// With `deny_unknown_fields`: every content key the schema lacks.
+    fn __deny_unknown(_content: &Content, _errors: &mut Vec<FieldError>) {}
 
     /// The form's `requestedSchema` as JSON text: what
     /// `serde_json::to_string(&Self::schema())` gives.

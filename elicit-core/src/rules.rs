@@ -161,6 +161,7 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), FieldErrorKind> {
 
 /// Reads a JSON value as an exact integer: integers as they are, and numbers
 /// with no fractional part (JSON Schema counts `2.0` as an integer).
+#[inline]
 pub fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
     let Value::Number(n) = value else {
         return Err(wrong_type("an integer", value));
@@ -188,6 +189,7 @@ pub fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
 }
 
 /// Checks an integer value and returns it.
+#[inline]
 pub fn check_integer(s: &IntegerSchema, value: &Value) -> Result<i128, FieldErrorKind> {
     let n = as_integer(value)?;
     if let Some(minimum) = s.minimum
@@ -225,12 +227,41 @@ fn check_multi_select(s: &MultiSelectSchema, value: &Value) -> Result<(), FieldE
             });
         };
         check_option(options, text)?;
-        if items[..i].iter().any(|earlier| earlier == item) {
-            return Err(FieldErrorKind::DuplicateItem {
-                value: text.clone(),
-            });
+        check_unique(items, i, text)?;
+    }
+    check_item_count(s, items)
+}
+
+/// The item at `i` (`text`) is not an earlier item again.
+fn check_unique(items: &[Value], i: usize, text: &str) -> Result<(), FieldErrorKind> {
+    if items[..i]
+        .iter()
+        .any(|earlier| earlier.as_str() == Some(text))
+    {
+        return Err(FieldErrorKind::DuplicateItem {
+            value: text.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// The selection rules of a multi-select whose items are known to be
+/// options: no item twice, and `minItems`/`maxItems`. Derived multi-selects
+/// call this after converting every item (which is their membership check);
+/// the verdict is [`check_value`]'s for such items.
+pub(crate) fn check_selection(
+    s: &MultiSelectSchema,
+    items: &[Value],
+) -> Result<(), FieldErrorKind> {
+    for (i, item) in items.iter().enumerate() {
+        if let Value::String(text) = item {
+            check_unique(items, i, text)?;
         }
     }
+    check_item_count(s, items)
+}
+
+fn check_item_count(s: &MultiSelectSchema, items: &[Value]) -> Result<(), FieldErrorKind> {
     if let Some(min_items) = s.min_items
         && (items.len() as u64) < min_items
     {

