@@ -3,8 +3,12 @@
 //! derive's output reaches through one path.
 
 pub use crate::error::Num;
-pub use crate::field::{Attrs, choice_from_value, choice_property, choice_to_value, finish, slot};
+pub use crate::field::{
+    Attrs, Wrapper, choice_from_value, choice_property, choice_to_value, finish, slot,
+    transparent_property, try_from_value,
+};
 pub use crate::format::Format;
+pub use crate::format::LiteralRule;
 pub use crate::rules::deny_unknown;
 pub use crate::schema::{merge, schema_with_capacity};
 pub use serde_json::Value;
