@@ -949,6 +949,8 @@ fn valid_std_typed() -> Value {
 }
 
 #[allow(clippy::too_many_lines)]
+// `mut`: the feature-gated rows below extend it.
+#[allow(unused_mut)]
 fn typed_rows() -> Vec<Row> {
     let mut rows = vec![
         row(

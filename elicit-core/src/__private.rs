@@ -5,7 +5,7 @@
 pub use crate::error::Num;
 pub use crate::field::{
     Attrs, Wrapper, choice_from_value, choice_property, choice_to_value, finish, slot,
-    transparent_property, try_from_value,
+    transparent_property, try_convert,
 };
 pub use crate::format::Format;
 pub use crate::format::LiteralRule;

@@ -551,13 +551,16 @@ impl TextDefault for String {
 /// string default fills it when one fills the inner type.
 #[doc(hidden)]
 pub trait Wrapper: FormValue {
-    /// The type on the wire side: the newtype's field, or the `try_from` type.
-    type Inner: FormValue;
+    /// The type on the wire side: the newtype's field, or the `try_from`
+    /// type (a `FormValue`; not bound here, so a wrong one is reported once,
+    /// where the derive reads it).
+    type Inner;
     /// The rule of the newtype's own format attribute, if it has one (it
     /// comes before the inner type's rule for literal defaults).
     const FORMAT: Option<LiteralRule> = None;
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Wrapper> TextDefault for T
 where
     T::Inner: TextDefault,
@@ -804,26 +807,21 @@ pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, Content
 }
 
 /// Derived code (`transparent`): the property of the newtype's inner type
-/// `T` with the inner field's attributes applied.
+/// with the inner field's attributes applied.
 #[doc(hidden)]
-pub fn transparent_property<T: FormValue>(attrs: &Attrs) -> PropertySchema {
-    let mut property = T::property();
+pub fn transparent_property(mut property: PropertySchema, attrs: &Attrs) -> PropertySchema {
     apply(&mut property, attrs);
     property
 }
 
-/// Derived code (`try_from = "U"`): reads `U` (already checked against its
-/// property by the engine), then converts with `T`'s `TryFrom<U>`; its
+/// Derived code (`try_from = "U"`): converts a `U` (read from a value the
+/// engine checked against `U`'s property) with `T`'s `TryFrom<U>`; its
 /// refusal is [`FieldErrorKind::Refused`] with the error's `Display`.
 #[doc(hidden)]
-pub fn try_from_value<U: FormValue, T: TryFrom<U>>(
-    value: &Value,
-    rust_type: &'static str,
-) -> Result<T, FieldErrorKind>
+pub fn try_convert<U, T: TryFrom<U>>(inner: U, rust_type: &'static str) -> Result<T, FieldErrorKind>
 where
     T::Error: std::fmt::Display,
 {
-    let inner = U::from_value(value)?;
     T::try_from(inner).map_err(|e| FieldErrorKind::Refused {
         rust_type,
         reason: e.to_string(),

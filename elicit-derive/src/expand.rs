@@ -300,8 +300,9 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
                     lit: syn::Lit::Str(_),
                     ..
                 }) => {
+                    let literal_ty = respan(value_ty.clone(), default.span);
                     let text_default = respan(quote!(#krate::TextDefault), default.span);
-                    quote_spanned!(default.span=> <#value_ty as #text_default>::from_literal(#expr))
+                    quote_spanned!(default.span=> <#literal_ty as #text_default>::from_literal(#expr))
                 }
                 _ => quote_spanned!(expr.span()=> #expr),
             };
@@ -527,10 +528,10 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
             continue;
         }
         let ty = field.ty;
-        if let Some(check) = literal_default_check(krate, field) {
+        if let Some(check) = literal_default_check(krate, is_form, field) {
             out.push(check);
         }
-        if let Some(check) = zero_check(krate, field) {
+        if let Some(check) = zero_check(krate, is_form, field) {
             out.push(check);
         }
         if let Some(span) = a.range.span {
@@ -605,7 +606,11 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
 /// A string literal default passes the `LiteralRule` of the field's value
 /// type (`TextDefault::LITERAL`: `date`, `date-time`, `uri`, UUID, ..), at
 /// compile time, reported at the default.
-fn literal_default_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
+fn literal_default_check(
+    krate: &TokenStream,
+    input_is_form: bool,
+    field: &Field<'_>,
+) -> Option<TokenStream> {
     let default = field.attrs.default.as_ref()?;
     let syn::Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(text),
@@ -615,10 +620,8 @@ fn literal_default_check(krate: &TokenStream, field: &Field<'_>) -> Option<Token
         return None;
     };
     let span = default.span;
-    let ty = field.ty;
-    let form_field = qualified_on_type(krate, ty, "FormField");
+    let value_ty = respan(value_type(krate, input_is_form, field.ty), span);
     let text_default = respan(quote!(#krate::TextDefault), span);
-    let value_ty = quote_spanned!(last_span(ty)=> #form_field::Value);
     Some(quote_spanned! {span=>
         if let ::core::result::Result::Err(__reason) =
             <#value_ty as #text_default>::LITERAL.check(#text)
@@ -626,6 +629,18 @@ fn literal_default_check(krate: &TokenStream, field: &Field<'_>) -> Option<Token
             ::core::panic!("{}", __reason);
         }
     })
+}
+
+/// The value type of a field: `<T as FormField>::Value` in a form (`T` or
+/// `Option<T>`), the type itself for a `transparent` newtype's field (a
+/// `FormValue`, named so a wrong one is reported once).
+fn value_type(krate: &TokenStream, input_is_form: bool, ty: &syn::Type) -> TokenStream {
+    if input_is_form {
+        let form_field = qualified_on_type(krate, ty, "FormField");
+        quote_spanned!(last_span(ty)=> #form_field::Value)
+    } else {
+        quote!(#ty)
+    }
 }
 
 /// Whether the field's literal `range` leaves 0 out.
@@ -646,15 +661,14 @@ fn range_excludes_zero(field: &Field<'_>) -> bool {
 /// A field whose type refuses 0 that its property admits (a signed
 /// `NonZero`, `FormValue::REFUSES_ZERO`) needs a `range` that leaves 0 out:
 /// at compile time, reported at the `range` if written, else at the type.
-fn zero_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
+fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Option<TokenStream> {
     if range_excludes_zero(field) {
         return None;
     }
     let ty = field.ty;
     let span = field.attrs.range.span.unwrap_or_else(|| last_span(ty));
-    let form_field = qualified_on_type(krate, ty, "FormField");
     let form_value = respan(quote!(#krate::FormValue), span);
-    let value_ty = quote_spanned!(last_span(ty)=> #form_field::Value);
+    let value_ty = value_type(krate, input_is_form, ty);
     let message = "this field's type (a signed `NonZero` integer) refuses 0, and a form schema \
          cannot leave one value out of a range that spans it: add `range(min = 1)` for \
          positive values or `range(max = -1)` for negative ones (or use a plain integer type \
@@ -773,7 +787,7 @@ fn transparent(input: &Input<'_>, t: &Transparent<'_>) -> TokenStream {
         impl #krate::FormValue for #ident {
             const RUST_TYPE: &'static str = #rust_type;
             fn property() -> #krate::PropertySchema {
-                #krate::__private::transparent_property::<#ty>(&#attrs)
+                #krate::__private::transparent_property(#form_value::property(), &#attrs)
             }
             fn from_value(
                 __value: &#krate::__private::Value,
@@ -811,7 +825,9 @@ fn converted(input: &Input<'_>) -> TokenStream {
     let rust_type = ident.to_string();
     let read = if a.try_from.is_some() {
         quote_spanned! {span=>
-            #krate::__private::try_from_value::<#via, Self>(__value, #rust_type)
+            #form_value::from_value(__value).and_then(|__inner| {
+                #krate::__private::try_convert::<#via, Self>(__inner, #rust_type)
+            })
         }
     } else {
         quote_spanned! {span=>
