@@ -65,10 +65,13 @@ struct Form {
     level: Level,
     count: Option<Count>,
     high: HighPort,
+    #[elicit(default = const { NonZeroU64::new(4).unwrap() })]
+    four: NonZeroU64,
 }
 
 fn main() {
     let schema = serde_json::to_value(Form::schema()).unwrap();
     assert_eq!(schema["properties"]["day"]["default"], "2026-01-01");
     assert_eq!(schema["properties"]["below"]["maximum"], -1);
+    assert_eq!(schema["properties"]["four"]["default"], 4);
 }
