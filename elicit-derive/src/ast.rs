@@ -32,7 +32,7 @@ pub enum Data<'a> {
     Choice(Vec<Variant<'a>>),
     /// `#[elicit(transparent)]` on a struct with exactly one field: one form
     /// value, the field's, with the field's attributes as its rules.
-    Transparent(Transparent<'a>),
+    Transparent(Box<Transparent<'a>>),
     /// `#[elicit(try_from = "U", into = "U")]` (or `from`): one form value,
     /// converted from and to the form value type `U`. The type's own shape
     /// does not matter.
@@ -128,10 +128,10 @@ impl<'a> Input<'a> {
                     };
                     let ident = f.ident.as_ref().unwrap_or(&input.ident);
                     let field_attrs = attr::parse_field(cx, &f.attrs);
-                    Data::Transparent(Transparent {
+                    Data::Transparent(Box::new(Transparent {
                         field: Field::new(ident, &f.ty, field_attrs, None),
                         member,
-                    })
+                    }))
                 }
                 _ => Data::Unsupported(Unsupported::NotANewtype(span)),
             };
