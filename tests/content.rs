@@ -927,8 +927,13 @@ fn bad_contents_name_exactly_the_failing_fields() {
             row.name
         );
     }
+    check_rows(&rows);
+}
+
+/// Runs every row, then fails with every row that failed.
+fn check_rows(rows: &[Row]) {
     let mut failures = Vec::new();
-    for row in &rows {
+    for row in rows {
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| check_row(row))) {
             failures.push(format!(
                 "[{}] {}: {}",
@@ -945,6 +950,364 @@ fn bad_contents_name_exactly_the_failing_fields() {
         rows.len(),
         failures.join("\n")
     );
+}
+
+// ---------------------------------------------------------------------------
+// Typed fields: wrong format, out of range, and the type's own refusal (a
+// rule the wire schema cannot express, so `validate` accepts those rows).
+
+fn refused(rust_type: &'static str, reason: impl Into<String>) -> FieldErrorKind {
+    FieldErrorKind::Refused {
+        rust_type,
+        reason: reason.into(),
+    }
+}
+
+/// A valid `StdTyped`, to break one field at a time.
+fn valid_std_typed() -> Value {
+    json!({
+        "workers": 1, "step": 1, "back": -1, "initial": "a", "port": 1024,
+        "contact": "a@b.c", "handle": "ab"
+    })
+}
+
+#[allow(clippy::too_many_lines)]
+// `mut`: the feature-gated rows below extend it.
+#[allow(unused_mut)]
+fn typed_rows() -> Vec<Row> {
+    let mut rows = vec![
+        row(
+            "NonZeroU8: 0",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"workers": 0})),
+            vec![("workers", below(1, 0))],
+        ),
+        row(
+            "Option<NonZeroU16>: above its range(max)",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"threads": 65})),
+            vec![("threads", above(64, 65))],
+        ),
+        row(
+            "signed NonZero with range(min = 1): 0",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"step": 0})),
+            vec![("step", below(1, 0))],
+        ),
+        row(
+            "signed NonZero with range(max = -1): 0",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"back": 0})),
+            vec![("back", above(-1, 0))],
+        ),
+        row(
+            "char: two characters",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"initial": "ab"})),
+            vec![("initial", too_long(1, 2))],
+        ),
+        row(
+            "char: empty",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"answer": ""})),
+            vec![("answer", too_short(1, 0))],
+        ),
+        row(
+            "transparent newtype: its inner range",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"port": 80, "fallback": 70000})),
+            vec![("port", below(1024, 80)), ("fallback", above(65535, 70000))],
+        ),
+        row(
+            "transparent newtype: its inner format",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"contact": "not an address"})),
+            vec![("contact", format(Format::Email))],
+        ),
+        row(
+            "try_from: the type's own refusal, named by wire name",
+            form::<StdTyped>(),
+            with(valid_std_typed(), json!({"handle": "Ada!"})),
+            vec![(
+                "handle",
+                refused(
+                    "Handle",
+                    "a handle has only lowercase ASCII letters and digits",
+                ),
+            )],
+        )
+        .wire_only(vec![]),
+        row(
+            "every typed field at once",
+            form::<StdTyped>(),
+            json!({
+                "workers": 0, "step": 11, "back": 1, "initial": "", "port": "80",
+                "contact": "x", "handle": "x"
+            }),
+            vec![
+                ("workers", below(1, 0)),
+                ("step", above(10, 11)),
+                ("back", above(-1, 1)),
+                ("initial", too_short(1, 0)),
+                ("port", wrong("an integer", JsonKind::String)),
+                ("contact", format(Format::Email)),
+                (
+                    "handle",
+                    refused("Handle", "a handle has 2 to 16 characters, not 1"),
+                ),
+            ],
+        )
+        .wire_only(vec![
+            "workers", "step", "back", "initial", "port", "contact",
+        ]),
+    ];
+    #[cfg(feature = "chrono")]
+    {
+        let valid = || json!({"day": "2024-05-01", "at": "2024-05-01T10:00:00Z"});
+        rows.extend([
+            row(
+                "chrono NaiveDate: a day that does not exist",
+                form::<ChronoTyped>(),
+                with(valid(), json!({"day": "2024-02-30", "start": 20240501})),
+                vec![
+                    ("day", format(Format::Date)),
+                    ("start", wrong("a string", JsonKind::Integer)),
+                ],
+            ),
+            row(
+                "chrono NaiveDate: chrono's parser reads 2024-1-5, the format refuses it",
+                form::<ChronoTyped>(),
+                with(valid(), json!({"day": "2024-1-5"})),
+                vec![("day", format(Format::Date))],
+            ),
+            row(
+                "chrono DateTime: chrono reads a space separator, the format refuses it",
+                form::<ChronoTyped>(),
+                with(
+                    valid(),
+                    json!({"at": "2024-05-01 10:00:00Z", "local": "2024-05-01T10:00:00"}),
+                ),
+                vec![
+                    ("at", format(Format::DateTime)),
+                    ("local", format(Format::DateTime)),
+                ],
+            ),
+            row(
+                "chrono DateTime<Utc>: a UTC year RFC 3339 cannot write",
+                form::<ChronoTyped>(),
+                with(valid(), json!({"at": "9999-12-31T23:00:00-02:00"})),
+                vec![(
+                    "at",
+                    refused(
+                        "DateTime<Utc>",
+                        "the instant falls in the year 10000 in UTC, which RFC 3339 cannot write",
+                    ),
+                )],
+            )
+            .wire_only(vec![]),
+            row(
+                "chrono DateTime<FixedOffset>: digits finer than nanoseconds",
+                form::<ChronoTyped>(),
+                with(
+                    valid(),
+                    json!({"local": "2024-05-01T10:00:00.1234567891+02:00"}),
+                ),
+                vec![(
+                    "local",
+                    refused(
+                        "DateTime<FixedOffset>",
+                        "more than nine fractional digits: the type holds nanoseconds",
+                    ),
+                )],
+            )
+            .wire_only(vec![]),
+        ]);
+    }
+    #[cfg(feature = "time")]
+    {
+        let valid = || json!({"day": "2024-05-01", "at": "2024-05-01T10:00:00Z"});
+        rows.extend([
+            row(
+                "time Date: time's parser reads 20240501, the format refuses it",
+                form::<TimeTyped>(),
+                with(valid(), json!({"day": "20240501"})),
+                vec![("day", format(Format::Date))],
+            ),
+            row(
+                "time OffsetDateTime: a leap second time would fold into :59.999999999",
+                form::<TimeTyped>(),
+                with(
+                    valid(),
+                    json!({"at": "2016-12-31T23:59:60Z", "until": "2016-12-31T23:59:60.5+00:00"}),
+                ),
+                vec![
+                    (
+                        "at",
+                        refused(
+                            "OffsetDateTime",
+                            "the type cannot hold a leap second (`:60`)",
+                        ),
+                    ),
+                    (
+                        "until",
+                        refused(
+                            "OffsetDateTime",
+                            "the type cannot hold a leap second (`:60`)",
+                        ),
+                    ),
+                ],
+            )
+            .wire_only(vec![]),
+        ]);
+    }
+    #[cfg(feature = "jiff")]
+    {
+        let valid = || json!({"day": "2024-05-01", "at": "2024-05-01T10:00:00Z"});
+        let jiff_refusal = "9999-12-31T23:59:59Z"
+            .parse::<jiff::Timestamp>()
+            .unwrap_err()
+            .to_string();
+        rows.extend([
+            row(
+                "jiff Timestamp: past jiff's own upper bound",
+                form::<JiffTyped>(),
+                with(valid(), json!({"at": "9999-12-31T23:59:59Z"})),
+                vec![("at", refused("Timestamp", jiff_refusal))],
+            )
+            .wire_only(vec![]),
+            row(
+                "jiff Timestamp: a leap second jiff would fold into :59",
+                form::<JiffTyped>(),
+                with(valid(), json!({"at": "2016-12-31T23:59:60Z"})),
+                vec![("at", refused("Timestamp", "the type cannot hold a leap second (`:60`)"))],
+            )
+            .wire_only(vec![]),
+            row(
+                "jiff Timestamp: a UTC year before 0000",
+                form::<JiffTyped>(),
+                with(valid(), json!({"at": "0000-01-01T00:00:00+01:00"})),
+                vec![(
+                    "at",
+                    refused(
+                        "Timestamp",
+                        "the instant falls before the year 0000 in UTC, which RFC 3339 cannot write",
+                    ),
+                )],
+            )
+            .wire_only(vec![]),
+            row(
+                "jiff civil::Date: not a date",
+                form::<JiffTyped>(),
+                with(valid(), json!({"day": "2023-02-29", "end": "tomorrow"})),
+                vec![("day", format(Format::Date)), ("end", format(Format::Date))],
+            ),
+        ]);
+    }
+    #[cfg(feature = "url")]
+    {
+        rows.extend([
+            row(
+                "Url: the url crate refuses a port out of range",
+                form::<UrlTyped>(),
+                json!({"endpoint": "http://example.com:99999/"}),
+                vec![("endpoint", refused("Url", "invalid port number"))],
+            )
+            .wire_only(vec![]),
+            row(
+                "Url: the url crate trims spaces, the uri format refuses them",
+                form::<UrlTyped>(),
+                json!({"endpoint": " http://example.com/", "mirror": "//no-scheme"}),
+                vec![
+                    ("endpoint", format(Format::Uri)),
+                    ("mirror", format(Format::Uri)),
+                ],
+            ),
+        ]);
+    }
+    #[cfg(feature = "uuid")]
+    {
+        let uuid = elicit_core::format::UUID_PATTERN;
+        rows.extend([row(
+            "Uuid: the simple and urn forms the uuid crate reads are refused by the pattern",
+            form::<UuidTyped>(),
+            json!({
+                "id": "67e5504410b1426f9247bb680e5fe0c8",
+                "other": "urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8"
+            }),
+            vec![("id", pattern(uuid)), ("other", pattern(uuid))],
+        )]);
+    }
+    rows
+}
+
+#[test]
+fn typed_bad_contents_name_exactly_the_failing_fields() {
+    check_rows(&typed_rows());
+}
+
+#[test]
+fn typed_messages_name_the_field_and_the_type() {
+    assert_eq!(
+        refuse::<StdTyped>(&with(valid_std_typed(), json!({"handle": "Ada!"}))).to_string(),
+        "invalid form content: `handle` is not a valid `Handle`: a handle has only lowercase \
+         ASCII letters and digits"
+    );
+    #[cfg(feature = "url")]
+    assert_eq!(
+        refuse::<UrlTyped>(&json!({"endpoint": "http://example.com:99999/"})).to_string(),
+        "invalid form content: `endpoint` is not a valid `Url`: invalid port number"
+    );
+}
+
+#[test]
+fn typed_good_contents_parse() {
+    use std::num::NonZero;
+    let value = parse::<StdTyped>(&valid_std_typed());
+    assert_eq!(value.workers.get(), 1);
+    assert_eq!(value.answer, 'y', "the char default");
+    assert_eq!(
+        value.escalation.address, "ops@example.com",
+        "a string default through a newtype"
+    );
+    assert_eq!(value.handle, Handle::new("ab"));
+    assert_eq!(value.back, NonZero::new(-1).unwrap());
+    #[cfg(feature = "chrono")]
+    {
+        let value = parse::<ChronoTyped>(&json!({
+            "day": "2024-02-29", "at": "2024-05-01T10:00:00+02:00",
+            "local": "2016-12-31T23:59:60-05:00"
+        }));
+        assert_eq!(value.day.to_string(), "2024-02-29");
+        assert_eq!(value.start.to_string(), "2026-01-01", "the default");
+        assert_eq!(value.at.to_rfc3339(), "2024-05-01T08:00:00+00:00");
+        // chrono holds the leap second, so it comes back as sent.
+        assert_eq!(value.to_content()["local"], "2016-12-31T23:59:60-05:00");
+        assert_eq!(value.to_content()["meeting"], "2026-01-01T09:00:00+01:00");
+    }
+    #[cfg(feature = "jiff")]
+    {
+        let value =
+            parse::<JiffTyped>(&json!({"day": "0000-01-01", "at": "2024-05-01T10:00:00-00:00"}));
+        assert_eq!(value.to_content()["at"], "2024-05-01T10:00:00Z");
+    }
+    #[cfg(feature = "url")]
+    {
+        let value = parse::<UrlTyped>(&json!({"endpoint": "HTTP://Example.COM"}));
+        assert_eq!(
+            value.endpoint.as_str(),
+            "http://example.com/",
+            "the url crate normalizes"
+        );
+        assert_eq!(value.docs.as_str(), "https://example.com/docs");
+    }
+    #[cfg(feature = "uuid")]
+    {
+        let value = parse::<UuidTyped>(&json!({"id": "67E55044-10B1-426F-9247-BB680E5FE0C8"}));
+        assert_eq!(
+            value.to_content()["id"],
+            "67e55044-10b1-426f-9247-bb680e5fe0c8"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------

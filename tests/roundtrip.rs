@@ -177,3 +177,205 @@ proptest! {
         round_trip(&Pick { choice, more })?;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Typed fields.
+
+/// An e-mail address the `email` format accepts.
+fn email() -> impl Gen<Value = String> {
+    "[a-z0-9]{1,10}@[a-z]{1,10}(\\.[a-z]{2,5}){0,2}"
+}
+
+/// Year, month and day of a date that exists, years 0000 to 9999.
+fn ymd() -> impl Gen<Value = (i32, u8, u8)> {
+    (0i32..=9999, 1u8..=12, 1u8..=31).prop_filter_map("a day that exists", |(y, m, d)| {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let days = match m {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        (d <= days).then_some((y, m, d))
+    })
+}
+
+/// An RFC 3339 offset in minutes (no seconds: RFC 3339 cannot write them),
+/// within the `date-time` format's `-23:59..=+23:59`.
+fn offset_minutes() -> impl Gen<Value = i32> {
+    -(23 * 60 + 59)..=(23 * 60 + 59)
+}
+
+proptest! {
+    #[test]
+    fn std_typed(
+        workers in 1u8..=255, threads in proptest::option::of(1u16..=64), step in 1i32..=10,
+        back in i64::MIN..=-1, initial in any::<char>(), answer in any::<char>(),
+        port in 1024u16..=65535, fallback in proptest::option::of(1024u16..=65535),
+        contact in email(), escalation in email(), handle in "[a-z0-9]{2,16}",
+    ) {
+        use std::num::NonZero;
+        round_trip(&StdTyped {
+            workers: NonZero::new(workers).unwrap(),
+            threads: threads.map(|t| NonZero::new(t).unwrap()),
+            step: NonZero::new(step).unwrap(),
+            back: NonZero::new(back).unwrap(),
+            initial,
+            answer,
+            port: Port(port),
+            fallback: fallback.map(Port),
+            contact: Contact { address: contact },
+            escalation: Contact { address: escalation },
+            handle: Handle::new(&handle),
+        })?;
+    }
+
+    /// Every text the `date` format accepts is a date for every date type,
+    /// and the reverse: the format and the types' parsers agree on
+    /// `YYYY-MM-DD` over years 0000 to 9999 (days 29 to 31 of every month
+    /// included).
+    #[test]
+    fn date_format_and_date_types_agree(y in 0i32..=9999, m in 0u8..=13, d in 0u8..=32) {
+        let text = format!("{y:04}-{m:02}-{d:02}");
+        let format = elicit_core::format::is_date(&text);
+        #[cfg(feature = "chrono")]
+        prop_assert_eq!(text.parse::<chrono::NaiveDate>().is_ok(), format, "chrono {}", text);
+        #[cfg(feature = "time")]
+        prop_assert_eq!(
+            time::Date::parse(&text, &time::format_description::well_known::Iso8601::DATE).is_ok(),
+            format, "time {}", text
+        );
+        #[cfg(feature = "jiff")]
+        prop_assert_eq!(text.parse::<jiff::civil::Date>().is_ok(), format, "jiff {}", text);
+        let _ = format;
+    }
+}
+
+#[cfg(feature = "chrono")]
+proptest! {
+    #[test]
+    fn chrono_typed(
+        (y, m, d) in ymd(), start in ymd(), secs in -62_167_219_200i64..=253_402_300_799,
+        nanos in 0u32..1_000_000_000, local in proptest::option::of((ymd(), 0u32..86_400, offset_minutes())),
+        meeting in (ymd(), 0u32..86_400, offset_minutes()),
+    ) {
+        use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+        let date = |(y, m, d): (i32, u8, u8)| NaiveDate::from_ymd_opt(y, m.into(), d.into()).unwrap();
+        let zoned = |(ymd, secs, offset): ((i32, u8, u8), u32, i32)| -> DateTime<FixedOffset> {
+            let time = NaiveTime::from_num_seconds_from_midnight_opt(secs, 0).unwrap();
+            FixedOffset::east_opt(offset * 60).unwrap()
+                .from_local_datetime(&date(ymd).and_time(time)).single().unwrap()
+        };
+        let value = ChronoTyped {
+            day: date((y, m, d)),
+            start: date(start),
+            at: DateTime::from_timestamp(secs, nanos).unwrap(),
+            local: local.map(zoned),
+            meeting: zoned(meeting),
+        };
+        round_trip(&value)?;
+        // chrono compares instants only: the offset comes back too.
+        let back = ChronoTyped::from_content(&value.to_content()).unwrap();
+        prop_assert_eq!(back.meeting.offset(), value.meeting.offset());
+        prop_assert_eq!(back.local.map(|l| *l.offset()), value.local.map(|l| *l.offset()));
+    }
+}
+
+#[cfg(feature = "time")]
+proptest! {
+    #[test]
+    fn time_typed(
+        (y, m, d) in ymd(), start in ymd(),
+        at in (ymd(), 0u32..86_400, 0u32..1_000_000_000, offset_minutes()),
+        until in proptest::option::of((ymd(), 0u32..86_400, offset_minutes())),
+        meeting in (ymd(), 0u32..86_400, offset_minutes()),
+    ) {
+        use time::{Date, Month, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
+        let date = |(y, m, d): (i32, u8, u8)| {
+            Date::from_calendar_date(y, Month::try_from(m).unwrap(), d).unwrap()
+        };
+        let zoned = |ymd, secs: u32, nanos: u32, offset: i32| -> OffsetDateTime {
+            #[allow(clippy::cast_possible_truncation)]
+            let time = Time::from_hms_nano((secs / 3600) as u8, (secs / 60 % 60) as u8, (secs % 60) as u8, nanos).unwrap();
+            #[allow(clippy::cast_possible_truncation)]
+            let offset = UtcOffset::from_hms((offset / 60) as i8, (offset % 60) as i8, 0).unwrap();
+            PrimitiveDateTime::new(date(ymd), time).assume_offset(offset)
+        };
+        let value = TimeTyped {
+            day: date((y, m, d)),
+            start: date(start),
+            at: zoned(at.0, at.1, at.2, at.3),
+            until: until.map(|(ymd, secs, offset)| zoned(ymd, secs, 0, offset)),
+            meeting: zoned(meeting.0, meeting.1, 0, meeting.2),
+        };
+        round_trip(&value)?;
+        let back = TimeTyped::from_content(&value.to_content()).unwrap();
+        prop_assert_eq!(back.at.offset(), value.at.offset());
+    }
+}
+
+#[cfg(feature = "jiff")]
+proptest! {
+    #[test]
+    fn jiff_typed(
+        (y, m, d) in ymd(), start in ymd(),
+        // 0000-01-01T00:00:00Z to jiff's last instant, 9999-12-30T22:00:00Z.
+        secs in -62_167_219_200i64..=253_402_207_200, nanos in 0i32..1_000_000_000,
+        meeting in -62_167_219_200i64..=253_402_207_200, end in proptest::option::of(ymd()),
+    ) {
+        use jiff::Timestamp;
+        use jiff::civil::Date;
+        #[allow(clippy::cast_possible_truncation)]
+        let date = |(y, m, d): (i32, u8, u8)| Date::new(y as i16, m as i8, d as i8).unwrap();
+        let at = Timestamp::new(secs, if secs == 253_402_207_200 { 0 } else { nanos }).unwrap();
+        round_trip(&JiffTyped {
+            day: date((y, m, d)),
+            start: date(start),
+            at,
+            meeting: Timestamp::from_second(meeting).unwrap(),
+            end: end.map(date),
+        })?;
+    }
+}
+
+#[cfg(feature = "url")]
+proptest! {
+    #[test]
+    fn url_typed(
+        endpoint in "https://[a-z]{1,12}\\.example(:[1-9][0-9]{0,3})?/[a-z0-9/]{0,12}(\\?[a-z]=[a-z0-9]{0,5})?",
+        docs in "http://[a-z]{1,8}\\.test/[a-z0-9]{0,8}",
+        mirror in proptest::option::of("(ftp|https)://[a-z]{1,8}\\.example/[a-z0-9_.-]{0,10}"),
+    ) {
+        let parse = |s: &str| url::Url::parse(s).unwrap();
+        round_trip(&UrlTyped {
+            endpoint: parse(&endpoint),
+            docs: parse(&docs),
+            mirror: mirror.as_deref().map(parse),
+        })?;
+    }
+}
+
+#[cfg(feature = "uuid")]
+proptest! {
+    #[test]
+    fn uuid_typed(id in any::<u128>(), parent in any::<u128>(), other in any::<Option<u128>>()) {
+        use uuid::Uuid;
+        round_trip(&UuidTyped {
+            id: Uuid::from_u128(id),
+            parent: Uuid::from_u128(parent),
+            other: other.map(Uuid::from_u128),
+        })?;
+    }
+
+    /// The pattern and the `const fn` say the same, and every text they
+    /// accept is a UUID for the `uuid` crate.
+    #[test]
+    fn uuid_pattern_and_is_uuid_agree(text in "[0-9a-fA-F-]{30,38}|[0-9a-fA-FxX{}-]{36}") {
+        let pattern = elicit_core::Pattern::new(elicit_core::format::UUID_PATTERN);
+        let ours = elicit_core::format::is_uuid(&text);
+        prop_assert_eq!(pattern.is_match(&text), Ok(ours), "{}", text);
+        if ours {
+            prop_assert!(uuid::Uuid::parse_str(&text).is_ok(), "{}", text);
+        }
+    }
+}

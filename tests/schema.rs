@@ -350,3 +350,113 @@ fn custom_format_is_kept_as_an_annotation() {
     let content = json!({"host": "anything at all"});
     assert!(Host::from_content(content.as_object().unwrap()).is_ok());
 }
+
+#[test]
+fn std_typed_fields() {
+    assert_schema::<StdTyped>(json!({
+        "type": "object",
+        "properties": {
+            "workers": {"type": "integer", "minimum": 1, "maximum": 255},
+            "threads": {"type": "integer", "minimum": 1, "maximum": 64},
+            "step": {"type": "integer", "minimum": 1, "maximum": 10},
+            "back": {"type": "integer", "minimum": i64::MIN, "maximum": -1},
+            "initial": {"type": "string", "minLength": 1, "maxLength": 1},
+            "answer": {"type": "string", "minLength": 1, "maxLength": 1, "default": "y"},
+            "port": {"type": "integer", "minimum": 1024, "maximum": 65535},
+            "fallback": {"type": "integer", "title": "Fallback port", "minimum": 1024, "maximum": 65535},
+            "contact": {
+                "type": "string", "title": "E-mail", "description": "Where to write.", "format": "email"
+            },
+            "escalation": {
+                "type": "string", "title": "E-mail", "description": "Where to write.",
+                "format": "email", "default": "ops@example.com"
+            },
+            "handle": {"type": "string"}
+        },
+        "required": ["workers", "step", "back", "initial", "port", "contact", "handle"]
+    }));
+}
+
+#[cfg(feature = "chrono")]
+#[test]
+fn chrono_fields() {
+    assert_schema::<ChronoTyped>(json!({
+        "type": "object",
+        "properties": {
+            "day": {"type": "string", "format": "date"},
+            "start": {"type": "string", "format": "date", "default": "2026-01-01"},
+            "at": {"type": "string", "format": "date-time"},
+            "local": {"type": "string", "format": "date-time"},
+            "meeting": {"type": "string", "format": "date-time", "default": "2026-01-01T09:00:00+01:00"}
+        },
+        "required": ["day", "at"]
+    }));
+}
+
+#[cfg(feature = "time")]
+#[test]
+fn time_fields() {
+    assert_schema::<TimeTyped>(json!({
+        "type": "object",
+        "properties": {
+            "day": {"type": "string", "format": "date"},
+            "start": {"type": "string", "format": "date", "default": "2026-01-01"},
+            "at": {"type": "string", "format": "date-time"},
+            "until": {"type": "string", "format": "date-time"},
+            "meeting": {"type": "string", "format": "date-time", "default": "2026-01-01T09:00:00Z"}
+        },
+        "required": ["day", "at"]
+    }));
+}
+
+#[cfg(feature = "jiff")]
+#[test]
+fn jiff_fields() {
+    assert_schema::<JiffTyped>(json!({
+        "type": "object",
+        "properties": {
+            "day": {"type": "string", "format": "date"},
+            "start": {"type": "string", "format": "date", "default": "2026-01-01"},
+            "at": {"type": "string", "format": "date-time"},
+            "meeting": {"type": "string", "format": "date-time", "default": "2026-01-01T09:00:00Z"},
+            "end": {"type": "string", "format": "date"}
+        },
+        "required": ["day", "at"]
+    }));
+}
+
+#[cfg(feature = "url")]
+#[test]
+fn url_fields() {
+    assert_schema::<UrlTyped>(json!({
+        "type": "object",
+        "properties": {
+            "endpoint": {"type": "string", "description": "Where the service runs.", "format": "uri"},
+            "docs": {"type": "string", "format": "uri", "default": "https://example.com/docs"},
+            "mirror": {"type": "string", "format": "uri"}
+        },
+        "required": ["endpoint"]
+    }));
+}
+
+#[cfg(feature = "uuid")]
+#[test]
+fn uuid_fields() {
+    let pattern = elicit_core::format::UUID_PATTERN;
+    assert_schema::<UuidTyped>(json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "pattern": pattern},
+            "parent": {
+                "type": "string", "pattern": pattern,
+                "default": "67e55044-10b1-426f-9247-bb680e5fe0c8"
+            },
+            "other": {"type": "string", "pattern": pattern}
+        },
+        "required": ["id"]
+    }));
+    assert_eq!(
+        pattern,
+        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    );
+}

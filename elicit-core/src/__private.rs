@@ -4,10 +4,11 @@
 
 pub use crate::error::Num;
 pub use crate::field::{
-    Attrs, Source, cached_json, cached_schema, choice_check, choice_from_value, choice_property,
-    choice_to_value, from_content, to_content,
+    Attrs, Source, Wrapper, cached_json, cached_schema, choice_check, choice_from_value,
+    choice_property, choice_to_value, from_content, to_content, transparent_property, try_convert,
 };
 pub use crate::format::Format;
+pub use crate::format::LiteralRule;
 pub use crate::rules::deny_unknown;
 pub use crate::schema::{merge, schema_with_capacity};
 pub use serde_json::Value;

@@ -190,6 +190,18 @@ pub enum FieldErrorKind {
         /// The repeated value.
         value: String,
     },
+    /// The value passed every rule of the schema, but the field's Rust type
+    /// refused it when converting: its own parser (a date the type's range
+    /// cannot hold, a URL with an invalid port) or a user type's `TryFrom`.
+    /// `reason` is that refusal's message, as the type wrote it.
+    #[error("is not a valid `{rust_type}`: {reason}")]
+    Refused {
+        /// The Rust type that refused the value (`NaiveDate`, `Url`, a
+        /// user type's name).
+        rust_type: &'static str,
+        /// The type's own message (its error's `Display`).
+        reason: String,
+    },
     /// A key the form does not have (only with `deny_unknown_fields`).
     #[error("is not a field of this form")]
     UnknownField,

@@ -12,7 +12,7 @@ use std::hash::{BuildHasher, Hash};
 use serde_json::Value;
 
 use crate::error::{FieldErrorKind, Num};
-use crate::format::Format;
+use crate::format::{Format, LiteralRule};
 use crate::rules;
 use crate::schema::{
     BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema,
@@ -23,12 +23,17 @@ use crate::{Content, ContentError, FieldError};
 /// A type that is one flat form value: a string, a boolean, a number, a
 /// single-select enum, or a multi-select of such an enum.
 ///
-/// Implemented for `String`, `bool`, every integer type, `f32`, `f64`, enums
-/// that `#[derive(Elicit)]`, and `Vec`/`BTreeSet`/`HashSet` of such enums.
+/// Implemented for `String`, `char`, `bool`, every integer type, the
+/// `NonZero` integers, `f32`, `f64`, enums that `#[derive(Elicit)]`,
+/// `Vec`/`BTreeSet`/`HashSet` of such enums, newtypes that derive it with
+/// `transparent` or `try_from`/`into`, and, behind features, the date, time,
+/// URL and UUID types of `chrono`, `time`, `jiff`, `url` and `uuid` (see the
+/// README's type table).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
-    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
+    note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
+    note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
     note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
 )]
 pub trait FormValue: Sized {
@@ -73,6 +78,12 @@ pub trait FormValue: Sized {
     fn __check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
         Self::__check(property, &value)
     }
+
+    /// Whether the type refuses 0 although its property, with no `range`,
+    /// admits it: the signed `NonZero` integers (the restricted schema cannot
+    /// say "not 0" on a range that spans it). `#[derive(Elicit)]` then
+    /// requires a `range` that leaves 0 out, so the schema stays exact.
+    const REFUSES_ZERO: bool = false;
 }
 
 /// A type a form field can have: a [`FormValue`] (required), or an `Option`
@@ -80,7 +91,8 @@ pub trait FormValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a form field: ACP forms are flat",
     label = "not a flat form field type",
-    note = "a form field is one of: `String`, `bool`, an integer type, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), or an `Option` of any of these (not `Option<Option<T>>`)",
+    note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
+    note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
     note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
 )]
 pub trait FormField: Sized {
@@ -256,6 +268,33 @@ impl FormValue for String {
     }
     fn to_value(&self) -> Value {
         Value::String(self.clone())
+    }
+}
+
+/// One Unicode scalar value: a string of exactly one character, as JSON
+/// Schema counts them (`minLength` and `maxLength` 1).
+impl FormValue for char {
+    const RUST_TYPE: &'static str = "char";
+    fn property() -> PropertySchema {
+        StringSchema::new().length(Some(1), Some(1)).into()
+    }
+    fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
+        let text = <String as FormValue>::from_value(value)?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            (None, _) => Err(FieldErrorKind::TooShort {
+                min_length: 1,
+                length: 0,
+            }),
+            (Some(_), Some(_)) => Err(FieldErrorKind::TooLong {
+                max_length: 1,
+                length: text.chars().count(),
+            }),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::String(self.to_string())
     }
 }
 
@@ -621,6 +660,71 @@ pub trait TextField: FormField {
 impl TextField for String {}
 impl TextField for Option<String> {}
 
+/// Field types a string literal `default = ".."` fills: `String`, and the
+/// types read from text (dates, times, URLs, UUIDs, and newtypes over them).
+/// The derive checks the literal against [`LITERAL`](Self::LITERAL) at
+/// compile time, then fills the field with [`from_literal`](Self::from_literal).
+#[diagnostic::on_unimplemented(
+    message = "a string default (`default = \"..\"`) does not fit a `{Self}` field",
+    label = "string default on this field",
+    note = "a string default fills a field read from text: `String`, the date, time, URL and UUID types, or a newtype over one; for any other type write a value of that type, e.g. `default = 3` or `default = Strategy::Balanced`"
+)]
+pub trait TextDefault: FormValue {
+    /// The rule a literal default must pass, checked at compile time.
+    const LITERAL: LiteralRule;
+
+    /// The value of a literal default that passed [`LITERAL`](Self::LITERAL).
+    ///
+    /// # Panics
+    ///
+    /// If the type's own parser refuses what the compile-time rule accepted
+    /// (a few instants at the very ends of a type's range, a user type's
+    /// `TryFrom`): the message names the type and its reason. The first
+    /// `schema()` of the form builds every default, so any test of the form
+    /// finds it.
+    fn from_literal(text: &'static str) -> Self {
+        match Self::from_value(&Value::String(text.to_owned())) {
+            Ok(value) => value,
+            Err(kind) => panic!(
+                "the default \"{text}\" {kind}: fix the default (a `{}` field)",
+                Self::RUST_TYPE
+            ),
+        }
+    }
+}
+
+impl TextDefault for String {
+    const LITERAL: LiteralRule = LiteralRule::Any;
+    fn from_literal(text: &'static str) -> Self {
+        text.to_owned()
+    }
+}
+
+/// A newtype `#[derive(Elicit)]` with `transparent` or `try_from`/`from`
+/// implements this: it is one form value through its inner type, and a
+/// string default fills it when one fills the inner type.
+#[doc(hidden)]
+pub trait Wrapper: FormValue {
+    /// The type on the wire side: the newtype's field, or the `try_from`
+    /// type (a `FormValue`; not bound here, so a wrong one is reported once,
+    /// where the derive reads it).
+    type Inner;
+    /// The rule of the newtype's own format attribute, if it has one (it
+    /// comes before the inner type's rule for literal defaults).
+    const FORMAT: Option<LiteralRule> = None;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Wrapper> TextDefault for T
+where
+    T::Inner: TextDefault,
+{
+    const LITERAL: LiteralRule = match T::FORMAT {
+        Some(rule) => rule,
+        None => <T::Inner as TextDefault>::LITERAL,
+    };
+}
+
 impl LengthField for String {
     const OPTIONS: u64 = u64::MAX;
 }
@@ -978,4 +1082,26 @@ pub fn cached_json(
     build: fn() -> ElicitationSchema,
 ) -> &'static str {
     cell.get_or_init(|| crate::schema::to_json(&build()))
+}
+
+/// Derived code (`transparent`): the property of the newtype's inner type
+/// with the inner field's attributes applied.
+#[doc(hidden)]
+pub fn transparent_property(mut property: PropertySchema, attrs: &Attrs) -> PropertySchema {
+    apply(&mut property, attrs);
+    property
+}
+
+/// Derived code (`try_from = "U"`): converts a `U` (read from a value the
+/// engine checked against `U`'s property) with `T`'s `TryFrom<U>`; its
+/// refusal is [`FieldErrorKind::Refused`] with the error's `Display`.
+#[doc(hidden)]
+pub fn try_convert<U, T: TryFrom<U>>(inner: U, rust_type: &'static str) -> Result<T, FieldErrorKind>
+where
+    T::Error: std::fmt::Display,
+{
+    T::try_from(inner).map_err(|e| FieldErrorKind::Refused {
+        rust_type,
+        reason: e.to_string(),
+    })
 }

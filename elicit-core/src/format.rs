@@ -185,6 +185,120 @@ pub const fn is_date_time(s: &str) -> bool {
     }
 }
 
+/// The `pattern` of a UUID field (`uuid::Uuid`): the hyphenated form,
+/// `8-4-4-4-12` hexadecimal digits, either case. The four known formats do
+/// not include `uuid`, so the rule travels as a pattern every client can
+/// check. [`is_uuid`] is the same rule as a `const fn` (a test proves they
+/// agree).
+pub const UUID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/// Returns `true` if `s` is a hyphenated UUID, as [`UUID_PATTERN`] says:
+/// exactly 36 bytes, hexadecimal digits of either case in groups of 8, 4, 4,
+/// 4 and 12, separated by `-`. The simple (32 digits), braced and `urn:uuid:`
+/// forms are rejected.
+#[must_use]
+pub const fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 36 {
+        return false;
+    }
+    let mut i = 0;
+    while i < 36 {
+        let ok = match i {
+            8 | 13 | 18 | 23 => b[i] == b'-',
+            _ => b[i].is_ascii_hexdigit(),
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether the RFC 3339 date-time `s` (already valid for [`is_date_time`])
+/// has a leap second: `60` as its seconds.
+#[must_use]
+pub const fn has_leap_second(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() > 18 && b[17] == b'6' && b[18] == b'0'
+}
+
+/// Whether the RFC 3339 date-time `s` (already valid for [`is_date_time`])
+/// has more than nine fractional digits: finer than the nanoseconds every
+/// date-time type here holds, so keeping them would mean rounding.
+#[must_use]
+pub const fn has_sub_nanosecond_digits(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() <= 19 || b[19] != b'.' {
+        return false;
+    }
+    let mut i = 20;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i - 20 > 9
+}
+
+/// What a string literal `default = ".."` must be for a field type read
+/// from text. `#[derive(Elicit)]` evaluates [`check`](Self::check) at compile
+/// time on the field type's [`TextDefault::LITERAL`](crate::field::TextDefault::LITERAL),
+/// so a default the field's own rule refuses does not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LiteralRule {
+    /// Any text (`String`).
+    Any,
+    /// A `date` ([`is_date`]).
+    Date,
+    /// A `date-time` ([`is_date_time`]) with at most nine fractional digits.
+    DateTime,
+    /// A `date-time` as for [`DateTime`](Self::DateTime), without a leap
+    /// second, for types that cannot hold one.
+    DateTimeNoLeapSecond,
+    /// An `email` ([`is_email`]).
+    Email,
+    /// A `uri` ([`is_uri`]).
+    Uri,
+    /// A hyphenated UUID ([`is_uuid`]).
+    Uuid,
+}
+
+impl LiteralRule {
+    /// `Ok` if `text` passes this rule, else why not (the compile error the
+    /// derive reports at the default).
+    pub const fn check(self, text: &str) -> Result<(), &'static str> {
+        match self {
+            Self::Any => Ok(()),
+            Self::Date if is_date(text) => Ok(()),
+            Self::Date => Err(
+                "this default is not a valid `date` (RFC 3339 `YYYY-MM-DD`, a day that exists): fix the default",
+            ),
+            Self::DateTime | Self::DateTimeNoLeapSecond if !is_date_time(text) => Err(
+                "this default is not a valid `date-time` (RFC 3339, e.g. `2026-01-01T09:00:00Z`, the zone required): fix the default",
+            ),
+            Self::DateTime | Self::DateTimeNoLeapSecond if has_sub_nanosecond_digits(text) => Err(
+                "this default has more than nine fractional digits, finer than the nanoseconds the field's type holds: fix the default",
+            ),
+            Self::DateTimeNoLeapSecond if has_leap_second(text) => Err(
+                "this default has a leap second (`:60`), which the field's type cannot hold: fix the default",
+            ),
+            Self::DateTime | Self::DateTimeNoLeapSecond => Ok(()),
+            Self::Email if is_email(text) => Ok(()),
+            Self::Email => Err("this default is not a valid `email`: fix the default"),
+            Self::Uri if is_uri(text) => Ok(()),
+            Self::Uri => Err(
+                "this default is not a valid `uri` (an absolute URI with a scheme, e.g. `https://example.com/`): fix the default",
+            ),
+            Self::Uuid if is_uuid(text) => Ok(()),
+            Self::Uuid => Err(
+                "this default is not a hyphenated UUID (`8-4-4-4-12` hexadecimal digits): fix the default",
+            ),
+        }
+    }
+}
+
 // ----- e-mail helpers -------------------------------------------------------
 
 /// Index of the only `@` in `b`, or `None` if there is none or several.

@@ -94,13 +94,16 @@ pub mod protocol;
 pub mod rmcp;
 pub mod rules;
 pub mod schema;
+// Form field types beyond the primitives: NonZero, and the feature-gated
+// ecosystem types (impls only; docs in the module).
+mod types;
 
 pub use error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
     SchemaIssue,
 };
-pub use field::{Choice, ChoiceOption, FormField, FormValue};
-pub use format::Format;
+pub use field::{Choice, ChoiceOption, FormField, FormValue, TextDefault};
+pub use format::{Format, LiteralRule};
 pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
     BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, MAX_PATTERN_LEN, Meta,

@@ -30,6 +30,13 @@ pub enum Data<'a> {
     Form(Vec<Field<'a>>),
     /// An enum: a single-select (only unit variants are valid).
     Choice(Vec<Variant<'a>>),
+    /// `#[elicit(transparent)]` on a struct with exactly one field: one form
+    /// value, the field's, with the field's attributes as its rules.
+    Transparent(Box<Transparent<'a>>),
+    /// `#[elicit(try_from = "U", into = "U")]` (or `from`): one form value,
+    /// converted from and to the form value type `U`. The type's own shape
+    /// does not matter.
+    Converted,
     /// Anything else; `valid.rs` says why it cannot be a form.
     Unsupported(Unsupported),
 }
@@ -43,6 +50,19 @@ pub enum Unsupported {
     UnitStruct(Span),
     /// A `union`, spanned on the keyword.
     Union(Span),
+    /// `transparent` on anything but a struct with exactly one field,
+    /// spanned on `transparent`.
+    NotANewtype(Span),
+}
+
+/// The one field of a `transparent` newtype.
+pub struct Transparent<'a> {
+    /// The field, with its attributes. A tuple struct's field has no name:
+    /// it is named after the newtype (for messages only; it has no wire
+    /// name).
+    pub field: Field<'a>,
+    /// How the value is reached: `self.0` or `self.name`.
+    pub member: syn::Member,
 }
 
 /// A named field of a form.
@@ -95,6 +115,28 @@ impl<'a> Input<'a> {
     /// come in that order; then the rule gives every wire name.
     pub fn from_syn(cx: &Ctxt, input: &'a syn::DeriveInput) -> Self {
         let attrs = attr::parse_container(cx, &input.attrs);
+        if attrs.conversion().is_some() || attrs.into.is_some() {
+            return Input::new(input, attrs, Data::Converted);
+        }
+        if let Some(span) = attrs.transparent {
+            let data = match &input.data {
+                syn::Data::Struct(s) if s.fields.len() == 1 => {
+                    let f = s.fields.iter().next().expect("one field");
+                    let member = match &f.ident {
+                        Some(ident) => syn::Member::Named(ident.clone()),
+                        None => syn::Member::Unnamed(syn::Index::from(0)),
+                    };
+                    let ident = f.ident.as_ref().unwrap_or(&input.ident);
+                    let field_attrs = attr::parse_field(cx, &f.attrs);
+                    Data::Transparent(Box::new(Transparent {
+                        field: Field::new(ident, &f.ty, field_attrs, None),
+                        member,
+                    }))
+                }
+                _ => Data::Unsupported(Unsupported::NotANewtype(span)),
+            };
+            return Input::new(input, attrs, data);
+        }
         let members = match &input.data {
             syn::Data::Struct(s) => match &s.fields {
                 syn::Fields::Named(named) => Members::Fields(
@@ -136,6 +178,11 @@ impl<'a> Input<'a> {
             ),
             Members::Unsupported(shape) => Data::Unsupported(shape),
         };
+        Input::new(input, attrs, data)
+    }
+
+    /// The input with its container attributes and data read.
+    fn new(input: &'a syn::DeriveInput, attrs: ContainerAttrs, data: Data<'a>) -> Self {
         Input {
             ident: &input.ident,
             generics: &input.generics,

@@ -68,6 +68,9 @@ pub struct KnownFormat {
     /// The elicit-core function, in `elicit_core::format`, that a literal
     /// default must pass.
     pub check: &'static str,
+    /// The variant of elicit-core's `LiteralRule` for the same check (what a
+    /// string default of a transparent newtype with this format must pass).
+    pub literal: &'static str,
 }
 
 /// Every known format, in the order the attribute keys are listed in
@@ -78,24 +81,28 @@ pub const KNOWN_FORMATS: &[KnownFormat] = &[
         wire: "email",
         variant: "Email",
         check: "is_email",
+        literal: "Email",
     },
     KnownFormat {
         key: "uri",
         wire: "uri",
         variant: "Uri",
         check: "is_uri",
+        literal: "Uri",
     },
     KnownFormat {
         key: "date",
         wire: "date",
         variant: "Date",
         check: "is_date",
+        literal: "Date",
     },
     KnownFormat {
         key: "date_time",
         wire: "date-time",
         variant: "DateTime",
         check: "is_date_time",
+        literal: "DateTime",
     },
 ];
 
@@ -194,6 +201,43 @@ pub struct ContainerAttrs {
     pub allow_empty: Option<Span>,
     /// `crate = ".."`: the path elicit-core is reached by.
     pub krate: Option<syn::Path>,
+    /// `transparent`, spanned on the key: a newtype that is one form value.
+    pub transparent: Option<Span>,
+    /// `try_from = "Type"`, spanned on the string.
+    pub try_from: Option<Sp<syn::Type>>,
+    /// `from = "Type"`, spanned on the string.
+    pub from: Option<Sp<syn::Type>>,
+    /// `into = "Type"`, spanned on the string.
+    pub into: Option<Sp<syn::Type>>,
+}
+
+impl ContainerAttrs {
+    /// The names of the attributes written that shape a form (none of them
+    /// has an effect on a `transparent` or converted type), with their spans.
+    pub fn form_attrs(&self) -> Vec<(&'static str, Span)> {
+        let mut out = Vec::new();
+        if let Some(t) = &self.title {
+            out.push(("title", t.span));
+        }
+        if let Some(d) = &self.description {
+            out.push(("description", d.span));
+        }
+        if let Some(r) = &self.rename_all {
+            out.push(("rename_all", r.span));
+        }
+        if let Some(span) = self.deny_unknown_fields {
+            out.push(("deny_unknown_fields", span));
+        }
+        if let Some(span) = self.allow_empty {
+            out.push(("allow_empty", span));
+        }
+        out
+    }
+
+    /// `try_from` or `from`, whichever is written (`try_from` first).
+    pub fn conversion(&self) -> Option<&Sp<syn::Type>> {
+        self.try_from.as_ref().or(self.from.as_ref())
+    }
 }
 
 /// The variant attributes.
@@ -234,6 +278,10 @@ const CONTAINER_KEYS: &[&str] = &[
     "deny_unknown_fields",
     "allow_empty",
     "crate",
+    "transparent",
+    "try_from",
+    "from",
+    "into",
 ];
 
 /// Every variant attribute key.
@@ -421,6 +469,10 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     let mut deny_unknown_fields = Attr::<()>::none(cx, "deny_unknown_fields");
     let mut allow_empty = Attr::<()>::none(cx, "allow_empty");
     let mut krate = Attr::none(cx, "crate");
+    let mut transparent = Attr::<()>::none(cx, "transparent");
+    let mut try_from = Attr::none(cx, "try_from");
+    let mut from = Attr::none(cx, "from");
+    let mut into = Attr::none(cx, "into");
     for attr in attrs {
         if attr.path().is_ident("serde") {
             serde_rename_all_value = serde_rename_all(attr);
@@ -433,6 +485,10 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     "rename_all" => rename_all.set(at, lit_string(&meta)?),
                     "deny_unknown_fields" => deny_unknown_fields.set_flag(&meta)?,
                     "allow_empty" => allow_empty.set_flag(&meta)?,
+                    "transparent" => transparent.set_flag(&meta)?,
+                    "try_from" => try_from.set(at, lit_type(&meta)?),
+                    "from" => from.set(at, lit_type(&meta)?),
+                    "into" => into.set(at, lit_type(&meta)?),
                     "crate" => {
                         let s = lit_string(&meta)?;
                         match syn::parse_str::<syn::Path>(&s.value) {
@@ -463,6 +519,10 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         deny_unknown_fields: deny_unknown_fields.span(),
         allow_empty: allow_empty.span(),
         krate: krate.get().map(|k| k.value),
+        transparent: transparent.span(),
+        try_from: try_from.get(),
+        from: from.get(),
+        into: into.get(),
     }
 }
 
@@ -620,6 +680,23 @@ fn lit_string(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<String>> {
         other => Err(syn::Error::new_spanned(
             other,
             format!("`{key}` takes a string literal: `{key} = \"..\"`"),
+        )),
+    }
+}
+
+/// The type named by the string of `key = "Type"`, spanned on the string.
+fn lit_type(meta: &ParseNestedMeta<'_>) -> syn::Result<Sp<syn::Type>> {
+    let key = key_of(meta);
+    let s = lit_string(meta)?;
+    let lit = LitStr::new(&s.value, s.span);
+    match lit.parse::<syn::Type>() {
+        Ok(ty) => Ok(sp(ty, s.span)),
+        Err(_) => Err(syn::Error::new(
+            s.span,
+            format!(
+                "`{key} = \"{}\"` is not a type: write a type, e.g. `{key} = \"String\"`",
+                s.value
+            ),
         )),
     }
 }

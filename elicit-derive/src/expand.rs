@@ -22,7 +22,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Data, Field, Input, Variant};
+use crate::ast::{Data, Field, Input, Transparent, Variant};
 use crate::attr::{FormatAttr, Number};
 
 /// The path elicit-core is reached by: `crate = ".."`, else `::elicit_core`.
@@ -38,6 +38,8 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
     match &input.data {
         Data::Form(fields) => form(input, fields),
         Data::Choice(variants) => choice(input, variants),
+        Data::Transparent(t) => transparent(input, t),
+        Data::Converted => converted(input),
         // `valid.rs` reports every unsupported shape, so this is not reached.
         Data::Unsupported(_) => fallback(input),
     }
@@ -69,13 +71,27 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
             let checks = checks(&krate, input, fields);
             quote!(#types #checks)
         }
+        Data::Transparent(t) => {
+            let ty = t.field.ty;
+            let form_value = qualified_on_type(&krate, ty, "FormValue");
+            let checks = checks(&krate, input, std::slice::from_ref(&t.field));
+            quote! {
+                const _: () = { let _: &str = #form_value::RUST_TYPE; };
+                #checks
+            }
+        }
         _ => TokenStream::new(),
     };
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let fallback = match &input.data {
         // A generic enum is an error of its own; an impl would only add more.
-        Data::Choice(_) if !input.generics.params.is_empty() => TokenStream::new(),
+        Data::Choice(_) | Data::Transparent(_) | Data::Converted
+            if !input.generics.params.is_empty() =>
+        {
+            TokenStream::new()
+        }
+        Data::Transparent(_) | Data::Converted => fallback_form_value(&krate, input),
         Data::Choice(_) => quote! {
             impl #impl_generics #krate::FormValue for #ident #ty_generics #where_clause {
                 const RUST_TYPE: &'static str = "";
@@ -117,6 +133,27 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
         },
     };
     quote!(#checks #fallback)
+}
+
+/// The fallback `FormValue` impl of a `transparent` or converted type.
+fn fallback_form_value(krate: &TokenStream, input: &Input<'_>) -> TokenStream {
+    let ident = input.ident;
+    quote! {
+        impl #krate::FormValue for #ident {
+            const RUST_TYPE: &'static str = "";
+            fn property() -> #krate::PropertySchema {
+                ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+            }
+            fn from_value(
+                _: &#krate::__private::Value,
+            ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+            }
+            fn to_value(&self) -> #krate::__private::Value {
+                ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+            }
+        }
+    }
 }
 
 /// The same tokens, all at `span`: a path like `::elicit_core::FormField`
@@ -257,12 +294,16 @@ fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     match &field.attrs.default {
         Some(default) => {
             let expr = &default.value;
-            // A string literal default fills a `String` field.
+            // A string literal default fills a field read from text.
             let body = match expr {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Str(_),
                     ..
-                }) => quote_spanned!(expr.span()=> ::std::string::String::from(#expr)),
+                }) => {
+                    let literal_ty = respan(value_ty.clone(), default.span);
+                    let text_default = respan(quote!(#krate::TextDefault), default.span);
+                    quote_spanned!(default.span=> <#literal_ty as #text_default>::from_literal(#expr))
+                }
                 _ => quote_spanned!(expr.span()=> #expr),
             };
             quote_spanned! {ty.span()=>
@@ -500,8 +541,10 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
             continue;
         }
         let wire = &field.wire;
-        // `#[secret]` is already an error of its own.
-        if std::env::var("NO_CRED").is_err() && a.not_secret.is_none() && a.secret.is_none() {
+        // `#[secret]` is already an error of its own; a transparent
+        // newtype's field has no wire name (the form using it is checked).
+        let is_form = matches!(input.data, Data::Form(_));
+        if is_form && a.not_secret.is_none() && a.secret.is_none() {
             let message = format!(
                 "the field `{wire}` looks like a credential: form mode must not collect secrets \
                  (passwords, API keys, tokens, private keys, recovery codes, payment data). \
@@ -543,6 +586,12 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
             continue;
         }
         let ty = field.ty;
+        if let Some(check) = literal_default_check(krate, is_form, field) {
+            out.push(check);
+        }
+        if let Some(check) = zero_check(krate, is_form, field) {
+            out.push(check);
+        }
         if let Some(span) = a.range.span {
             let field_mod = respan(quote!(#krate::field), span);
             let range = qualified(&field_mod, ty, "RangeField", span);
@@ -606,13 +655,87 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
             out.push(quote_spanned!(span=> let _: () = #text::TEXT;));
         }
     }
-    if std::env::var("NO_CHECKS").is_ok() {
-        return TokenStream::new();
-    }
     // One `const` per check: a type error in one does not hide the others.
     quote! {
         #(const _: () = { #out };)*
     }
+}
+
+/// A string literal default passes the `LiteralRule` of the field's value
+/// type (`TextDefault::LITERAL`: `date`, `date-time`, `uri`, UUID, ..), at
+/// compile time, reported at the default.
+fn literal_default_check(
+    krate: &TokenStream,
+    input_is_form: bool,
+    field: &Field<'_>,
+) -> Option<TokenStream> {
+    let default = field.attrs.default.as_ref()?;
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(text),
+        ..
+    }) = &default.value
+    else {
+        return None;
+    };
+    let span = default.span;
+    let value_ty = respan(value_type(krate, input_is_form, field.ty), span);
+    let text_default = respan(quote!(#krate::TextDefault), span);
+    Some(quote_spanned! {span=>
+        if let ::core::result::Result::Err(__reason) =
+            <#value_ty as #text_default>::LITERAL.check(#text)
+        {
+            ::core::panic!("{}", __reason);
+        }
+    })
+}
+
+/// The value type of a field: `<T as FormField>::Value` in a form (`T` or
+/// `Option<T>`), the type itself for a `transparent` newtype's field (a
+/// `FormValue`, named so a wrong one is reported once).
+fn value_type(krate: &TokenStream, input_is_form: bool, ty: &syn::Type) -> TokenStream {
+    if input_is_form {
+        let form_field = qualified_on_type(krate, ty, "FormField");
+        quote_spanned!(last_span(ty)=> #form_field::Value)
+    } else {
+        quote!(#ty)
+    }
+}
+
+/// Whether the field's literal `range` leaves 0 out.
+fn range_excludes_zero(field: &Field<'_>) -> bool {
+    let positive = |n: Number| match n {
+        Number::Int(i) => i > 0,
+        Number::Float(x) => x > 0.0,
+    };
+    let negative = |n: Number| match n {
+        Number::Int(i) => i < 0,
+        Number::Float(x) => x < 0.0,
+    };
+    let range = &field.attrs.range;
+    range.min.as_ref().is_some_and(|m| positive(m.value))
+        || range.max.as_ref().is_some_and(|m| negative(m.value))
+}
+
+/// A field whose type refuses 0 that its property admits (a signed
+/// `NonZero`, `FormValue::REFUSES_ZERO`) needs a `range` that leaves 0 out:
+/// at compile time, reported at the `range` if written, else at the type.
+fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Option<TokenStream> {
+    if range_excludes_zero(field) {
+        return None;
+    }
+    let ty = field.ty;
+    let span = field.attrs.range.span.unwrap_or_else(|| last_span(ty));
+    let form_value = respan(quote!(#krate::FormValue), span);
+    let value_ty = value_type(krate, input_is_form, ty);
+    let message = "this field's type (a signed `NonZero` integer) refuses 0, and a form schema \
+         cannot leave one value out of a range that spans it: add `range(min = 1)` for \
+         positive values or `range(max = -1)` for negative ones (or use a plain integer type \
+         and check for 0 yourself)";
+    Some(quote_spanned! {span=>
+        if <#value_ty as #form_value>::REFUSES_ZERO {
+            ::core::panic!(#message);
+        }
+    })
 }
 
 /// Whether a type names one of the generic parameters.
@@ -696,6 +819,116 @@ fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream {
                     _ => ::core::option::Option::None,
                 }
             }
+        }
+    }
+}
+
+/// The `FormValue` impl of a `transparent` newtype: the inner field's type
+/// with the inner field's attributes as its property; reading and writing go
+/// through the inner type. Also `Wrapper`, so a string default fills it when
+/// one fills the inner type (checked against the newtype's own format).
+fn transparent(input: &Input<'_>, t: &Transparent<'_>) -> TokenStream {
+    let krate = krate(input);
+    let ident = input.ident;
+    let field = &t.field;
+    let member = &t.member;
+    let ty = field.ty;
+    let form_value = qualified_on_type(&krate, ty, "FormValue");
+    let attrs = attrs(&krate, field);
+    let format = match field.attrs.formats.first().map(|f| &f.value) {
+        Some(FormatAttr::Known(known)) => {
+            let variant = format_ident!("{}", known.literal);
+            quote!(::core::option::Option::Some(#krate::__private::LiteralRule::#variant))
+        }
+        _ => quote!(::core::option::Option::None),
+    };
+    let rust_type = ident.to_string();
+    let checks = checks(&krate, input, std::slice::from_ref(field));
+    quote! {
+        #checks
+
+        #[automatically_derived]
+        impl #krate::FormValue for #ident {
+            const RUST_TYPE: &'static str = #rust_type;
+            fn property() -> #krate::PropertySchema {
+                #krate::__private::transparent_property(#form_value::property(), &#attrs)
+            }
+            fn from_value(
+                __value: &#krate::__private::Value,
+            ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                #form_value::from_value(__value).map(|__inner| Self { #member: __inner })
+            }
+            fn to_value(&self) -> #krate::__private::Value {
+                #form_value::to_value(&self.#member)
+            }
+        }
+
+        #[automatically_derived]
+        impl #krate::__private::Wrapper for #ident {
+            type Inner = #ty;
+            const FORMAT: ::core::option::Option<#krate::__private::LiteralRule> = #format;
+        }
+    }
+}
+
+/// The `FormValue` impl of a type with `try_from = "U"` (or `from`) and
+/// `into = "U"`: `U`'s property; read as `U`, then converted with the
+/// type's `TryFrom<U>` (its error's `Display` is the field error) or
+/// `From<U>`; written through `U: From<Self>` on a clone.
+fn converted(input: &Input<'_>) -> TokenStream {
+    let krate = krate(input);
+    let ident = input.ident;
+    let a = &input.attrs;
+    let (Some(conversion), Some(_)) = (a.conversion(), &a.into) else {
+        // `valid.rs` reports a missing half, so this is not reached.
+        return fallback(input);
+    };
+    let via = &conversion.value;
+    let span = conversion.span;
+    let form_value = qualified(&krate, via, "FormValue", span);
+    let rust_type = ident.to_string();
+    let read = if a.try_from.is_some() {
+        quote_spanned! {span=>
+            #form_value::from_value(__value).and_then(|__inner| {
+                #krate::__private::try_convert::<#via, Self>(__inner, #rust_type)
+            })
+        }
+    } else {
+        quote_spanned! {span=>
+            #form_value::from_value(__value).map(<Self as ::core::convert::From<#via>>::from)
+        }
+    };
+    let message = format!(
+        "`{rust_type}` is read through a signed `NonZero` integer, which refuses 0 while its \
+         property admits it: read it through a `transparent` newtype of it with a `range` that \
+         leaves 0 out"
+    );
+    quote! {
+        const _: () = if #form_value::REFUSES_ZERO {
+            ::core::panic!(#message);
+        };
+
+        #[automatically_derived]
+        impl #krate::FormValue for #ident {
+            const RUST_TYPE: &'static str = #rust_type;
+            fn property() -> #krate::PropertySchema {
+                #form_value::property()
+            }
+            fn from_value(
+                __value: &#krate::__private::Value,
+            ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
+                #read
+            }
+            fn to_value(&self) -> #krate::__private::Value {
+                #form_value::to_value(&<#via as ::core::convert::From<Self>>::from(
+                    ::core::clone::Clone::clone(self),
+                ))
+            }
+        }
+
+        #[automatically_derived]
+        impl #krate::__private::Wrapper for #ident {
+            type Inner = #via;
         }
     }
 }

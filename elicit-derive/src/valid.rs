@@ -7,7 +7,7 @@
 //! or variant in source order, then the whole form. Each `check_*` function
 //! enforces one rule, stated in its one-line doc comment.
 
-use crate::ast::{Data, Field, Input, Unsupported, Variant};
+use crate::ast::{Data, Field, Input, Transparent, Unsupported, Variant};
 use crate::attr::{self, KNOWN_FORMATS, Number, Sp};
 use crate::ctxt::Ctxt;
 use crate::limits::{
@@ -50,6 +50,16 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
             }
             check_form_not_empty(cx, input, fields);
         }
+        Data::Transparent(transparent) => {
+            check_no_form_attrs(cx, input, "`transparent` newtype");
+            check_not_generic(cx, input, "a `transparent` newtype");
+            check_transparent_field(cx, transparent);
+        }
+        Data::Converted => {
+            check_conversion_pair(cx, input);
+            check_no_form_attrs(cx, input, "type converted with `try_from`/`from`");
+            check_not_generic(cx, input, "a type converted with `try_from`/`from`");
+        }
         Data::Choice(variants) => {
             check_choice_not_empty(cx, input, variants);
             check_choice_not_generic(cx, input);
@@ -74,7 +84,9 @@ fn check_shape(cx: &Ctxt, shape: &Unsupported) {
         Unsupported::TupleStruct(span) => cx.error_at(
             *span,
             "`Elicit` cannot be derived for a tuple struct: form fields need names; \
-             use a struct with named fields, e.g. `struct Form { name: String }`",
+             use a struct with named fields, e.g. `struct Form { name: String }`; \
+             or, for a newtype used as one form field (`struct Port(u16)`), add \
+             `#[elicit(transparent)]` to the struct",
         ),
         Unsupported::UnitStruct(span) => cx.error_at(
             *span,
@@ -86,6 +98,116 @@ fn check_shape(cx: &Ctxt, shape: &Unsupported) {
             "`Elicit` cannot be derived for a union: use a struct with named fields (a form) \
              or a unit-only enum (a single-select)",
         ),
+        Unsupported::NotANewtype(span) => cx.error_at(
+            *span,
+            "`transparent` needs a struct with exactly one field, a newtype such as \
+             `struct Port(u16)`: the field is the form value; remove `transparent`, or keep \
+             one field",
+        ),
+    }
+}
+
+/// A `transparent` or converted type has none of a form's container
+/// attributes (`what` names it): it is one field, not a form.
+fn check_no_form_attrs(cx: &Ctxt, input: &Input<'_>, what: &str) {
+    for (name, span) in input.attrs.form_attrs() {
+        let fix = match name {
+            "title" | "description" => {
+                "put it on the field that uses this type (or, for a `transparent` newtype, on its inner field)"
+            }
+            _ => "remove it",
+        };
+        cx.error_at(
+            span,
+            format!("`{name}` has no effect on a {what}: it is one form value, not a form; {fix}"),
+        );
+    }
+}
+
+/// A `transparent` or converted type is not generic (`what` names it).
+fn check_not_generic(cx: &Ctxt, input: &Input<'_>, what: &str) {
+    if let Some(param) = input.generics.params.first() {
+        cx.error_spanned_by(
+            param,
+            format!(
+                "{what} cannot be generic: its property is fixed by one field type; remove the parameter"
+            ),
+        );
+    }
+}
+
+/// The field of a `transparent` newtype carries rules (`range`, `length`,
+/// `pattern`, a format, `title`, `description`), not a form field's
+/// attributes; its rules are consistent.
+fn check_transparent_field(cx: &Ctxt, transparent: &Transparent<'_>) {
+    let field = &transparent.field;
+    let a = &field.attrs;
+    check_no_secret(cx, field);
+    let misplaced = [
+        ("default", a.default.as_ref().map(|d| d.span)),
+        ("rename", a.rename.as_ref().map(|r| r.span)),
+        ("skip", a.skip),
+        ("flatten", a.flatten),
+        ("not_secret", a.not_secret.as_ref().map(|n| n.span)),
+    ];
+    for (name, span) in misplaced {
+        if let Some(span) = span {
+            cx.error_at(
+                span,
+                format!(
+                    "`{name}` has no effect on the field of a `transparent` newtype, which only \
+                     carries the value's rules: put `{name}` on the form field that uses the newtype"
+                ),
+            );
+        }
+    }
+    check_one_format(cx, field);
+    check_range_order(cx, field);
+    check_length_order(cx, field);
+    check_length_fits_wire(cx, field);
+    let _ = check_pattern(cx, field);
+}
+
+/// `try_from`/`from` and `into` come together (a field is read and
+/// written), `try_from` and `from` not both, and not with `transparent`.
+fn check_conversion_pair(cx: &Ctxt, input: &Input<'_>) {
+    let a = &input.attrs;
+    if let Some(span) = a.transparent {
+        cx.error_at(
+            span,
+            "`transparent` and `try_from`/`from`/`into` are two ways to make this type one form \
+             value: keep one",
+        );
+    }
+    if let (Some(_), Some(from)) = (&a.try_from, &a.from) {
+        cx.error_at(
+            from.span,
+            "`try_from` and `from` both say how to read this type: keep one (`try_from` when the \
+             conversion can fail)",
+        );
+    }
+    match (a.conversion(), &a.into) {
+        (Some(conversion), None) => cx.error_at(
+            conversion.span,
+            "a form field is read and written back (`to_content`): add `into = \"..\"` with the \
+             same type, with `impl From<ThisType> for ThatType` and `Clone` on this type",
+        ),
+        (None, Some(into)) => cx.error_at(
+            into.span,
+            "`into` says how to write this type, but not how to read it: add `try_from = \"..\"` \
+             (or `from`) with the same type",
+        ),
+        (Some(conversion), Some(into)) => {
+            let (read, written) = (&conversion.value, &into.value);
+            if quote::quote!(#read).to_string() != quote::quote!(#written).to_string() {
+                cx.error_at(
+                    into.span,
+                    "`into` names another type than `try_from`/`from`: the value written must \
+                     read back through the same property; use one type for both",
+                );
+            }
+        }
+        (None, None) => {}
     }
 }
 

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeSet, HashSet};
+use std::num::{NonZero, NonZeroI32, NonZeroU8, NonZeroU16};
 
 use elicit_core::Elicit;
 
@@ -190,4 +191,136 @@ pub struct Reexported {
 pub struct Pick<C: elicit_core::Choice> {
     pub choice: C,
     pub more: Vec<C>,
+}
+
+// 14. Typed std fields: `NonZero` (unsigned; signed with a `range` leaving
+// 0 out), `char`, `transparent` newtypes (tuple and named, with their own
+// rules) and a type converted with `try_from`/`into`.
+#[derive(Elicit, Debug, Clone, Copy, PartialEq)]
+#[elicit(transparent)]
+pub struct Port(#[elicit(range(min = 1024, max = 65535))] pub u16);
+
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(transparent)]
+pub struct Contact {
+    /// Where to write.
+    #[elicit(email, title = "E-mail")]
+    pub address: String,
+}
+
+/// A lowercase handle, 2 to 16 characters: it validates itself.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(try_from = "String", into = "String")]
+pub struct Handle(String);
+
+impl Handle {
+    pub fn new(s: &str) -> Self {
+        Self::try_from(s.to_owned()).expect("a valid handle")
+    }
+}
+
+impl TryFrom<String> for Handle {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        if !(2..=16).contains(&s.chars().count()) {
+            return Err(format!(
+                "a handle has 2 to 16 characters, not {}",
+                s.chars().count()
+            ));
+        }
+        if !s
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            return Err("a handle has only lowercase ASCII letters and digits".to_owned());
+        }
+        Ok(Self(s))
+    }
+}
+
+impl From<Handle> for String {
+    fn from(h: Handle) -> String {
+        h.0
+    }
+}
+
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct StdTyped {
+    pub workers: NonZeroU8,
+    #[elicit(range(max = 64))]
+    pub threads: Option<NonZeroU16>,
+    #[elicit(range(min = 1, max = 10))]
+    pub step: NonZeroI32,
+    #[elicit(range(max = -1))]
+    pub back: NonZero<i64>,
+    pub initial: char,
+    #[elicit(default = 'y')]
+    pub answer: char,
+    pub port: Port,
+    #[elicit(title = "Fallback port")]
+    pub fallback: Option<Port>,
+    pub contact: Contact,
+    #[elicit(default = "ops@example.com")]
+    pub escalation: Contact,
+    pub handle: Handle,
+}
+
+// 15. chrono: dates and date-times, with compile-time-checked defaults.
+#[cfg(feature = "chrono")]
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct ChronoTyped {
+    pub day: chrono::NaiveDate,
+    #[elicit(default = "2026-01-01")]
+    pub start: chrono::NaiveDate,
+    pub at: chrono::DateTime<chrono::Utc>,
+    pub local: Option<chrono::DateTime<chrono::FixedOffset>>,
+    #[elicit(default = "2026-01-01T09:00:00+01:00")]
+    pub meeting: chrono::DateTime<chrono::FixedOffset>,
+}
+
+// 16. time.
+#[cfg(feature = "time")]
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct TimeTyped {
+    pub day: time::Date,
+    #[elicit(default = "2026-01-01")]
+    pub start: time::Date,
+    pub at: time::OffsetDateTime,
+    pub until: Option<time::OffsetDateTime>,
+    #[elicit(default = "2026-01-01T09:00:00Z")]
+    pub meeting: time::OffsetDateTime,
+}
+
+// 17. jiff.
+#[cfg(feature = "jiff")]
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct JiffTyped {
+    pub day: jiff::civil::Date,
+    #[elicit(default = "2026-01-01")]
+    pub start: jiff::civil::Date,
+    pub at: jiff::Timestamp,
+    #[elicit(default = "2026-01-01T09:00:00Z")]
+    pub meeting: jiff::Timestamp,
+    pub end: Option<jiff::civil::Date>,
+}
+
+// 18. url.
+#[cfg(feature = "url")]
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct UrlTyped {
+    /// Where the service runs.
+    pub endpoint: url::Url,
+    #[elicit(default = "https://example.com/docs")]
+    pub docs: url::Url,
+    pub mirror: Option<url::Url>,
+}
+
+// 19. uuid.
+#[cfg(feature = "uuid")]
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct UuidTyped {
+    pub id: uuid::Uuid,
+    #[elicit(default = "67e55044-10b1-426f-9247-bb680e5fe0c8")]
+    pub parent: uuid::Uuid,
+    pub other: Option<uuid::Uuid>,
 }

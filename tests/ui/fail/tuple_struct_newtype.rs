@@ -1,8 +1,6 @@
 use elicit_core::Elicit;
 
 #[derive(Elicit)]
-struct Form {
-    initial: char,
-}
+struct Port(#[elicit(range(min = 1024))] u16);
 
 fn main() {}
