@@ -12,6 +12,14 @@
 //! one word is a credential word, or two adjacent words form a credential
 //! phrase. `username`, `email`, `token_count` or `max_tokens` do not match.
 
+/// The compile error of a form field whose wire name
+/// [looks like a credential](looks_like_credential), reported at that name.
+pub const FORM_FIELD_MESSAGE: &str = "this field's wire name looks like a credential: form mode \
+     must not collect secrets (passwords, API keys, tokens, private keys, recovery codes, payment \
+     data). Ask for it through URL mode with `AgentConnection::sensitive` \
+     (elicit_core::protocol), or, if it is not a credential, say why with \
+     `#[elicit(not_secret = \"..\")]`";
+
 /// Single words that name a credential.
 pub const CREDENTIAL_WORDS: &[&str] = &[
     "password",

@@ -86,6 +86,13 @@ pub trait FormValue: Sized {
     const REFUSES_ZERO: bool = false;
 }
 
+/// The compile error of a field whose type [refuses 0](FormValue::REFUSES_ZERO)
+/// without a `range` that leaves 0 out; one constant, not a copy per field.
+pub const REFUSES_ZERO_MESSAGE: &str = "this field's type (a signed `NonZero` integer) refuses \
+     0, and a form schema cannot leave one value out of a range that spans it: add \
+     `range(min = 1)` for positive values or `range(max = -1)` for negative ones (or use a plain \
+     integer type and check for 0 yourself)";
+
 /// A type a form field can have: a [`FormValue`] (required), or an `Option`
 /// of one (optional: absent or `null` is `None`).
 #[diagnostic::on_unimplemented(

@@ -545,16 +545,13 @@ fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>]) -> Token
         // newtype's field has no wire name (the form using it is checked).
         let is_form = matches!(input.data, Data::Form(_));
         if is_form && a.not_secret.is_none() && a.secret.is_none() {
-            let message = format!(
-                "the field `{wire}` looks like a credential: form mode must not collect secrets \
-                 (passwords, API keys, tokens, private keys, recovery codes, payment data). \
-                 Ask for it through URL mode with `AgentConnection::sensitive` (elicit_core::protocol), \
-                 or, if it is not a credential, say why with `#[elicit(not_secret = \"..\")]`"
-            );
-            let span = field.ident.span();
+            // The message is one constant of elicit-core, not a copy per
+            // field; the error points at the wire name (the field, or its
+            // `rename`).
+            let span = field.wire_span();
             out.push(quote_spanned! {span=>
                 if #krate::credential::looks_like_credential(#wire) {
-                    ::core::panic!(#message);
+                    ::core::panic!("{}", #krate::credential::FORM_FIELD_MESSAGE);
                 }
             });
         }
@@ -727,13 +724,10 @@ fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Op
     let span = field.attrs.range.span.unwrap_or_else(|| last_span(ty));
     let form_value = respan(quote!(#krate::FormValue), span);
     let value_ty = value_type(krate, input_is_form, ty);
-    let message = "this field's type (a signed `NonZero` integer) refuses 0, and a form schema \
-         cannot leave one value out of a range that spans it: add `range(min = 1)` for \
-         positive values or `range(max = -1)` for negative ones (or use a plain integer type \
-         and check for 0 yourself)";
+    let message = respan(quote!(#krate::field::REFUSES_ZERO_MESSAGE), span);
     Some(quote_spanned! {span=>
         if <#value_ty as #form_value>::REFUSES_ZERO {
-            ::core::panic!(#message);
+            ::core::panic!("{}", #message);
         }
     })
 }
