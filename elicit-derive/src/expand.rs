@@ -717,7 +717,7 @@ fn range_excludes_zero(field: &Field<'_>) -> bool {
 /// `NonZero`, `FormValue::REFUSES_ZERO`) needs a `range` that leaves 0 out:
 /// at compile time, reported at the `range` if written, else at the type.
 fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Option<TokenStream> {
-    if range_excludes_zero(field) {
+    if range_excludes_zero(field) || never_refuses_zero(field.ty) {
         return None;
     }
     let ty = field.ty;
@@ -730,6 +730,40 @@ fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Op
             ::core::panic!("{}", #message);
         }
     })
+}
+
+/// Whether `ty` is written as one of std's own field types that never
+/// refuse 0 (`String`, `bool`, the floats, the plain integers, a
+/// multi-select collection, or an `Option` of one), so the signed-`NonZero`
+/// check is not emitted for it: most fields, and one `const` less each to
+/// evaluate. Anything else (a signed `NonZero`, an alias, an enum, a
+/// newtype) keeps the check.
+fn never_refuses_zero(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    if path.qself.is_some() {
+        return false;
+    }
+    match last.ident.to_string().as_str() {
+        "String" | "bool" | "char" | "f32" | "f64" | "u8" | "u16" | "u32" | "u64" | "usize"
+        | "i8" | "i16" | "i32" | "i64" | "isize" => last.arguments.is_none(),
+        // A multi-select's items are enum options, never numbers.
+        "Vec" | "BTreeSet" | "HashSet" => true,
+        "Option" => match &last.arguments {
+            syn::PathArguments::AngleBracketed(args) => match args.args.first() {
+                Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => {
+                    never_refuses_zero(inner)
+                }
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Whether a type names one of the generic parameters.
