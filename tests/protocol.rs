@@ -391,7 +391,19 @@ fn omitted_and_null_content_are_the_same_and_content_is_ignored_for_decline_canc
         // And the agent does not read it.
         let outcome = Outcome::<Refactor>::from_response(&r).unwrap();
         assert!(matches!(outcome, Outcome::Declined | Outcome::Cancelled));
+        assert_eq!(
+            Outcome::<Refactor>::from_response_owned(r).unwrap(),
+            outcome
+        );
     }
+    // Accepted content read from an owned response is the same value.
+    let accepted = response(json!({"action": "accept", "content": {"strategy": "balanced"}}));
+    let borrowed = Outcome::<Refactor>::from_response(&accepted).unwrap();
+    assert!(matches!(borrowed, Outcome::Accepted(_)));
+    assert_eq!(
+        Outcome::<Refactor>::from_response_owned(accepted).unwrap(),
+        borrowed
+    );
 }
 
 #[test]
@@ -1030,6 +1042,9 @@ fn client_validates_input_with_the_same_engine_before_sending() {
     let same = response(json!({"action": "accept", "content": bad}));
     let agent_errors = Outcome::<Deploy>::from_response(&same).unwrap_err();
     assert_eq!(agent_errors.fields().collect::<Vec<_>>(), fields);
+    // Reading the response it owns gives the same errors.
+    let owned_errors = Outcome::<Deploy>::from_response_owned(same.clone()).unwrap_err();
+    assert_eq!(owned_errors, agent_errors);
 
     let good = json!({"env": "staging", "regions": []});
     let sent = form.accept(good.as_object().unwrap().clone()).unwrap();
