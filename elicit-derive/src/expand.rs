@@ -4,10 +4,13 @@
 //!
 //! - a form (`form`): the `Elicit` impl. `schema()` pushes each field's
 //!   property through its type's `FormField::__push`, with the attributes as
-//!   `__private::Attrs` and the default; `from_content` sorts the content's
-//!   entries into one slot per field in one `match` on the wire names, then
-//!   takes each with `FormField::__take`; `to_content` writes each with
-//!   `FormField::__put`. A flattened field delegates to its own `Elicit`.
+//!   `__private::Attrs` and the default; `__collect_from` (borrowed or owned
+//!   content, one generic body) sorts the content's entries into one slot
+//!   per field in one `match` on the wire names, then takes each with
+//!   `FormField::__take`; `from_content`/`to_content` call elicit-core's
+//!   non-generic helpers; `to_content` writes each field with
+//!   `FormField::__put`. A flattened field delegates to its own `Elicit`. A
+//!   non-generic form keeps its schema and its JSON in statics.
 //! - a single-select (`choice`): the `FormValue` and `Choice` impls, with a
 //!   `match` per direction between variants and wire values.
 //! - `checks`: `const` blocks that make elicit-core's own functions and
@@ -92,32 +95,22 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
             TokenStream::new()
         }
         Data::Transparent(_) | Data::Converted => fallback_form_value(&krate, input),
-        Data::Choice(_) => quote! {
-            impl #impl_generics #krate::FormValue for #ident #ty_generics #where_clause {
-                const RUST_TYPE: &'static str = "";
-                fn property() -> #krate::PropertySchema {
-                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
-                }
-                fn from_value(
-                    _: &#krate::__private::Value,
-                ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
-                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
-                }
-                fn to_value(&self) -> #krate::__private::Value {
-                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
-                }
-            }
-            impl #impl_generics #krate::Choice for #ident #ty_generics #where_clause {
-                const OPTIONS: &'static [#krate::ChoiceOption] = &[];
-                const TITLED: bool = false;
-                fn as_wire(&self) -> &'static str {
-                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
-                }
-                fn from_wire(_: &str) -> ::core::option::Option<Self> {
-                    ::core::option::Option::None
+        Data::Choice(_) => {
+            let form_value = fallback_form_value(&krate, input);
+            quote! {
+                #form_value
+                impl #impl_generics #krate::Choice for #ident #ty_generics #where_clause {
+                    const OPTIONS: &'static [#krate::ChoiceOption] = &[];
+                    const TITLED: bool = false;
+                    fn as_wire(&self) -> &'static str {
+                        ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                    }
+                    fn from_wire(_: &str) -> ::core::option::Option<Self> {
+                        ::core::option::Option::None
+                    }
                 }
             }
-        },
+        }
         _ => quote! {
             impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                 fn schema() -> #krate::ElicitationSchema {
@@ -135,7 +128,8 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
     quote!(#checks #fallback)
 }
 
-/// The fallback `FormValue` impl of a `transparent` or converted type.
+/// The fallback `FormValue` impl of a single-select, `transparent` or
+/// converted type (none of them generic: that is an error of its own).
 fn fallback_form_value(krate: &TokenStream, input: &Input<'_>) -> TokenStream {
     let ident = input.ident;
     quote! {
@@ -454,7 +448,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     // for owned content only where `from_content_owned` is called. A
     // flattened form shares its content with the inner form, so it reads
     // borrowed content only.
-    let collect = if flattened.is_empty() {
+    let collect_fns = if flattened.is_empty() {
         quote! {
             fn __collect(
                 __content: &#krate::Content,
@@ -512,7 +506,7 @@ fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                 #krate::__private::to_content(self)
             }
 
-            #collect
+            #collect_fns
 
             #deny
 
