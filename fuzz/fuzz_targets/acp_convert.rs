@@ -76,7 +76,11 @@ fn read<T: DeserializeOwned>(value: &Value) -> Option<T> {
 /// mean "nothing required").
 fn strip_items_meta(schema: &mut Value) {
     if let Some(object) = schema.as_object_mut() {
-        if object.get("required").and_then(Value::as_array).is_some_and(Vec::is_empty) {
+        if object
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+        {
             object.remove("required");
         }
     }
@@ -93,9 +97,8 @@ fn schema(value: Value) {
     if let Some(ours) = read::<ElicitationSchema>(&value) {
         match sdk::ElicitationSchema::try_from(&ours) {
             Ok(theirs) => {
-                let back = ElicitationSchema::try_from(&theirs).unwrap_or_else(|e| {
-                    panic!("{value}: converted to the SDK, not back: {e}")
-                });
+                let back = ElicitationSchema::try_from(&theirs)
+                    .unwrap_or_else(|e| panic!("{value}: converted to the SDK, not back: {e}"));
                 assert_eq!(json(&back), json(&ours), "round trip of {value}");
             }
             Err(e) => {

@@ -134,9 +134,9 @@ fn receive(model: &mut Model, params: Value) {
     let verdict = model.connection.receive_value(params.clone());
     let request = match parsed {
         Err(_) => {
-            let error = verdict.err().unwrap_or_else(|| {
-                panic!("params that do not parse were accepted: {params}")
-            });
+            let error = verdict
+                .err()
+                .unwrap_or_else(|| panic!("params that do not parse were accepted: {params}"));
             assert_refusal(&error);
             return;
         }
@@ -172,12 +172,21 @@ fn receive(model: &mut Model, params: Value) {
             let initial = form.initial_content();
             let _ = form.validate(&initial);
         }
-        (ElicitationMode::Url { elicitation_id, url }, verdict) => {
-            let expect_refusal = model.pending.contains(elicitation_id)
-                || model.pending.len() >= MAX_PENDING_URLS;
+        (
+            ElicitationMode::Url {
+                elicitation_id,
+                url,
+            },
+            verdict,
+        ) => {
+            let expect_refusal =
+                model.pending.contains(elicitation_id) || model.pending.len() >= MAX_PENDING_URLS;
             match verdict {
                 Ok(Incoming::Url(incoming)) => {
-                    assert!(!expect_refusal, "{elicitation_id}: accepted beyond the guard");
+                    assert!(
+                        !expect_refusal,
+                        "{elicitation_id}: accepted beyond the guard"
+                    );
                     check_scope(incoming.scope());
                     assert_eq!(incoming.message(), request.message);
                     assert_eq!(incoming.id(), elicitation_id);

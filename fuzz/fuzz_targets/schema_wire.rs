@@ -45,10 +45,9 @@ fuzz_target!(|data: &[u8]| {
 fn check(text: &str, content: &Content) {
     let from_text = serde_json::from_str::<ElicitationSchema>(text);
     let value = serde_json::from_str::<Value>(text);
-    let from_value = value
-        .as_ref()
-        .map_err(|e| e.to_string())
-        .and_then(|v| serde_json::from_value::<ElicitationSchema>(v.clone()).map_err(|e| e.to_string()));
+    let from_value = value.as_ref().map_err(|e| e.to_string()).and_then(|v| {
+        serde_json::from_value::<ElicitationSchema>(v.clone()).map_err(|e| e.to_string())
+    });
     let schema = match (from_text, from_value) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b, "text and Value readers disagree on {text}");

@@ -72,7 +72,9 @@ fn check(url: &str) {
     assert_eq!(Some(theirs.scheme()), ours.scheme(), "scheme of {url:?}");
     assert_eq!(theirs.username(), "", "username in {url:?}");
     assert_eq!(theirs.password(), None, "password in {url:?}");
-    let shown = ours.host().unwrap_or_else(|| panic!("{url:?}: allowed without a host"));
+    let shown = ours
+        .host()
+        .unwrap_or_else(|| panic!("{url:?}: allowed without a host"));
     match theirs.host() {
         Some(url::Host::Ipv6(address)) => assert_eq!(
             shown

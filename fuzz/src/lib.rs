@@ -450,7 +450,18 @@ pub fn check_every_form(content: &Content) {
 /// Schemes of generated URLs: the allowed ones in several cases, refused
 /// ones, and look-alikes.
 const SCHEMES: &[&str] = &[
-    "https", "http", "HTTPS", "HtTp", "ftp", "javascript", "data", "file", "ws", "wss", "", "h",
+    "https",
+    "http",
+    "HTTPS",
+    "HtTp",
+    "ftp",
+    "javascript",
+    "data",
+    "file",
+    "ws",
+    "wss",
+    "",
+    "h",
 ];
 
 /// Host labels: ASCII, Punycode (valid and not), digits and hex (IPv4 in
