@@ -75,14 +75,13 @@ fn read<T: DeserializeOwned>(value: &Value) -> Option<T> {
 /// `Option<Vec<_>>`, elicit's `Vec`, which it leaves out when empty; both
 /// mean "nothing required").
 fn strip_items_meta(schema: &mut Value) {
-    if let Some(object) = schema.as_object_mut() {
-        if object
+    if let Some(object) = schema.as_object_mut()
+        && object
             .get("required")
             .and_then(Value::as_array)
             .is_some_and(Vec::is_empty)
-        {
-            object.remove("required");
-        }
+    {
+        object.remove("required");
     }
     if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for property in properties.values_mut() {
@@ -111,38 +110,38 @@ fn schema(value: Value) {
             }
         }
     }
-    if let Some(theirs) = read::<sdk::ElicitationSchema>(&value) {
-        if let Ok(ours) = ElicitationSchema::try_from(&theirs) {
-            let again = sdk::ElicitationSchema::try_from(&ours)
-                .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
-            let mut expected = json(&theirs);
-            strip_items_meta(&mut expected);
-            assert_eq!(json(&again), expected, "SDK round trip of {value}");
-        }
+    if let Some(theirs) = read::<sdk::ElicitationSchema>(&value)
+        && let Ok(ours) = ElicitationSchema::try_from(&theirs)
+    {
+        let again = sdk::ElicitationSchema::try_from(&ours)
+            .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
+        let mut expected = json(&theirs);
+        strip_items_meta(&mut expected);
+        assert_eq!(json(&again), expected, "SDK round trip of {value}");
     }
 }
 
 fn request(value: Value) {
-    if let Some(ours) = read::<CreateElicitationRequest>(&value) {
-        if let Ok(theirs) = sdk::CreateElicitationRequest::try_from(&ours) {
-            let back = CreateElicitationRequest::try_from(&theirs)
-                .unwrap_or_else(|e| panic!("{value}: converted to the SDK, not back: {e}"));
-            assert_eq!(json(&back), json(&ours), "round trip of {value}");
-        }
+    if let Some(ours) = read::<CreateElicitationRequest>(&value)
+        && let Ok(theirs) = sdk::CreateElicitationRequest::try_from(&ours)
+    {
+        let back = CreateElicitationRequest::try_from(&theirs)
+            .unwrap_or_else(|e| panic!("{value}: converted to the SDK, not back: {e}"));
+        assert_eq!(json(&back), json(&ours), "round trip of {value}");
     }
-    if let Some(theirs) = read::<sdk::CreateElicitationRequest>(&value) {
-        if let Ok(ours) = CreateElicitationRequest::try_from(&theirs) {
-            let again = sdk::CreateElicitationRequest::try_from(&ours)
-                .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
-            let mut expected = json(&theirs);
-            // (The fields of an unknown mode are kept as they are.)
-            if expected["mode"] == "form" {
-                if let Some(schema) = expected.get_mut("requestedSchema") {
-                    strip_items_meta(schema);
-                }
-            }
-            assert_eq!(json(&again), expected, "SDK round trip of {value}");
+    if let Some(theirs) = read::<sdk::CreateElicitationRequest>(&value)
+        && let Ok(ours) = CreateElicitationRequest::try_from(&theirs)
+    {
+        let again = sdk::CreateElicitationRequest::try_from(&ours)
+            .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
+        let mut expected = json(&theirs);
+        // (The fields of an unknown mode are kept as they are.)
+        if expected["mode"] == "form"
+            && let Some(schema) = expected.get_mut("requestedSchema")
+        {
+            strip_items_meta(schema);
         }
+        assert_eq!(json(&again), expected, "SDK round trip of {value}");
     }
 }
 
@@ -165,39 +164,39 @@ fn response_json(u: &mut Unstructured<'_>) -> Result<Value> {
 }
 
 fn response(value: Value) {
-    if let Some(ours) = read::<CreateElicitationResponse>(&value) {
-        if let Ok(theirs) = sdk::CreateElicitationResponse::try_from(&ours) {
-            let back = CreateElicitationResponse::try_from(&theirs)
-                .unwrap_or_else(|e| panic!("{value}: converted to the SDK, not back: {e}"));
-            // `null` values of accepted content are left out (documented);
-            // the fields of an unknown action are kept as they are.
-            let mut expected = json(&ours);
-            if expected["action"] == "accept" {
-                if let Some(content) = expected.get_mut("content").and_then(Value::as_object_mut) {
-                    content.retain(|_, v| !v.is_null());
-                }
-            }
-            assert_eq!(json(&back), expected, "round trip of {value}");
+    if let Some(ours) = read::<CreateElicitationResponse>(&value)
+        && let Ok(theirs) = sdk::CreateElicitationResponse::try_from(&ours)
+    {
+        let back = CreateElicitationResponse::try_from(&theirs)
+            .unwrap_or_else(|e| panic!("{value}: converted to the SDK, not back: {e}"));
+        // `null` values of accepted content are left out (documented);
+        // the fields of an unknown action are kept as they are.
+        let mut expected = json(&ours);
+        if expected["action"] == "accept"
+            && let Some(content) = expected.get_mut("content").and_then(Value::as_object_mut)
+        {
+            content.retain(|_, v| !v.is_null());
         }
+        assert_eq!(json(&back), expected, "round trip of {value}");
     }
-    if let Some(theirs) = read::<sdk::CreateElicitationResponse>(&value) {
-        if let Ok(ours) = CreateElicitationResponse::try_from(&theirs) {
-            let again = sdk::CreateElicitationResponse::try_from(&ours)
-                .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
-            assert_eq!(json(&again), json(&theirs), "SDK round trip of {value}");
-        }
+    if let Some(theirs) = read::<sdk::CreateElicitationResponse>(&value)
+        && let Ok(ours) = CreateElicitationResponse::try_from(&theirs)
+    {
+        let again = sdk::CreateElicitationResponse::try_from(&ours)
+            .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
+        assert_eq!(json(&again), json(&theirs), "SDK round trip of {value}");
     }
 }
 
 fn capabilities(value: Value) {
-    if let Some(ours) = read::<ElicitationCapabilities>(&value) {
-        if let Ok(theirs) = sdk::ElicitationCapabilities::try_from(&ours) {
-            assert_eq!(
-                ElicitationCapabilities::from(&theirs),
-                ours,
-                "round trip of {value}"
-            );
-        }
+    if let Some(ours) = read::<ElicitationCapabilities>(&value)
+        && let Ok(theirs) = sdk::ElicitationCapabilities::try_from(&ours)
+    {
+        assert_eq!(
+            ElicitationCapabilities::from(&theirs),
+            ours,
+            "round trip of {value}"
+        );
     }
     if let Some(theirs) = read::<sdk::ElicitationCapabilities>(&value) {
         let ours = ElicitationCapabilities::from(&theirs);

@@ -45,13 +45,13 @@ fn check(url: &str) {
     }
 
     let theirs = url::Url::parse(url);
-    if let Ok(theirs) = &theirs {
-        if !theirs.username().is_empty() || theirs.password().is_some() {
-            assert!(
-                ours.verdict().is_refused(),
-                "{url:?}: a browser sees userinfo, and we allow it"
-            );
-        }
+    if let Ok(theirs) = &theirs
+        && (!theirs.username().is_empty() || theirs.password().is_some())
+    {
+        assert!(
+            ours.verdict().is_refused(),
+            "{url:?}: a browser sees userinfo, and we allow it"
+        );
     }
     if ours.verdict().is_refused() {
         return;

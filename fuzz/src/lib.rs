@@ -545,9 +545,9 @@ pub fn url_string(u: &mut Unstructured<'_>) -> Result<String> {
     }
     let mut url = String::new();
     url.push_str(pick(u, SCHEMES)?);
-    url.push_str(*u.choose(&["://", ":", ":/", ":///", "//", ":\\\\", "://\t"])?);
+    url.push_str(u.choose(&["://", ":", ":/", ":///", "//", ":\\\\", "://\t"])?);
     if u.ratio(1, 6)? {
-        url.push_str(*u.choose(&["user", "", ":", "u:p", "a@b", "%40"])?);
+        url.push_str(u.choose(&["user", "", ":", "u:p", "a@b", "%40"])?);
         url.push('@');
     }
     match u.int_in_range(0..=5)? {
@@ -561,7 +561,7 @@ pub fn url_string(u: &mut Unstructured<'_>) -> Result<String> {
             url.push_str(&format!("[{}]", std::net::Ipv6Addr::from(groups)));
         }
         2 => {
-            url.push_str(*u.choose(&[
+            url.push_str(u.choose(&[
                 "[::1]",
                 "[::ffff:1.2.3.4]",
                 "[0:0:0:0:0:0:0:1]",
