@@ -31,6 +31,8 @@ struct Model {
     connection: ClientConnection,
     caps: ElicitationCapabilities,
     pending: HashSet<ElicitationId>,
+    /// Ids `flood` used so far: a later flood takes fresh ones.
+    flooded: usize,
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -46,6 +48,7 @@ fuzz_target!(|data: &[u8]| {
                 connection: ClientConnection::new(Some(caps.clone())),
                 caps,
                 pending: HashSet::new(),
+                flooded: 0,
             };
             receive(&mut model, value);
         }
@@ -67,6 +70,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         connection: ClientConnection::new(caps.clone()),
         caps: caps.unwrap_or_else(ElicitationCapabilities::none),
         pending: HashSet::new(),
+        flooded: 0,
     };
     for _ in 0..u.int_in_range(1..=8)? {
         match u.int_in_range(0..=255)? {
@@ -108,7 +112,9 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
 /// typed requests through `receive`, the verdict checked; the JSON path is
 /// the same guard after parsing).
 fn flood(model: &mut Model) {
-    for i in 0.. {
+    loop {
+        let i = model.flooded;
+        model.flooded += 1;
         let id = ElicitationId::new(format!("flood-{i}"));
         // A URL the review refuses at once: the guard accepts the request
         // all the same (the user is shown the refusal).
