@@ -1,32 +1,54 @@
 #!/usr/bin/env bash
-# Runs the fuzz targets one after the other (see BENCHMARKS.md).
+# Runs fuzz targets one after the other (see BENCHMARKS.md, "Fuzzing").
 #
-#   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, both targets
+#   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
+#
+#   fuzz/run.sh                         every target, 600 s each
+#   fuzz/run.sh 3600                    every target, one hour each
+#   fuzz/run.sh 300 url_review acp_convert
+#
+# Targets: from_content schema_pair url_review client_receive schema_wire
+# acp_convert (one job each, one after the other: the machine has two
+# cores, shared).
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz builds with
 # nightly-only flags (`-Zsanitizer=address`); on the stable toolchain this
 # script sets RUSTC_BOOTSTRAP=1, which lets stable rustc accept them. Only
-# this fuzz build uses it; nothing in the workspace does.
+# this fuzz build uses it; nothing in the workspace does. Set NICE=0 to run
+# at normal priority (default: `nice -n 10`).
 #
-# Crashes land in fuzz/artifacts/<target>/; each one found becomes a test in
-# tests/fuzz_regressions.rs. The corpus (fuzz/corpus/, not committed) makes a
-# later run start where this one stopped.
+# Each run reads fuzz/seeds/<target>/ (small, committed; regenerate with
+# `python3 fuzz/seeds.py` from the tests' inputs) and grows
+# fuzz/corpus/<target>/ (not committed), so a later run starts where this
+# one stopped. Crashes land in fuzz/artifacts/<target>/ with the run's log
+# (last-run.log, whose final stats go into BENCHMARKS.md); each one found
+# becomes a test in tests/fuzz_regressions.rs. To reproduce one:
+#
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/crash-...
+#   RUSTC_BOOTSTRAP=1 cargo fuzz tmin <target> fuzz/artifacts/<target>/crash-...
 set -euo pipefail
 cd "$(dirname "$0")"
 
+all=(from_content schema_pair url_review client_receive schema_wire acp_convert)
 seconds="${1:-600}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(from_content schema_pair)
+    targets=("${all[@]}")
 fi
 
 export RUSTC_BOOTSTRAP=1
+status=0
 for target in "${targets[@]}"; do
     mkdir -p "corpus/$target" "artifacts/$target"
+    seeds=()
+    if [ -d "seeds/$target" ]; then
+        seeds=("seeds/$target")
+    fi
     echo "== $target: ${seconds}s"
-    # One job on one core: the machine has two, shared.
-    cargo fuzz run "$target" "corpus/$target" -- \
+    # One job on one core. A crash stops this target, not the others.
+    nice -n "${NICE:-10}" cargo fuzz run "$target" "corpus/$target" "${seeds[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 -timeout=10 \
-        2>&1 | tee "artifacts/$target/last-run.log"
+        2>&1 | tee "artifacts/$target/last-run.log" || status=1
 done
+exit "$status"

@@ -442,3 +442,298 @@ pub fn check_every_form(content: &Content) {
     check_form::<forms::Form10>(content);
     check_form::<forms::Form1>(content);
 }
+
+// ---------------------------------------------------------------------------
+// URLs and protocol messages (targets `url_review`, `client_receive`,
+// `acp_convert`)
+
+/// Schemes of generated URLs: the allowed ones in several cases, refused
+/// ones, and look-alikes.
+const SCHEMES: &[&str] = &[
+    "https",
+    "http",
+    "HTTPS",
+    "HtTp",
+    "ftp",
+    "javascript",
+    "data",
+    "file",
+    "ws",
+    "wss",
+    "",
+    "h",
+];
+
+/// Host labels: ASCII, Punycode (valid and not), digits and hex (IPv4 in
+/// other bases), Unicode look-alikes, and characters a browser treats
+/// specially.
+const HOST_LABELS: &[&str] = &[
+    "example",
+    "com",
+    "localhost",
+    "xn--pple-43d",
+    "xn--mnchen-3ya",
+    "XN--80AK6AA92E",
+    "xn--a",
+    "xn--",
+    "xn--zz-",
+    "127",
+    "0",
+    "1",
+    "255",
+    "256",
+    "0x7f",
+    "0X1",
+    "017",
+    "4294967295",
+    "\u{430}pple",
+    "\u{212A}",
+    "m\u{fc}nchen",
+    "ex--ample",
+    "a-",
+    "-a",
+    "%41",
+    "%2e",
+    "\u{ff0e}",
+    "\u{3002}",
+    "\u{ad}",
+    "\u{200b}",
+    "ß",
+    "ſ",
+    " ",
+    "\t",
+    "\\",
+    "",
+];
+
+/// Pieces that may follow a host: ports, paths, queries (credential-like
+/// parameter names among them) and fragments.
+const URL_TAILS: &[&str] = &[
+    "",
+    "/",
+    ":443/",
+    ":8080",
+    ":",
+    ":0",
+    ":65535",
+    ":65536",
+    ":99999999999",
+    ":-1",
+    "/a/../b",
+    "/%2F",
+    "?q=1",
+    "?access_token=x",
+    "?ACCESS%5FTOKEN=x",
+    "?password",
+    "?api_key=1&x=2",
+    "?token_count=2",
+    "#frag",
+    "#@evil.io",
+    "\\evil.io",
+    "/\\evil.io",
+    "@evil.io",
+    "?@x",
+    "\u{0}",
+    "\n",
+];
+
+/// A URL string: usually `scheme://[userinfo@]host[tail]` from the pieces
+/// above, sometimes arbitrary text.
+pub fn url_string(u: &mut Unstructured<'_>) -> Result<String> {
+    if u.ratio(1, 8)? {
+        return u.arbitrary();
+    }
+    let mut url = String::new();
+    url.push_str(pick(u, SCHEMES)?);
+    url.push_str(u.choose(&["://", ":", ":/", ":///", "//", ":\\\\", "://\t"])?);
+    if u.ratio(1, 6)? {
+        url.push_str(u.choose(&["user", "", ":", "u:p", "a@b", "%40"])?);
+        url.push('@');
+    }
+    match u.int_in_range(0..=5)? {
+        0 => {
+            let [a, b, c, d]: [u8; 4] = u.arbitrary()?;
+            url.push_str(&format!("{a}.{b}.{c}.{d}"));
+        }
+        1 => {
+            let groups: [u16; 8] = u.arbitrary()?;
+            let groups = groups.map(|g| g % 3);
+            url.push_str(&format!("[{}]", std::net::Ipv6Addr::from(groups)));
+        }
+        2 => {
+            url.push_str(u.choose(&[
+                "[::1]",
+                "[::ffff:1.2.3.4]",
+                "[0:0:0:0:0:0:0:1]",
+                "[1:2:3:4:5:6:7::]",
+                "[fe80::1%25eth0]",
+                "[::1",
+                "[]",
+                "[v1.x]",
+            ])?);
+        }
+        _ => {
+            let labels = u.int_in_range(1..=5)?;
+            for i in 0..labels {
+                if i > 0 {
+                    url.push('.');
+                }
+                if u.ratio(1, 10)? {
+                    let s: String = u.arbitrary()?;
+                    url.push_str(&s);
+                } else {
+                    url.push_str(pick(u, HOST_LABELS)?);
+                }
+            }
+            if u.ratio(1, 8)? {
+                url.push('.');
+            }
+        }
+    }
+    for _ in 0..u.int_in_range(0..=3)? {
+        if u.ratio(1, 8)? {
+            let s: String = u.arbitrary()?;
+            url.push_str(&s);
+        } else {
+            url.push_str(pick(u, URL_TAILS)?);
+        }
+    }
+    Ok(url)
+}
+
+/// Elicitation ids: few, so that requests, completions and `forget`s of
+/// the same id meet.
+pub const IDS: &[&str] = &["e1", "e2", "github-oauth-001", "", "E1", "e1 "];
+
+fn scope_into(u: &mut Unstructured<'_>, params: &mut Map<String, Value>) -> Result<()> {
+    match u.int_in_range(0..=5)? {
+        0 => {
+            params.insert("sessionId".into(), "sess_1".into());
+        }
+        1 => {
+            params.insert("sessionId".into(), "sess_1".into());
+            params.insert("toolCallId".into(), "call_1".into());
+        }
+        2 => {
+            params.insert("requestId".into(), Value::from(u.int_in_range(-3i64..=3)?));
+        }
+        3 => {
+            params.insert("requestId".into(), Value::String(string(u)?));
+        }
+        4 => {
+            params.insert("requestId".into(), Value::Null);
+        }
+        _ => {
+            // Any scope key with any value, or none at all.
+            for key in ["sessionId", "toolCallId", "requestId"] {
+                if u.ratio(1, 3)? {
+                    params.insert(key.into(), value(u, 1)?);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The params of an `elicitation/create` request: usually the shape of a
+/// form or URL request (any member possibly missing or of the wrong type),
+/// sometimes any JSON value.
+pub fn request_params(u: &mut Unstructured<'_>) -> Result<Value> {
+    if u.ratio(1, 16)? {
+        return value(u, MAX_DEPTH);
+    }
+    let mut params = Map::new();
+    scope_into(u, &mut params)?;
+    let mode = *u.choose(&["form", "url", "url", "other", "Form", ""])?;
+    if u.ratio(15, 16)? {
+        params.insert("mode".into(), mode.into());
+    }
+    if u.ratio(15, 16)? {
+        params.insert("message".into(), Value::String(string(u)?));
+    }
+    match mode {
+        "form" => {
+            params.insert("requestedSchema".into(), schema(u)?);
+        }
+        "url" => {
+            if u.ratio(15, 16)? {
+                params.insert("elicitationId".into(), pick(u, IDS)?.into());
+            }
+            if u.ratio(15, 16)? {
+                params.insert("url".into(), Value::String(url_string(u)?));
+            }
+        }
+        _ => {}
+    }
+    for _ in 0..u.int_in_range(0..=2)? {
+        let key = *u.choose(&[
+            "_meta",
+            "requestedSchema",
+            "url",
+            "elicitationId",
+            "mode",
+            "extra",
+        ])?;
+        params.insert(key.into(), value(u, 2)?);
+    }
+    Ok(Value::Object(params))
+}
+
+/// Whether the JSON text has an object with a key twice (serde_json's
+/// `Value` keeps the last one; a derived struct may refuse the text).
+/// `None` when the text is not JSON.
+pub fn has_duplicate_keys(text: &str) -> Option<bool> {
+    use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::collections::HashSet;
+    use std::fmt;
+
+    struct Dup(bool);
+    impl<'de> serde::Deserialize<'de> for Dup {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            d.deserialize_any(DupVisitor)
+        }
+    }
+    struct DupVisitor;
+    impl<'de> Visitor<'de> for DupVisitor {
+        type Value = Dup;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_str<E>(self, _: &str) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Dup, E> {
+            Ok(Dup(false))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Dup, A::Error> {
+            let mut dup = false;
+            while let Some(Dup(d)) = seq.next_element()? {
+                dup |= d;
+            }
+            Ok(Dup(dup))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Dup, A::Error> {
+            let mut dup = false;
+            let mut keys = HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                dup |= !keys.insert(key);
+                let Dup(d) = map.next_value()?;
+                dup |= d;
+            }
+            Ok(Dup(dup))
+        }
+    }
+    serde_json::from_str::<Dup>(text).ok().map(|Dup(d)| d)
+}
