@@ -364,7 +364,8 @@ macro_rules! integer {
     )*};
 }
 
-const fn clamp_i64(n: i128) -> i64 {
+/// `n` clamped to the wire's `i64`.
+pub(crate) const fn clamp_i64(n: i128) -> i64 {
     if n > i64::MAX as i128 {
         i64::MAX
     } else if n < i64::MIN as i128 {

@@ -11,20 +11,9 @@ use std::num::NonZero;
 use serde_json::Value;
 
 use crate::error::{FieldErrorKind, Num};
-use crate::field::{FormValue, RangeField};
+use crate::field::{FormValue, RangeField, clamp_i64};
 use crate::rules;
 use crate::schema::{IntegerSchema, PropertySchema};
-
-/// `n` clamped to the wire's `i64`.
-const fn clamp_i64(n: i128) -> i64 {
-    if n > i64::MAX as i128 {
-        i64::MAX
-    } else if n < i64::MIN as i128 {
-        i64::MIN
-    } else {
-        n as i64
-    }
-}
 
 macro_rules! nonzero {
     ($($t:ty => $name:literal),*) => {$(
