@@ -5,7 +5,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, VecDeque};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::hash::{BuildHasher, Hasher};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -277,6 +277,62 @@ impl<T: Elicit> Outcome<T> {
             ElicitationAction::Cancel => Ok(Outcome::Cancelled),
             ElicitationAction::Other(other) => Ok(Outcome::UnknownAction(other)),
         }
+    }
+}
+
+/// The "ask again with the errors" policy of the one-call helpers
+/// (`elicit_core::acp_sdk`'s `elicit_form`, `elicit_core::rmcp`'s
+/// `elicit_form`): how many more times a form is sent when the accepted
+/// content breaks the form's rules, and with which message.
+///
+/// Only an **invalid** accept is asked again. A decline or a cancel is the
+/// user's answer and is returned at once; asking again would be nagging.
+///
+/// ```
+/// use elicit_core::protocol::agent::Retry;
+/// use elicit_core::{ContentError, FieldError, FieldErrorKind};
+///
+/// let errors = ContentError::new(vec![FieldError::new("replicas", FieldErrorKind::Missing)]);
+/// assert_eq!(Retry::times(2).again(), 2);
+/// assert_eq!(Retry::default(), Retry::NEVER);
+/// assert_eq!(
+///     Retry::message("How should I deploy?", &errors),
+///     "How should I deploy?\n\nThe previous answer was not accepted: `replicas` is \
+///      required but missing. Please correct it."
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Retry {
+    again: u32,
+}
+
+impl Retry {
+    /// Never ask again: an invalid answer is returned as an error.
+    pub const NEVER: Self = Self { again: 0 };
+
+    /// Ask again up to `again` more times (so at most `again + 1` requests).
+    pub const fn times(again: u32) -> Self {
+        Self { again }
+    }
+
+    /// How many more times the form may be sent.
+    pub const fn again(self) -> u32 {
+        self.again
+    }
+
+    /// The message of the next attempt: the original message, then every
+    /// field error of the refused answer, by wire name.
+    pub fn message(original: &str, errors: &ContentError) -> String {
+        let mut message = format!("{original}\n\nThe previous answer was not accepted: ");
+        for (i, error) in errors.errors().iter().enumerate() {
+            if i > 0 {
+                message.push_str("; ");
+            }
+            // Writing to a String cannot fail.
+            let _ = write!(message, "{error}");
+        }
+        message.push_str(". Please correct it.");
+        message
     }
 }
 

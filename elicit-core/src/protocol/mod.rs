@@ -298,7 +298,7 @@ pub mod client;
 pub mod messages;
 pub mod url;
 
-pub use agent::{AgentConnection, Outcome, UrlOutcome};
+pub use agent::{AgentConnection, Outcome, Retry, UrlOutcome};
 pub use client::ClientConnection;
 pub use messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
