@@ -41,6 +41,10 @@ pub const ELICITATION_COMPLETE: &str = "elicitation/complete";
 /// did not advertise.
 pub const INVALID_PARAMS: i64 = -32602;
 
+/// JSON-RPC `-32603` Internal error: what a client answers when its own
+/// user interface could not produce an answer it may send.
+pub const INTERNAL_ERROR: i64 = -32603;
+
 // ---------------------------------------------------------------------------
 // Modes
 

@@ -303,7 +303,7 @@ pub use client::ClientConnection;
 pub use messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
-    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError, Mode,
-    ModeCapabilities, OtherAction, OtherMode, RequestId,
+    ElicitationId, ElicitationMode, ElicitationScope, INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError,
+    Mode, ModeCapabilities, OtherAction, OtherMode, RequestId,
 };
 pub use url::UrlReview;
