@@ -490,6 +490,14 @@ pub trait Render {
         url: &UrlElicitation,
         problem: Option<&UrlRejection>,
     ) -> UrlAnswer;
+
+    /// Called by [`answer`] once the user's consent to open `url` was
+    /// accepted (after [`url`](Self::url) returned [`UrlAnswer::Consent`]
+    /// and the review allowed it): the place to open it, outside the client
+    /// and the model. The default does nothing.
+    fn consented(&mut self, url: &UrlElicitation) {
+        let _ = url;
+    }
 }
 
 /// Shows `incoming` with `render` and returns the response to send. A form
@@ -567,7 +575,10 @@ pub fn answer<R: Render + ?Sized>(
             for _ in 0..MAX_RENDER_ATTEMPTS {
                 match render.url(agent, url, problem.as_ref()) {
                     UrlAnswer::Consent => match url.consent() {
-                        Ok(response) => return Ok(response),
+                        Ok(response) => {
+                            render.consented(url);
+                            return Ok(response);
+                        }
                         Err(rejection) => problem = Some(rejection),
                     },
                     UrlAnswer::Decline => return Ok(url.decline()),
