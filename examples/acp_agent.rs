@@ -10,42 +10,73 @@
 //!
 //! On every `session/prompt` it "deploys the current branch":
 //!
-//! 1. It reports a tool call and, if the client advertised form mode, sends
-//!    an `elicitation/create` form for [`DeployForm`] scoped to the session
-//!    and that tool call (built by elicit-core's
-//!    [`AgentConnection`] from the client's `initialize` capabilities).
-//! 2. `accept` (validated again here, with `DeployForm::from_content`) is
-//!    reported back as the typed settings; `decline` ends the task without
-//!    asking again; `cancel` pauses it; an invalid answer or a failed
-//!    request fails it. Without form mode it explains and ends the turn.
-//! 3. After an accepted form, connecting a deploy token is sensitive: it
-//!    goes through URL mode ([`AgentConnection::sensitive`]) when the client
+//! 1. It reports a tool call and asks for [`DeployForm`] with one call,
+//!    `cx.elicit_form::<DeployForm>(&elicitations, scope, message).retry(2)`
+//!    (`elicit_core::acp_sdk`): the request is scoped to the session and
+//!    that tool call, sent only if the client advertised form mode, and the
+//!    answer is validated again here. An answer that breaks a rule only this
+//!    agent knows (a reserved service name, [`Service`]) is asked again with
+//!    the errors in the message, twice at most.
+//! 2. `accept` is reported back as the typed settings; `decline` ends the
+//!    task without asking again; `cancel` pauses it. Without form mode it
+//!    explains and ends the turn.
+//! 3. After an accepted form, connecting a deploy token is sensitive:
+//!    `cx.elicit_sensitive(..)` goes through URL mode when the client
 //!    advertised it, and is refused (never a form field) when it did not.
 //!
 //! Every reply is agent text (`session/update` `agent_message_chunk`).
 //! Diagnostics go to stderr.
-//!
-//! The request is sent as elicit-core's own `CreateElicitationRequest`
-//! (the same JSON as the SDK's type) because the SDK's `ElicitationSchema`
-//! keeps properties in a `BTreeMap` and would send the form's fields in
-//! alphabetical order; the answer is read as the SDK's
-//! `CreateElicitationResponse` and converted by `elicit_core::acp`.
 
 use std::error::Error;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    self as acp, AgentCapabilities, ContentBlock, ContentChunk, Implementation, InitializeRequest,
+    AgentCapabilities, ContentBlock, ContentChunk, Implementation, InitializeRequest,
     InitializeResponse, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
     SessionId, SessionNotification, SessionUpdate, StopReason, TextContent, ToolCall,
     ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
-use agent_client_protocol::{Agent, Client, JsonRpcRequest, Stdio};
+use agent_client_protocol::{Agent, Client, Stdio};
 use elicit_core::Elicit;
-use elicit_core::protocol::agent::{AgentConnection, AgentError, UrlRequest, UserBinding};
-use elicit_core::protocol::{CreateElicitationRequest, ElicitationScope, Outcome, UrlOutcome};
-use serde::{Deserialize, Serialize};
+use elicit_core::acp_sdk::{AgentElicitations, ElicitClient, ElicitError};
+use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
+use elicit_core::protocol::{ElicitationScope, Outcome, UrlOutcome};
+
+/// A service name as typed: its rules are sent in the form.
+#[derive(Elicit, Debug, Clone, PartialEq, Eq)]
+#[elicit(transparent)]
+struct ServiceName(#[elicit(length(min = 2, max = 32), pattern = "^[a-z][a-z0-9-]*$")] String);
+
+/// A service this agent may deploy. A few names are reserved for the
+/// platform: a rule only this agent knows, checked when the answer is read
+/// (`try_from`), so a client cannot check it before sending.
+#[derive(Elicit, Debug, Clone, PartialEq, Eq)]
+#[elicit(try_from = "ServiceName", into = "ServiceName")]
+struct Service(String);
+
+/// Names the platform keeps for itself.
+const RESERVED: [&str; 3] = ["admin", "platform", "root"];
+
+impl TryFrom<ServiceName> for Service {
+    type Error = String;
+    fn try_from(ServiceName(name): ServiceName) -> Result<Self, String> {
+        if RESERVED.contains(&name.as_str()) {
+            Err(format!(
+                "`{name}` is reserved for the platform; choose another name"
+            ))
+        } else {
+            Ok(Self(name))
+        }
+    }
+}
+
+impl From<Service> for ServiceName {
+    fn from(Service(name): Service) -> Self {
+        Self(name)
+    }
+}
 
 /// Where to deploy.
 #[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,13 +104,8 @@ enum Region {
 #[elicit(title = "Deploy", rename_all = "snake_case")]
 struct DeployForm {
     /// The service to deploy (lowercase letters, digits and dashes).
-    #[elicit(
-        title = "Service",
-        length(min = 2, max = 32),
-        pattern = "^[a-z][a-z0-9-]*$",
-        default = "web"
-    )]
-    service: String,
+    #[elicit(title = "Service", default = "web")]
+    service: Service,
     /// Which environment to deploy to.
     #[elicit(title = "Environment")]
     env: Environment,
@@ -97,45 +123,20 @@ struct DeployForm {
     report_to: Option<String>,
 }
 
-/// `elicitation/create` with elicit-core's request as params (properties in
-/// declaration order) and the SDK's response type.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonRpcRequest)]
-#[request(method = "elicitation/create", response = acp::CreateElicitationResponse)]
-struct Elicitation(CreateElicitationRequest);
-
-/// The agent's state. One process serves one client connection, so one
-/// [`AgentConnection`] (created at `initialize`) is the connection's.
-#[derive(Default)]
-struct State {
-    elicitation: Option<AgentConnection>,
-    sessions: u64,
-    tool_calls: u64,
-}
-
-type Shared = Arc<Mutex<State>>;
-
-fn lock(state: &Shared) -> Result<std::sync::MutexGuard<'_, State>, agent_client_protocol::Error> {
-    state
-        .lock()
-        .map_err(|_| agent_client_protocol::Error::internal_error().data("state lock poisoned"))
-}
-
 fn main() -> Result<(), Box<dyn Error>> {
-    let state = Shared::default();
-    let (s1, s2, s3) = (state.clone(), state.clone(), state);
+    // The connection's elicitation state: cloned into each handler.
+    let elicitations = AgentElicitations::new();
+    let counters = Arc::new(Counters::default());
+    let (e1, e2) = (elicitations.clone(), elicitations);
+    let (c1, c2) = (counters.clone(), counters);
     let agent = Agent
         .v1()
         .name("elicit-demo-agent")
         .on_receive_request(
             async move |initialize: InitializeRequest, responder, _cx| {
-                let connection =
-                    AgentConnection::from_acp_client_capabilities(&initialize.client_capabilities);
-                let modes = connection
-                    .capabilities()
-                    .map(|c| c.modes())
-                    .unwrap_or_default();
+                e1.initialize(&initialize);
+                let modes = e1.with(|c| c.capabilities().map(|c| c.modes()).unwrap_or_default());
                 eprintln!("acp_agent: client advertises elicitation modes {modes:?}");
-                lock(&s1)?.elicitation = Some(connection);
                 responder.respond(
                     InitializeResponse::new(initialize.protocol_version)
                         .agent_capabilities(AgentCapabilities::new())
@@ -149,12 +150,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         )
         .on_receive_request(
             async move |_new: NewSessionRequest, responder, _cx| {
-                let id = {
-                    let mut state = lock(&s2)?;
-                    state.sessions += 1;
-                    format!("sess-{}", state.sessions)
-                };
-                responder.respond(NewSessionResponse::new(id))
+                let id = c1.sessions.fetch_add(1, Ordering::Relaxed) + 1;
+                responder.respond(NewSessionResponse::new(format!("sess-{id}")))
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -162,24 +159,19 @@ fn main() -> Result<(), Box<dyn Error>> {
             async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
                 // The turn waits for the client's answers: run it outside the
                 // dispatch loop, or those answers could never be read.
-                let state = s3.clone();
-                let task_cx = cx.clone();
+                let (elicitations, counters, task_cx) = (e2.clone(), c2.clone(), cx.clone());
                 cx.spawn(async move {
-                    let stop = match run_turn(&task_cx, &state, &prompt).await {
-                        Ok(()) => StopReason::EndTurn,
-                        Err(e) => {
-                            eprintln!("acp_agent: turn failed: {e}");
-                            let _ = say(
-                                &task_cx,
-                                &prompt.session_id,
-                                &format!(
-                                    "Something went wrong on my side ({e}). Nothing was deployed."
-                                ),
-                            );
-                            StopReason::EndTurn
-                        }
-                    };
-                    responder.respond(PromptResponse::new(stop))
+                    if let Err(e) = run_turn(&task_cx, &elicitations, &counters, &prompt).await {
+                        eprintln!("acp_agent: turn failed: {e}");
+                        let _ = say(
+                            &task_cx,
+                            &prompt.session_id,
+                            &format!(
+                                "Something went wrong on my side ({e}). Nothing was deployed."
+                            ),
+                        );
+                    }
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
                 })
             },
             agent_client_protocol::on_receive_request!(),
@@ -188,10 +180,18 @@ fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// Session and tool-call numbers.
+#[derive(Default)]
+struct Counters {
+    sessions: AtomicU64,
+    tool_calls: AtomicU64,
+}
+
 /// One prompt turn: the deploy task, with its elicitations.
 async fn run_turn(
     cx: &ConnectionTo<Client>,
-    state: &Shared,
+    elicitations: &AgentElicitations,
+    counters: &Counters,
     prompt: &PromptRequest,
 ) -> Result<(), agent_client_protocol::Error> {
     let session = &prompt.session_id;
@@ -210,11 +210,10 @@ async fn run_turn(
         &format!("You asked: “{asked}”. I'll deploy the current branch."),
     )?;
 
-    let tool_call = {
-        let mut state = lock(state)?;
-        state.tool_calls += 1;
-        format!("deploy-{}", state.tool_calls)
-    };
+    let tool_call = format!(
+        "deploy-{}",
+        counters.tool_calls.fetch_add(1, Ordering::Relaxed) + 1
+    );
     cx.send_notification(SessionNotification::new(
         session.clone(),
         SessionUpdate::ToolCall(
@@ -224,158 +223,76 @@ async fn run_turn(
         ),
     ))?;
     let scope = ElicitationScope::tool_call(session.to_string(), tool_call.clone());
-
-    // Step 1: the settings, as a form, if the client can show one.
-    let built = {
-        let state = lock(state)?;
-        let connection = state
-            .elicitation
-            .as_ref()
-            .ok_or_else(|| agent_client_protocol::Error::internal_error().data("no initialize"))?;
-        connection.form::<DeployForm>(scope.clone(), "How should I deploy the current branch?")
+    let failed = |text: &str| -> Result<(), agent_client_protocol::Error> {
+        say(cx, session, text)?;
+        finish(cx, session, &tool_call, ToolCallStatus::Failed)
     };
-    let (request, pending) = match built {
-        Ok(built) => built,
-        Err(AgentError::ModeNotAdvertised { .. }) => {
-            say(
-                cx,
-                session,
+
+    // Step 1: the settings, as a form, asked again (twice at most) when the
+    // answer breaks a rule only this agent knows (a reserved service name).
+    let asked = cx
+        .elicit_form::<DeployForm>(
+            elicitations,
+            scope.clone(),
+            "How should I deploy the current branch?",
+        )
+        .retry(2)
+        .await;
+    let form = match asked {
+        Ok(Outcome::Accepted(form)) => form,
+        Ok(Outcome::Declined) => {
+            return failed(
+                "You declined the deployment settings, so I won't deploy, and I won't ask \
+                 again in this turn.",
+            );
+        }
+        Ok(Outcome::Cancelled) => {
+            return failed(
+                "The form was dismissed. Nothing was deployed; the deploy is paused until you \
+                 ask me again.",
+            );
+        }
+        Ok(Outcome::UnknownAction(other)) => {
+            return failed(&format!(
+                "Your client answered with an action I don't know (`{}`), so I'm treating it \
+                 as a failure. Nothing was deployed.",
+                other.action()
+            ));
+        }
+        Err(ElicitError::NotSent(AgentError::ModeNotAdvertised { .. })) => {
+            return failed(
                 "Your client cannot show forms (it advertised no elicitation form mode), so I \
                  can't ask for the deployment settings here, and I won't guess them. Nothing \
                  was deployed. Tell me the service, environment and replica count in a \
                  message, or use a client that supports elicitation.",
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
+            );
         }
-        Err(other) => {
-            say(cx, session, &format!("I could not build the form: {other}"))?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-    };
-    let response = match cx.send_request(Elicitation(request)).block_task().await {
-        Ok(response) => response,
         Err(error) => {
-            say(
-                cx,
-                session,
-                &format!("Your client could not show the form ({error}). Nothing was deployed."),
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-    };
-    let form = match pending.acp_outcome(&response) {
-        Ok(Outcome::Accepted(form)) => form,
-        Ok(Outcome::Declined) => {
-            say(
-                cx,
-                session,
-                "You declined the deployment settings, so I won't deploy, and I won't ask \
-                 again in this turn.",
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-        Ok(Outcome::Cancelled) => {
-            say(
-                cx,
-                session,
-                "The form was dismissed. Nothing was deployed; the deploy is paused until you \
-                 ask me again.",
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-        Ok(Outcome::UnknownAction(other)) => {
-            say(
-                cx,
-                session,
-                &format!(
-                    "Your client answered with an action I don't know (`{}`), so I'm treating \
-                     it as a failure. Nothing was deployed.",
-                    other.action()
-                ),
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-        Err(invalid) => {
-            say(
-                cx,
-                session,
-                &format!(
-                    "The answer did not pass my own validation ({invalid}). Nothing was \
-                     deployed."
-                ),
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
+            return failed(&format!(
+                "I could not get the settings: {error}. Nothing was deployed."
+            ));
         }
     };
     say(cx, session, &describe(&form))?;
 
     // Step 2: the deploy token. Sensitive: URL mode or nothing.
+    let service = form.service.0;
     let token_id = format!("deploy-token-{tool_call}");
-    let url_request = UrlRequest::new(
+    let request = UrlRequest::new(
         scope,
         format!(
-            "Connect a deploy token for `{}` on the deploy service's own page. The token goes \
-             straight to the deploy service, never through this conversation.",
-            form.service
+            "Connect a deploy token for `{service}` on the deploy service's own page. The \
+             token goes straight to the deploy service, never through this conversation."
         ),
         format!(
-            "https://deploy.example.com/tokens/connect?service={}&elicitation={token_id}",
-            form.service
+            "https://deploy.example.com/tokens/connect?service={service}&elicitation={token_id}"
         ),
         // This demo has no user authentication of its own.
         UserBinding::NoUserAuthentication,
     )
     .elicitation_id(token_id);
-    let built = lock(state)?
-        .elicitation
-        .as_mut()
-        .map(|connection| connection.sensitive(url_request));
-    let (request, pending) = match built {
-        Some(Ok(built)) => built,
-        Some(Err(AgentError::SensitiveInputNeedsUrlMode)) => {
-            say(
-                cx,
-                session,
-                "To push the release I need a deploy token, and a token must never be typed \
-                 into a form or this chat. Your client has no secure browser flow (URL mode), \
-                 so I won't ask for it here. Your settings are kept; connect a token in the \
-                 deploy service's settings and ask me again.",
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-        Some(Err(other)) => {
-            say(
-                cx,
-                session,
-                &format!("I could not ask for the token: {other}"),
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-        None => return Err(agent_client_protocol::Error::internal_error().data("no initialize")),
-    };
-    let id = pending.id().clone();
-    let response = match cx.send_request(Elicitation(request)).block_task().await {
-        Ok(response) => response,
-        Err(error) => {
-            if let Some(connection) = lock(state)?.elicitation.as_mut() {
-                connection.abandon(&id);
-            }
-            say(
-                cx,
-                session,
-                &format!(
-                    "Your client refused the token page ({error}). The deploy is not started."
-                ),
-            )?;
-            return finish(cx, session, &tool_call, ToolCallStatus::Failed);
-        }
-    };
-    let outcome = lock(state)?
-        .elicitation
-        .as_mut()
-        .map(|connection| connection.acp_url_outcome(pending, &response));
-    match outcome {
-        Some(Ok(UrlOutcome::Consented(waiting))) => {
+    match cx.elicit_sensitive(elicitations, request).await {
+        Ok(UrlOutcome::Consented(waiting)) => {
             say(
                 cx,
                 session,
@@ -388,47 +305,27 @@ async fn run_turn(
             )?;
             finish(cx, session, &tool_call, ToolCallStatus::InProgress)
         }
-        Some(Ok(UrlOutcome::Declined)) => {
-            say(
-                cx,
-                session,
-                "You declined connecting a deploy token, so the deploy is not started.",
-            )?;
-            finish(cx, session, &tool_call, ToolCallStatus::Failed)
+        Ok(UrlOutcome::Declined) => {
+            failed("You declined connecting a deploy token, so the deploy is not started.")
         }
-        Some(Ok(UrlOutcome::Cancelled)) => {
-            say(
-                cx,
-                session,
-                "The token page was dismissed. The deploy is not started; ask me again when \
-                 you're ready.",
-            )?;
-            finish(cx, session, &tool_call, ToolCallStatus::Failed)
-        }
-        Some(Ok(UrlOutcome::UnknownAction(other))) => {
-            if let Some(connection) = lock(state)?.elicitation.as_mut() {
-                connection.abandon(&id);
-            }
-            say(
-                cx,
-                session,
-                &format!(
-                    "Your client answered with an action I don't know (`{}`). The deploy is \
-                     not started.",
-                    other.action()
-                ),
-            )?;
-            finish(cx, session, &tool_call, ToolCallStatus::Failed)
-        }
-        Some(Err(error)) => {
-            say(
-                cx,
-                session,
-                &format!("I could not read the answer: {error}"),
-            )?;
-            finish(cx, session, &tool_call, ToolCallStatus::Failed)
-        }
-        None => Err(agent_client_protocol::Error::internal_error().data("no initialize")),
+        Ok(UrlOutcome::Cancelled) => failed(
+            "The token page was dismissed. The deploy is not started; ask me again when \
+             you're ready.",
+        ),
+        Ok(UrlOutcome::UnknownAction(other)) => failed(&format!(
+            "Your client answered with an action I don't know (`{}`). The deploy is not \
+             started.",
+            other.action()
+        )),
+        Err(ElicitError::NotSent(AgentError::SensitiveInputNeedsUrlMode)) => failed(
+            "To push the release I need a deploy token, and a token must never be typed into \
+             a form or this chat. Your client has no secure browser flow (URL mode), so I \
+             won't ask for it here. Your settings are kept; connect a token in the deploy \
+             service's settings and ask me again.",
+        ),
+        Err(error) => failed(&format!(
+            "I could not ask for the token: {error}. The deploy is not started."
+        )),
     }
 }
 
@@ -449,7 +346,7 @@ fn describe(form: &DeployForm) -> String {
         .collect();
     let mut text = format!(
         "Got it: deploy `{}` to {env} with {} replica{} in {}",
-        form.service,
+        form.service.0,
         form.replicas,
         if form.replicas == 1 { "" } else { "s" },
         regions.join(", "),

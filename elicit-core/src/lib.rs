@@ -83,6 +83,9 @@ use std::borrow::Cow;
 // Conversions to and from the official ACP Rust types (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
+// One call per flow on the official ACP SDK (docs in the module).
+#[cfg(feature = "acp-sdk")]
+pub mod acp_sdk;
 pub mod credential;
 pub mod error;
 pub mod field;

@@ -1,0 +1,620 @@
+//! One call per elicitation flow on the official ACP Rust SDK
+//! (`agent-client-protocol` 5.2, feature `acp-sdk`).
+//!
+//! # Agent
+//!
+//! Keep one [`AgentElicitations`] per client connection (it is `Clone`:
+//! hand a copy to each handler; no `Mutex` of your own), tell it the
+//! client's capabilities at `initialize`, then ask with one call on the
+//! SDK's connection to the client ([`ElicitClient`]):
+//!
+//! ```no_run
+//! use agent_client_protocol::v1::ConnectionTo;
+//! use agent_client_protocol::Client;
+//! use elicit_core::acp_sdk::{AgentElicitations, ElicitClient, ElicitError};
+//! use elicit_core::protocol::{ElicitationScope, Outcome};
+//! use elicit_core::Elicit;
+//!
+//! #[derive(Elicit)]
+//! struct Deploy {
+//!     #[elicit(range(min = 1, max = 16), default = 2)]
+//!     replicas: u8,
+//! }
+//!
+//! async fn turn(
+//!     cx: &ConnectionTo<Client>,
+//!     elicitations: &AgentElicitations,
+//!     session: &str,
+//! ) -> Result<(), ElicitError> {
+//!     let scope = ElicitationScope::session(session);
+//!     match cx.elicit_form::<Deploy>(elicitations, scope, "How many replicas?").retry(2).await {
+//!         Ok(Outcome::Accepted(deploy)) => println!("deploying {} replicas", deploy.replicas),
+//!         Ok(_) => println!("not deploying"),
+//!         // No form mode: ask in the conversation instead.
+//!         Err(ElicitError::NotSent(reason)) => println!("{reason}"),
+//!         Err(other) => return Err(other),
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! In the `initialize` handler: `elicitations.initialize(&request)`.
+//!
+//! # Client
+//!
+//! [`ClientElicitations`] holds the guard and the URL tracker of one agent
+//! connection. Advertise exactly what it was built with, and add its
+//! [`handler`](ClientElicitations::handler) to the SDK's client builder: it
+//! answers `elicitation/create` (the guard's `-32602`, then your
+//! [`Render`]er on its own thread, then the validate-before-send of
+//! [`answer`](crate::protocol::client::answer)) and routes
+//! `elicitation/complete` to the tracker.
+//!
+//! ```no_run
+//! use agent_client_protocol::Client;
+//! use agent_client_protocol::v1::schema::{
+//!     ClientCapabilities, ElicitationCapabilities, ElicitationFormCapabilities,
+//! };
+//! use elicit_core::acp_sdk::ClientElicitations;
+//! # use elicit_core::protocol::client::{FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation, AnswerError};
+//! # use elicit_core::protocol::url::UrlRejection;
+//! # struct MyUi;
+//! # impl Render for MyUi {
+//! #     fn form(&mut self, _: &str, _: &FormElicitation, _: Option<&AnswerError>) -> FormAnswer { FormAnswer::Cancel }
+//! #     fn url(&mut self, _: &str, _: &UrlElicitation, _: Option<&UrlRejection>) -> UrlAnswer { UrlAnswer::Cancel }
+//! # }
+//!
+//! let elicitations = ClientElicitations::new(Some(
+//!     &ElicitationCapabilities::new().form(ElicitationFormCapabilities::new()),
+//! ));
+//! let capabilities = ClientCapabilities::new().elicitation(elicitations.acp_capabilities());
+//! let client = Client.v1().name("my-client").with_handler(elicitations.handler(MyUi));
+//! // ... `client.connect_with(agent, ..)`, sending `capabilities` in `initialize`.
+//! # let _ = (client, capabilities);
+//! ```
+
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::{
+    Agent, Client, ConnectionTo as RawConnectionTo, Dispatch, HandleDispatchFrom, Handled,
+    JsonRpcRequest,
+};
+use agent_client_protocol_schema::v1 as sdk;
+use serde::{Deserialize, Serialize};
+
+use crate::Elicit;
+use crate::acp::{ConversionError, OutcomeError, UrlOutcomeAcpError};
+use crate::error::ContentError;
+use crate::protocol::agent::{
+    AgentConnection, AgentError, CompletionError, Retry, UrlOutcomeError, UrlRequest, VerifiedUser,
+};
+use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
+use crate::protocol::{
+    CompleteElicitationNotification, CreateElicitationRequest, ELICITATION_COMPLETE,
+    ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities, ElicitationId,
+    ElicitationScope, JsonRpcError, Outcome, UrlOutcome,
+};
+
+/// `elicitation/create` as the SDK sends it: elicit's own request as params
+/// (the form's properties keep declaration order; the SDK's
+/// `ElicitationSchema` would sort them), answered by the SDK's
+/// `CreateElicitationResponse`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonRpcRequest)]
+#[request(method = "elicitation/create", response = sdk::CreateElicitationResponse)]
+pub struct ElicitationRequest(pub CreateElicitationRequest);
+
+/// Why a one-call elicitation did not produce an outcome.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ElicitError {
+    /// Nothing was sent: the client did not advertise the mode, sensitive
+    /// input needs URL mode, the URL is unsafe, or the form cannot be sent.
+    /// The message says what to do instead (ask in the conversation, fail
+    /// the operation, ...).
+    #[error("{0}")]
+    NotSent(#[source] AgentError),
+    /// The request failed: the client answered with a JSON-RPC error (a
+    /// client refuses a request it cannot accept with `-32602`), or the
+    /// connection closed.
+    #[error("the client did not answer the elicitation: {0}")]
+    Request(#[source] agent_client_protocol::Error),
+    /// The client's answer holds something elicit's model cannot read.
+    #[error("unreadable elicitation response: {0}")]
+    Unreadable(#[source] ConversionError),
+    /// Every answer broke the form's rules, the last one with these errors.
+    #[error("no valid answer after {attempts} attempt(s); the last one: {errors}")]
+    Invalid {
+        /// The field errors of the last answer.
+        #[source]
+        errors: ContentError,
+        /// How many forms were sent.
+        attempts: u32,
+    },
+    /// The URL elicitation's answer could not be matched to it (abandoned
+    /// meanwhile).
+    #[error("{0}")]
+    Url(#[source] UrlOutcomeError),
+    /// The completion was refused (unknown id, completed twice, another
+    /// user): the client is not notified.
+    #[error("{0}")]
+    Completion(#[source] CompletionError),
+}
+
+// ---------------------------------------------------------------------------
+// Agent
+
+/// The agent's elicitation state for one client connection: the modes the
+/// client advertised and the outstanding URL elicitations. Cheap to clone;
+/// every clone is the same state, safe to use from any handler task.
+#[derive(Clone)]
+pub struct AgentElicitations {
+    connection: Arc<Mutex<AgentConnection>>,
+}
+
+impl fmt::Debug for AgentElicitations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("AgentElicitations")
+            .field(&*self.lock())
+            .finish()
+    }
+}
+
+impl Default for AgentElicitations {
+    fn default() -> Self {
+        Self::from_connection(AgentConnection::new(None))
+    }
+}
+
+impl AgentElicitations {
+    /// A connection whose client advertised nothing yet: every elicitation
+    /// is [`NotSent`](ElicitError::NotSent) until
+    /// [`initialize`](Self::initialize).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The state of a connection whose client sent this `initialize`.
+    pub fn from_initialize(request: &sdk::InitializeRequest) -> Self {
+        Self::from_connection(AgentConnection::from_acp_client_capabilities(
+            &request.client_capabilities,
+        ))
+    }
+
+    /// Wraps an [`AgentConnection`] built by other means.
+    pub fn from_connection(connection: AgentConnection) -> Self {
+        Self {
+            connection: Arc::new(Mutex::new(connection)),
+        }
+    }
+
+    /// Records the client's `initialize` (its `clientCapabilities.elicitation`
+    /// decides the modes). Call it once per connection, from the
+    /// `initialize` handler; it starts the connection's state afresh.
+    pub fn initialize(&self, request: &sdk::InitializeRequest) {
+        *self.lock() = AgentConnection::from_acp_client_capabilities(&request.client_capabilities);
+    }
+
+    /// Runs `f` on the underlying [`AgentConnection`] (to check
+    /// [`supports_url`](AgentConnection::supports_url), list the outstanding
+    /// ids, ...). Do not call other methods of this state from `f`.
+    pub fn with<R>(&self, f: impl FnOnce(&mut AgentConnection) -> R) -> R {
+        f(&mut self.lock())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, AgentConnection> {
+        // Nothing panics while the lock is held (the connection's methods
+        // are plain bookkeeping), so a poisoned lock still holds a
+        // consistent state.
+        self.connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One call per elicitation flow, on the SDK's connection to the client
+/// (`agent_client_protocol::v1::ConnectionTo<Client>`).
+pub trait ElicitClient {
+    /// Asks for the form `T` (see [`FormCall`]: `.retry(n)` asks again on an
+    /// invalid answer). Nothing is sent if the client did not advertise form
+    /// mode.
+    fn elicit_form<'a, T: Elicit + Send + 'a>(
+        &'a self,
+        state: &'a AgentElicitations,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+    ) -> FormCall<'a, T>;
+
+    /// Sends a URL-mode elicitation (the URL checked first) and reads the
+    /// answer. `Consented` only means the user agreed to open the URL:
+    /// completion is yours to report with [`complete`](Self::complete).
+    /// An answer with an unknown action, or none, abandons the id.
+    fn elicit_url(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send;
+
+    /// [`elicit_url`](Self::elicit_url) for sensitive input (secrets,
+    /// credentials, payments): URL mode or nothing, never a form.
+    fn elicit_sensitive(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send;
+
+    /// Reports that the out-of-band flow of `id` finished (as
+    /// `completed_by`, for an elicitation bound to a verified user) and
+    /// sends `elicitation/complete`. Refused, and nothing is sent, for an id
+    /// that is not outstanding, completed twice, or completed by another
+    /// user.
+    fn complete(
+        &self,
+        state: &AgentElicitations,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<(), ElicitError>;
+}
+
+impl ElicitClient for ConnectionTo<Client> {
+    fn elicit_form<'a, T: Elicit + Send + 'a>(
+        &'a self,
+        state: &'a AgentElicitations,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+    ) -> FormCall<'a, T> {
+        FormCall {
+            cx: self,
+            state,
+            scope,
+            message: message.into(),
+            retry: Retry::NEVER,
+            form: PhantomData,
+        }
+    }
+
+    fn elicit_url(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send {
+        url_flow(self, state, request, false)
+    }
+
+    fn elicit_sensitive(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send {
+        url_flow(self, state, request, true)
+    }
+
+    fn complete(
+        &self,
+        state: &AgentElicitations,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<(), ElicitError> {
+        let notification = state
+            .lock()
+            .complete(id, completed_by)
+            .map_err(ElicitError::Completion)?;
+        self.send_notification(sdk::CompleteElicitationNotification::from(notification))
+            .map_err(ElicitError::Request)
+    }
+}
+
+/// A form elicitation, sent when awaited. `.retry(n)` asks again up to `n`
+/// times when the accepted content breaks the form's rules, with the
+/// errors in the message ([`Retry`]); a decline or a cancel is returned at
+/// once.
+#[must_use = "a FormCall does nothing until it is awaited"]
+pub struct FormCall<'a, T> {
+    cx: &'a ConnectionTo<Client>,
+    state: &'a AgentElicitations,
+    scope: ElicitationScope,
+    message: String,
+    retry: Retry,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for FormCall<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormCall")
+            .field("form", &std::any::type_name::<T>())
+            .field("scope", &self.scope)
+            .field("message", &self.message)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> FormCall<'_, T> {
+    /// Asks again up to `again` more times after an invalid answer.
+    pub fn retry(mut self, again: u32) -> Self {
+        self.retry = Retry::times(again);
+        self
+    }
+}
+
+impl<'a, T: Elicit + Send + 'a> IntoFuture for FormCall<'a, T> {
+    type Output = Result<Outcome<T>, ElicitError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let mut message = self.message.clone();
+            let mut attempts = 0;
+            loop {
+                attempts += 1;
+                let (request, pending) = self
+                    .state
+                    .lock()
+                    .form::<T>(self.scope.clone(), message)
+                    .map_err(ElicitError::NotSent)?;
+                let response = self
+                    .cx
+                    .send_request(ElicitationRequest(request))
+                    .block_task()
+                    .await
+                    .map_err(ElicitError::Request)?;
+                match pending.acp_outcome(&response) {
+                    Ok(outcome) => return Ok(outcome),
+                    Err(OutcomeError::Invalid(errors)) if attempts <= self.retry.again() => {
+                        message = Retry::message(&self.message, &errors);
+                    }
+                    Err(OutcomeError::Invalid(errors)) => {
+                        return Err(ElicitError::Invalid { errors, attempts });
+                    }
+                    Err(OutcomeError::Conversion(e)) => return Err(ElicitError::Unreadable(e)),
+                }
+            }
+        })
+    }
+}
+
+async fn url_flow(
+    cx: &ConnectionTo<Client>,
+    state: &AgentElicitations,
+    request: UrlRequest,
+    sensitive: bool,
+) -> Result<UrlOutcome, ElicitError> {
+    let built = {
+        let mut connection = state.lock();
+        if sensitive {
+            connection.sensitive(request)
+        } else {
+            connection.url(request)
+        }
+    };
+    let (request, pending) = built.map_err(ElicitError::NotSent)?;
+    let id = pending.id().clone();
+    let abandon = |state: &AgentElicitations| state.lock().abandon(&id);
+    let response = match cx
+        .send_request(ElicitationRequest(request))
+        .block_task()
+        .await
+    {
+        Ok(response) => response,
+        Err(error) => {
+            abandon(state);
+            return Err(ElicitError::Request(error));
+        }
+    };
+    let outcome = state.lock().acp_url_outcome(pending, &response);
+    match outcome {
+        Ok(UrlOutcome::UnknownAction(other)) => {
+            abandon(state);
+            Ok(UrlOutcome::UnknownAction(other))
+        }
+        Ok(outcome) => Ok(outcome),
+        Err(UrlOutcomeAcpError::Conversion(e)) => {
+            abandon(state);
+            Err(ElicitError::Unreadable(e))
+        }
+        Err(UrlOutcomeAcpError::Outcome(e)) => Err(ElicitError::Url(e)),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Client
+
+/// The client's elicitation state for one agent connection: what it
+/// advertises, the guard, and the URL elicitations it tracks. Cheap to
+/// clone; every clone is the same state.
+#[derive(Clone)]
+pub struct ClientElicitations {
+    connection: Arc<Mutex<ClientConnection>>,
+    agent: Arc<Mutex<String>>,
+}
+
+impl fmt::Debug for ClientElicitations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientElicitations")
+            .field("connection", &*lock(&self.connection))
+            .field("agent", &*lock(&self.agent))
+            .finish()
+    }
+}
+
+impl ClientElicitations {
+    /// A client advertising `capabilities` (`None`: no elicitation). Send
+    /// [`acp_capabilities`](Self::acp_capabilities) in `initialize`, so the
+    /// guard and the advertisement cannot disagree.
+    pub fn new(capabilities: Option<&sdk::ElicitationCapabilities>) -> Self {
+        Self {
+            connection: Arc::new(Mutex::new(ClientConnection::from_acp_capabilities(
+                capabilities,
+            ))),
+            agent: Arc::new(Mutex::new("the agent".to_owned())),
+        }
+    }
+
+    /// What this client advertises, as the SDK's type for
+    /// `ClientCapabilities::elicitation`.
+    pub fn acp_capabilities(&self) -> Option<sdk::ElicitationCapabilities> {
+        let connection = lock(&self.connection);
+        connection
+            .capabilities()
+            .and_then(|c: &ElicitationCapabilities| sdk::ElicitationCapabilities::try_from(c).ok())
+    }
+
+    /// How the renderer names the agent to the user (from its `initialize`
+    /// answer, and the process you launched). Default: "the agent".
+    pub fn set_agent(&self, label: impl Into<String>) {
+        *lock(&self.agent) = label.into();
+    }
+
+    /// Whether the URL elicitation `id` is still awaiting its completion.
+    pub fn is_pending(&self, id: &ElicitationId) -> bool {
+        lock(&self.connection).is_pending(id)
+    }
+
+    /// The SDK handler for `elicitation/create` and `elicitation/complete`:
+    /// add it to the client builder with `.with_handler(..)`. Requests are
+    /// rendered one at a time, each on a thread of its own, so a renderer
+    /// may block (a terminal prompt) without stalling the connection.
+    pub fn handler<R: Render + Send + 'static>(&self, renderer: R) -> ElicitationHandler<R> {
+        ElicitationHandler {
+            state: self.clone(),
+            renderer: Arc::new(Mutex::new(renderer)),
+            on_complete: None,
+        }
+    }
+}
+
+/// Called with the id of each URL elicitation the agent reports complete.
+type OnComplete = Box<dyn FnMut(&ElicitationId) + Send>;
+
+/// The client-side SDK handler built by [`ClientElicitations::handler`].
+pub struct ElicitationHandler<R> {
+    state: ClientElicitations,
+    renderer: Arc<Mutex<R>>,
+    on_complete: Option<OnComplete>,
+}
+
+impl<R> fmt::Debug for ElicitationHandler<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitationHandler")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R> ElicitationHandler<R> {
+    /// Calls `f` with the id of each URL elicitation the agent reports
+    /// complete (unknown and repeated ids are ignored, as the protocol
+    /// requires): tell the user, retry what waited for it.
+    pub fn on_complete(mut self, f: impl FnMut(&ElicitationId) + Send + 'static) -> Self {
+        self.on_complete = Some(Box::new(f));
+        self
+    }
+}
+
+impl<R: Render + Send + 'static> HandleDispatchFrom<Agent> for ElicitationHandler<R> {
+    async fn handle_dispatch_from(
+        &mut self,
+        message: Dispatch,
+        cx: RawConnectionTo<Agent>,
+    ) -> Result<Handled<Dispatch>, agent_client_protocol::Error> {
+        match message {
+            Dispatch::Request(request, responder) if request.method == ELICITATION_CREATE => {
+                let incoming = lock(&self.state.connection).receive_value(request.params);
+                let incoming = match incoming {
+                    Ok(incoming) => incoming,
+                    Err(refusal) => {
+                        responder.respond_with_error(sdk_error(&refusal))?;
+                        return Ok(Handled::Yes);
+                    }
+                };
+                let state = self.state.clone();
+                let renderer = self.renderer.clone();
+                cx.spawn(async move {
+                    match render(state, renderer, incoming).await {
+                        Ok(response) => responder.respond(response),
+                        Err(error) => responder.respond_with_error(sdk_error(&error)),
+                    }
+                })?;
+                Ok(Handled::Yes)
+            }
+            Dispatch::Notification(notification) if notification.method == ELICITATION_COMPLETE => {
+                // A notification that does not parse has nobody to answer:
+                // it is dropped, like an unknown id.
+                if let Ok(notification) =
+                    serde_json::from_value::<CompleteElicitationNotification>(notification.params)
+                    && let Completion::Completed(id) =
+                        lock(&self.state.connection).on_complete(&notification)
+                    && let Some(f) = &mut self.on_complete
+                {
+                    f(&id);
+                }
+                Ok(Handled::Yes)
+            }
+            other => Ok(Handled::No {
+                message: other,
+                retry: false,
+            }),
+        }
+    }
+
+    fn describe_chain(&self) -> impl fmt::Debug {
+        "elicit_core::acp_sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
+    }
+}
+
+/// Renders `incoming` on a thread of its own and returns the response's
+/// JSON. A URL request that is not accepted is forgotten.
+async fn render<R: Render + Send + 'static>(
+    state: ClientElicitations,
+    renderer: Arc<Mutex<R>>,
+    incoming: Incoming,
+) -> Result<serde_json::Value, JsonRpcError> {
+    let (send, receive) = futures::channel::oneshot::channel();
+    let agent = lock(&state.agent).clone();
+    std::thread::Builder::new()
+        .name("elicit-render".to_owned())
+        .spawn(move || {
+            let response = answer(&mut *lock(&renderer), &agent, &incoming);
+            let _ = send.send((incoming, response));
+        })
+        .map_err(|e| internal(format!("cannot start the renderer thread: {e}")))?;
+    let (incoming, response) = receive
+        .await
+        .map_err(|_| internal("the renderer panicked".to_owned()))?;
+    let response = response?;
+    if let Incoming::Url(url) = &incoming
+        && !matches!(response.action, ElicitationAction::Accept { .. })
+    {
+        // Declined or cancelled: no completion will be shown for it.
+        lock(&state.connection).forget(url.id());
+    }
+    serde_json::to_value(&response).map_err(|e| internal(format!("cannot encode the answer: {e}")))
+}
+
+fn internal(message: String) -> JsonRpcError {
+    JsonRpcError {
+        code: crate::protocol::INTERNAL_ERROR,
+        message: format!("Internal error: {message}"),
+        data: None,
+    }
+}
+
+/// The SDK's error for one of ours (code, message and data kept).
+fn sdk_error(error: &JsonRpcError) -> agent_client_protocol::Error {
+    let code = i32::try_from(error.code).unwrap_or(-32603);
+    let sdk = agent_client_protocol::Error::new(code, error.message.clone());
+    match &error.data {
+        Some(data) => sdk.data(data.clone()),
+        None => sdk,
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // The renderer may panic while holding its lock; the guard state is
+    // plain bookkeeping. Either way the data is still usable.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
