@@ -32,17 +32,17 @@
 //! Stdout carries the agent's text (and one line per tool-call status);
 //! the form UI and diagnostics go to stderr.
 //!
-//! The `elicitation/create` handler reads the raw params with elicit-core's
-//! [`ClientConnection`] rather than the SDK's typed request, whose
-//! `ElicitationSchema` keeps properties in a `BTreeMap` (the fields would be
-//! shown alphabetically, not in the agent's order) and refuses custom string
-//! formats the protocol says to keep as annotations.
+//! Elicitation is one handler on the SDK's client builder
+//! (`elicit_core::acp_sdk::ClientElicitations::handler`): the guard
+//! (`-32602` for a mode this client did not advertise, or a malformed
+//! request), the terminal renderer (`elicit_core::terminal`) on a thread of
+//! its own, validate-before-send, and `elicitation/complete` routed to the
+//! URL tracker.
 
 use std::error::Error;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
@@ -51,16 +51,10 @@ use agent_client_protocol::v1::schema::{
     ElicitationFormCapabilities, ElicitationUrlCapabilities, Implementation, InitializeRequest,
     NewSessionRequest, PromptRequest, SessionNotification, SessionUpdate, TextContent,
 };
-use agent_client_protocol::{
-    AcpAgent, AcpAgentConfig, Agent, Client, JsonRpcRequest, LineDirection,
-};
-use elicit_core::protocol::client::{ClientConnection, Completion, Incoming};
-use elicit_core::protocol::{CompleteElicitationNotification, ElicitationAction, JsonRpcError};
-use serde::{Deserialize, Serialize};
+use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client, LineDirection};
+use elicit_core::acp_sdk::ClientElicitations;
+use elicit_core::terminal::Renderer;
 use serde_json::Value;
-
-#[path = "support/form_ui.rs"]
-mod form_ui;
 
 const USAGE: &str = "usage: acp_client [--form] [--url] [--prompt TEXT] [--agent PATH] [--trace]
   --form      advertise form-mode elicitation
@@ -69,25 +63,12 @@ const USAGE: &str = "usage: acp_client [--form] [--url] [--prompt TEXT] [--agent
   --agent     the agent executable (default: acp_agent next to this program)
   --trace     print every JSON-RPC line to stderr";
 
-/// `elicitation/create` with raw params, read by elicit-core's guard.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonRpcRequest)]
-#[request(method = "elicitation/create", response = serde_json::Value)]
-struct IncomingElicitation(Value);
-
 struct Options {
     form: bool,
     url: bool,
     prompt: String,
     agent: Option<PathBuf>,
     trace: bool,
-}
-
-/// What the elicitation handler needs: the guard, the renderer, and who the
-/// agent is (from `initialize`).
-struct Ui {
-    connection: ClientConnection,
-    renderer: form_ui::Renderer,
-    agent: String,
 }
 
 fn main() {
@@ -141,11 +122,8 @@ fn run() -> Result<(), Box<dyn Error>> {
         }
         c
     });
-    let ui = Arc::new(Mutex::new(Ui {
-        connection: ClientConnection::from_acp_capabilities(capabilities.as_ref()),
-        renderer: form_ui::Renderer::from_stdin(),
-        agent: "the agent".to_owned(),
-    }));
+    // The guard answers exactly what is advertised in `initialize` below.
+    let elicitations = ClientElicitations::new(capabilities.as_ref());
     let modes = match (options.form, options.url) {
         (true, true) => "form and url",
         (true, false) => "form only",
@@ -166,9 +144,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         });
     }
 
-    let on_request = ui.clone();
-    let on_complete = ui.clone();
-    let on_connect = ui;
+    let on_connect = elicitations.clone();
     let prompt = options.prompt;
     let client = Client
         .v1()
@@ -180,38 +156,12 @@ fn run() -> Result<(), Box<dyn Error>> {
             },
             agent_client_protocol::on_receive_notification!(),
         )
-        .on_receive_notification(
-            async move |notification: acp::CompleteElicitationNotification, _cx| {
-                let notification = CompleteElicitationNotification::from(notification);
-                let completion = match on_complete.lock() {
-                    Ok(mut ui) => ui.connection.on_complete(&notification),
-                    Err(_) => return Ok(()),
-                };
-                match completion {
-                    Completion::Completed(id) => {
-                        eprintln!("acp_client: the agent reports `{id}` completed");
-                    }
-                    // Unknown and repeated ids are ignored, as the protocol requires.
-                    Completion::IgnoredUnknown | Completion::IgnoredAlreadyCompleted => {}
-                }
-                Ok(())
-            },
-            agent_client_protocol::on_receive_notification!(),
-        )
-        .on_receive_request(
-            async move |request: IncomingElicitation, responder, cx: ConnectionTo<Agent>| {
-                let ui = on_request.clone();
-                // The user may take a while: answer from a task, and render
-                // on a blocking thread, so the connection keeps running.
-                cx.spawn(async move {
-                    let answer = blocking::unblock(move || answer(&ui, request.0)).await;
-                    match answer {
-                        Ok(response) => responder.respond(response),
-                        Err(error) => responder.respond_with_error(sdk_error(&error)),
-                    }
-                })
-            },
-            agent_client_protocol::on_receive_request!(),
+        .with_handler(
+            elicitations
+                .handler(Renderer::from_stdin())
+                .on_complete(|id| {
+                    eprintln!("acp_client: the agent reports `{id}` completed");
+                }),
         );
 
     let run = client.connect_with(agent, async move |cx: ConnectionTo<Agent>| {
@@ -219,7 +169,7 @@ fn run() -> Result<(), Box<dyn Error>> {
             .send_request(
                 InitializeRequest::new(ProtocolVersion::V1)
                     .client_capabilities(
-                        ClientCapabilities::new().elicitation(capabilities.clone()),
+                        ClientCapabilities::new().elicitation(on_connect.acp_capabilities()),
                     )
                     .client_info(Implementation::new(
                         "elicit-demo-client",
@@ -244,9 +194,7 @@ fn run() -> Result<(), Box<dyn Error>> {
             None => format!("the agent process `{process}`"),
         };
         eprintln!("acp_client: connected to {agent}");
-        if let Ok(mut ui) = on_connect.lock() {
-            ui.agent = agent;
-        }
+        on_connect.set_agent(agent);
 
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         let session = cx
@@ -266,45 +214,6 @@ fn run() -> Result<(), Box<dyn Error>> {
     });
     futures::executor::block_on(run)?;
     Ok(())
-}
-
-/// Answers one `elicitation/create`: the guard, then the renderer. Runs on
-/// a blocking thread.
-fn answer(ui: &Mutex<Ui>, params: Value) -> Result<Value, JsonRpcError> {
-    let mut ui = ui
-        .lock()
-        .map_err(|_| JsonRpcError::invalid_params("the client's state is unavailable"))?;
-    let Ui {
-        connection,
-        renderer,
-        agent,
-    } = &mut *ui;
-    let response = match connection.receive_value(params) {
-        Ok(Incoming::Form(form)) => renderer.form(agent, &form),
-        Ok(Incoming::Url(url)) => {
-            let response = renderer.url(agent, &url);
-            if !matches!(response.action, ElicitationAction::Accept { .. }) {
-                // Declined or cancelled: no completion will be shown for it.
-                connection.forget(url.id());
-            }
-            response
-        }
-        Err(error) => {
-            eprintln!("acp_client: refused the request: {error}");
-            return Err(error);
-        }
-    };
-    serde_json::to_value(&response)
-        .map_err(|e| JsonRpcError::invalid_params(format!("cannot encode the answer: {e}")))
-}
-
-fn sdk_error(error: &JsonRpcError) -> agent_client_protocol::Error {
-    let code = i32::try_from(error.code).unwrap_or(-32603);
-    let sdk = agent_client_protocol::Error::new(code, error.message.clone());
-    match &error.data {
-        Some(data) => sdk.data(data.clone()),
-        None => sdk,
-    }
 }
 
 /// Prints the agent's text, and a line per tool-call status.

@@ -1,0 +1,506 @@
+//! `elicit_core::acp_sdk` end to end, in process: an agent on the official
+//! ACP SDK asking with `cx.elicit_form` / `elicit_url` / `elicit_sensitive`
+//! / `complete`, against a client on the same SDK answering with
+//! `ClientElicitations::handler` and a scripted renderer. The two are joined
+//! by the SDK's own in-memory transport, so every message goes through the
+//! SDK's JSON-RPC layer. (`tests/acp_demo.rs` runs the same APIs over
+//! stdio, between two processes.)
+
+use std::collections::VecDeque;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ClientCapabilities, ContentBlock, ElicitationCapabilities, ElicitationFormCapabilities,
+    ElicitationUrlCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, StopReason, TextContent,
+};
+use agent_client_protocol::{Agent, Client};
+use elicit_core::Elicit;
+use elicit_core::acp_sdk::{
+    AgentElicitations, ClientElicitations, ElicitClient, ElicitError, ElicitationRequest,
+};
+use elicit_core::protocol::agent::{AgentError, CompletionError, UrlRequest, UserBinding};
+use elicit_core::protocol::client::{
+    AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
+};
+use elicit_core::protocol::url::UrlRejection;
+use elicit_core::protocol::{
+    CreateElicitationRequest, ElicitationId, ElicitationScope, Outcome, UrlOutcome,
+};
+use serde_json::{Value, json};
+
+/// The form the agent asks for.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+struct Deploy {
+    #[elicit(range(min = 1, max = 16), default = 2)]
+    replicas: u8,
+    /// Checked by the agent only: an even number (`Pairs`' `try_from`).
+    pairs: Pairs,
+}
+
+#[derive(Elicit, Debug, Clone, Copy, PartialEq)]
+#[elicit(try_from = "u8", into = "u8")]
+struct Pairs(u8);
+
+impl TryFrom<u8> for Pairs {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Self, String> {
+        if n % 2 == 0 {
+            Ok(Self(n))
+        } else {
+            Err(format!("{n} is odd; replicas come in pairs"))
+        }
+    }
+}
+
+impl From<Pairs> for u8 {
+    fn from(p: Pairs) -> u8 {
+        p.0
+    }
+}
+
+/// What the agent does in its one prompt turn.
+#[derive(Clone)]
+enum Flow {
+    Form {
+        retry: u32,
+    },
+    Url,
+    Sensitive,
+    /// A URL elicitation, then its completion reported twice.
+    UrlThenComplete,
+    /// A raw `elicitation/create`, bypassing the agent-side checks.
+    Raw(CreateElicitationRequest),
+}
+
+/// What the agent got.
+#[derive(Debug)]
+enum Got {
+    Form(Result<Outcome<Deploy>, ElicitError>),
+    Url(Result<UrlOutcome, ElicitError>),
+    Completed(Result<(), ElicitError>, Result<(), ElicitError>),
+    Raw(Result<Value, agent_client_protocol::Error>),
+}
+
+/// A renderer reading answers from a list, recording what it was shown.
+#[derive(Default)]
+struct Script {
+    forms: VecDeque<Value>,
+    urls: VecDeque<UrlAnswer>,
+    shown: Arc<Mutex<Vec<String>>>,
+}
+
+impl Render for Script {
+    fn form(
+        &mut self,
+        agent: &str,
+        form: &FormElicitation,
+        problem: Option<&AnswerError>,
+    ) -> FormAnswer {
+        let mut shown = self.shown.lock().unwrap();
+        shown.push(format!("form from {agent}: {}", form.message()));
+        if let Some(problem) = problem {
+            shown.push(format!("problem: {problem}"));
+        }
+        match self.forms.pop_front() {
+            Some(Value::String(s)) if s == "decline" => FormAnswer::Decline,
+            Some(Value::Object(content)) => FormAnswer::Accept(content),
+            _ => FormAnswer::Cancel,
+        }
+    }
+
+    fn url(&mut self, agent: &str, url: &UrlElicitation, _: Option<&UrlRejection>) -> UrlAnswer {
+        self.shown
+            .lock()
+            .unwrap()
+            .push(format!("url from {agent}: {}", url.url()));
+        self.urls.pop_front().unwrap_or(UrlAnswer::Cancel)
+    }
+
+    fn consented(&mut self, url: &UrlElicitation) {
+        self.shown
+            .lock()
+            .unwrap()
+            .push(format!("open {}", url.url()));
+    }
+}
+
+struct Run {
+    got: Got,
+    shown: Vec<String>,
+    completed: Vec<ElicitationId>,
+}
+
+fn token_request() -> UrlRequest {
+    UrlRequest::new(
+        ElicitationScope::session("s1"),
+        "Connect a deploy token",
+        "https://deploy.example.com/connect",
+        UserBinding::NoUserAuthentication,
+    )
+    .elicitation_id("token-1")
+}
+
+async fn agent_flow(
+    cx: &ConnectionTo<Client>,
+    elicitations: &AgentElicitations,
+    flow: Flow,
+) -> Got {
+    let scope = ElicitationScope::session("s1");
+    match flow {
+        Flow::Form { retry } => Got::Form(
+            cx.elicit_form::<Deploy>(elicitations, scope, "How many?")
+                .retry(retry)
+                .await,
+        ),
+        Flow::Url => Got::Url(cx.elicit_url(elicitations, token_request()).await),
+        Flow::Sensitive => Got::Url(cx.elicit_sensitive(elicitations, token_request()).await),
+        Flow::UrlThenComplete => {
+            let outcome = cx.elicit_url(elicitations, token_request()).await;
+            assert!(
+                matches!(outcome, Ok(UrlOutcome::Consented(_))),
+                "{outcome:?}"
+            );
+            let id = ElicitationId::new("token-1");
+            let first = cx.complete(elicitations, &id, None);
+            let second = cx.complete(elicitations, &id, None);
+            Got::Completed(first, second)
+        }
+        Flow::Raw(request) => Got::Raw(
+            cx.send_request(ElicitationRequest(request))
+                .block_task()
+                .await
+                .map(|r| serde_json::to_value(r).expect("a response encodes")),
+        ),
+    }
+}
+
+/// Connects an agent running `flow` in its prompt turn to a client
+/// advertising `capabilities` and answering with `script`.
+fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow) -> Run {
+    let shown = script.shown.clone();
+    let completed = Arc::new(Mutex::new(Vec::new()));
+    let (send, receive) = mpsc::channel();
+
+    let elicitations = AgentElicitations::new();
+    let (e1, e2) = (elicitations.clone(), elicitations);
+    let agent = Agent
+        .v1()
+        .on_receive_request(
+            async move |initialize: InitializeRequest, responder, _cx| {
+                e1.initialize(&initialize);
+                responder.respond(InitializeResponse::new(initialize.protocol_version))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| {
+                responder.respond(NewSessionResponse::new("s1"))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                let (elicitations, flow, send, task_cx) =
+                    (e2.clone(), flow.clone(), send.clone(), cx.clone());
+                cx.spawn(async move {
+                    let got = agent_flow(&task_cx, &elicitations, flow).await;
+                    send.send(got).expect("the test waits");
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        );
+
+    let client_state = ClientElicitations::new(capabilities.as_ref());
+    client_state.set_agent("the test agent");
+    let on_complete = completed.clone();
+    let client = Client.v1().with_handler(
+        client_state
+            .handler(script)
+            .on_complete(move |id| on_complete.lock().unwrap().push(id.clone())),
+    );
+    let advertised = client_state.acp_capabilities();
+    futures::executor::block_on(client.connect_with(agent, async move |cx| {
+        cx.send_request(
+            InitializeRequest::new(ProtocolVersion::V1)
+                .client_capabilities(ClientCapabilities::new().elicitation(advertised)),
+        )
+        .block_task()
+        .await?;
+        let session = cx
+            .send_request(NewSessionRequest::new("/"))
+            .block_task()
+            .await?;
+        cx.send_request(PromptRequest::new(
+            session.session_id,
+            vec![ContentBlock::Text(TextContent::new("deploy"))],
+        ))
+        .block_task()
+        .await?;
+        Ok(())
+    }))
+    .expect("the connection runs");
+
+    let got = receive.recv().expect("the agent reported");
+    let shown = shown.lock().unwrap().clone();
+    let completed = completed.lock().unwrap().clone();
+    Run {
+        got,
+        shown,
+        completed,
+    }
+}
+
+fn form_only() -> Option<ElicitationCapabilities> {
+    Some(ElicitationCapabilities::new().form(ElicitationFormCapabilities::new()))
+}
+
+fn form_and_url() -> Option<ElicitationCapabilities> {
+    Some(
+        ElicitationCapabilities::new()
+            .form(ElicitationFormCapabilities::new())
+            .url(ElicitationUrlCapabilities::new()),
+    )
+}
+
+fn forms(answers: &[Value]) -> Script {
+    Script {
+        forms: answers.iter().cloned().collect(),
+        ..Script::default()
+    }
+}
+
+#[test]
+fn accept_is_read_as_the_typed_form() {
+    let run = run(
+        form_only(),
+        forms(&[json!({"replicas": 4, "pairs": 2})]),
+        Flow::Form { retry: 0 },
+    );
+    match run.got {
+        Got::Form(Ok(Outcome::Accepted(deploy))) => {
+            assert_eq!(
+                deploy,
+                Deploy {
+                    replicas: 4,
+                    pairs: Pairs(2)
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(run.shown, ["form from the test agent: How many?"]);
+}
+
+#[test]
+fn decline_and_cancel_are_returned_at_once_even_with_retries() {
+    let declined = run(
+        form_only(),
+        forms(&[json!("decline")]),
+        Flow::Form { retry: 3 },
+    );
+    assert!(
+        matches!(declined.got, Got::Form(Ok(Outcome::Declined))),
+        "{:?}",
+        declined.got
+    );
+    assert_eq!(declined.shown.len(), 1, "{:?}", declined.shown);
+
+    let cancelled = run(form_only(), forms(&[]), Flow::Form { retry: 3 });
+    assert!(
+        matches!(cancelled.got, Got::Form(Ok(Outcome::Cancelled))),
+        "{:?}",
+        cancelled.got
+    );
+    assert_eq!(cancelled.shown.len(), 1, "{:?}", cancelled.shown);
+}
+
+#[test]
+fn an_answer_only_the_agent_refuses_is_asked_again_with_the_errors() {
+    let run = run(
+        form_only(),
+        forms(&[
+            json!({"replicas": 4, "pairs": 3}),
+            json!({"replicas": 4, "pairs": 4}),
+        ]),
+        Flow::Form { retry: 1 },
+    );
+    match run.got {
+        Got::Form(Ok(Outcome::Accepted(deploy))) => assert_eq!(deploy.pairs, Pairs(4)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(run.shown.len(), 2, "{:?}", run.shown);
+    assert_eq!(run.shown[0], "form from the test agent: How many?");
+    assert_eq!(
+        run.shown[1],
+        "form from the test agent: How many?\n\nThe previous answer was not accepted: \
+         `pairs` is not a valid `Pairs`: 3 is odd; replicas come in pairs. Please correct it."
+    );
+}
+
+#[test]
+fn invalid_after_every_retry_is_an_error_with_the_attempts() {
+    let run = run(
+        form_only(),
+        forms(&[
+            json!({"pairs": 1}),
+            json!({"pairs": 5}),
+            json!({"pairs": 7}),
+        ]),
+        Flow::Form { retry: 1 },
+    );
+    match run.got {
+        Got::Form(Err(ElicitError::Invalid { errors, attempts })) => {
+            assert_eq!(attempts, 2);
+            assert_eq!(errors.fields().collect::<Vec<_>>(), ["pairs"]);
+            assert!(errors.to_string().contains("5 is odd"), "{errors}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Two forms sent; the third answer was never asked for.
+    assert_eq!(run.shown.len(), 2, "{:?}", run.shown);
+}
+
+#[test]
+fn the_client_never_sends_content_that_breaks_the_rules() {
+    // 40 is above the maximum: the handler shows the form again with the
+    // problem, and only the second answer is sent.
+    let run = run(
+        form_only(),
+        forms(&[
+            json!({"replicas": 40, "pairs": 2}),
+            json!({"replicas": 6, "pairs": 2}),
+        ]),
+        Flow::Form { retry: 0 },
+    );
+    match run.got {
+        Got::Form(Ok(Outcome::Accepted(deploy))) => assert_eq!(deploy.replicas, 6),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(run.shown.len(), 3, "{:?}", run.shown);
+    assert_eq!(
+        run.shown[2],
+        "problem: invalid form content: `replicas` must be at most 16, got 40: let the user \
+         correct the form"
+    );
+}
+
+#[test]
+fn an_unadvertised_mode_is_not_sent() {
+    // No elicitation capability at all: nothing reaches the client.
+    let none = run(None, forms(&[json!({"pairs": 2})]), Flow::Form { retry: 2 });
+    assert!(
+        matches!(
+            none.got,
+            Got::Form(Err(ElicitError::NotSent(
+                AgentError::ModeNotAdvertised { .. }
+            )))
+        ),
+        "{:?}",
+        none.got
+    );
+    assert!(none.shown.is_empty(), "{:?}", none.shown);
+
+    // Form only: a URL request is not sent either.
+    let url = run(form_only(), Script::default(), Flow::Url);
+    assert!(
+        matches!(
+            url.got,
+            Got::Url(Err(ElicitError::NotSent(
+                AgentError::ModeNotAdvertised { .. }
+            )))
+        ),
+        "{:?}",
+        url.got
+    );
+    assert!(url.shown.is_empty(), "{:?}", url.shown);
+}
+
+#[test]
+fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
+    // An agent that skips the checks: the client's handler refuses with
+    // -32602 and `data.mode`, and never renders the request.
+    let request = CreateElicitationRequest::url(
+        ElicitationScope::session("s1"),
+        "Open this",
+        ElicitationId::new("raw-1"),
+        "https://deploy.example.com/connect",
+    );
+    let run = run(form_only(), Script::default(), Flow::Raw(request));
+    match run.got {
+        Got::Raw(Err(error)) => {
+            assert_eq!(i32::from(error.code), -32602, "{error:?}");
+            assert_eq!(error.data, Some(json!({"mode": "url"})));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+}
+
+#[test]
+fn sensitive_input_without_url_mode_is_refused_not_asked_in_a_form() {
+    let run = run(form_only(), Script::default(), Flow::Sensitive);
+    assert!(
+        matches!(
+            run.got,
+            Got::Url(Err(ElicitError::NotSent(
+                AgentError::SensitiveInputNeedsUrlMode
+            )))
+        ),
+        "{:?}",
+        run.got
+    );
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+}
+
+#[test]
+fn url_consent_is_only_consent_and_completion_reaches_the_client_once() {
+    let script = Script {
+        urls: [UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let run = run(form_and_url(), script, Flow::UrlThenComplete);
+    match run.got {
+        Got::Completed(first, second) => {
+            assert!(first.is_ok(), "{first:?}");
+            assert!(
+                matches!(
+                    second,
+                    Err(ElicitError::Completion(CompletionError::AlreadyCompleted(
+                        _
+                    )))
+                ),
+                "{second:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        run.shown,
+        [
+            "url from the test agent: https://deploy.example.com/connect",
+            "open https://deploy.example.com/connect"
+        ]
+    );
+    assert_eq!(run.completed, [ElicitationId::new("token-1")]);
+}
+
+#[test]
+fn a_declined_url_is_forgotten_by_both_sides() {
+    let script = Script {
+        urls: [UrlAnswer::Decline].into(),
+        ..Script::default()
+    };
+    let run = run(form_and_url(), script, Flow::Sensitive);
+    assert!(
+        matches!(run.got, Got::Url(Ok(UrlOutcome::Declined))),
+        "{:?}",
+        run.got
+    );
+    // Declined: never opened.
+    assert_eq!(run.shown.len(), 1, "{:?}", run.shown);
+}
