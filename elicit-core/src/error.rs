@@ -163,7 +163,8 @@ pub enum FieldErrorKind {
     /// The value is not one of the select's options.
     #[error("must be one of {}, got `{value}`", code_list(.allowed))]
     NotAnOption {
-        /// The value sent.
+        /// The value sent, cut to [`MAX_ECHOED_CHARS`] characters (then
+        /// `…`): an error never copies a huge input.
         value: String,
         /// The allowed values, in order.
         allowed: Vec<String>,
@@ -187,7 +188,7 @@ pub enum FieldErrorKind {
     /// The same option was selected twice.
     #[error("selects `{value}` more than once")]
     DuplicateItem {
-        /// The repeated value.
+        /// The repeated value, cut like [`NotAnOption`](Self::NotAnOption)'s.
         value: String,
     },
     /// The value passed every rule of the schema, but the field's Rust type
@@ -199,12 +200,21 @@ pub enum FieldErrorKind {
         /// The Rust type that refused the value (`NaiveDate`, `Url`, a
         /// user type's name).
         rust_type: &'static str,
-        /// The type's own message (its error's `Display`).
+        /// The type's own message (its error's `Display`), cut to
+        /// [`MAX_REASON_CHARS`] characters (then `…`).
         reason: String,
     },
     /// A key the form does not have (only with `deny_unknown_fields`).
     #[error("is not a field of this form")]
     UnknownField,
+    /// A key the form does not have, after [`MAX_UNKNOWN_FIELDS_LISTED`]
+    /// others were listed: this one stands for itself and the `more` keys
+    /// after it, so hostile content with many keys gives a bounded error.
+    #[error("is not a field of this form, nor are {more} more key{} (not listed)", plural(*.more as u64))]
+    UnknownFieldAndMore {
+        /// How many more unknown keys follow it.
+        more: usize,
+    },
     /// The field's own schema cannot be used to check a value: an unknown
     /// property kind, or a pattern the engine refuses.
     #[error("cannot be checked: {reason}")]
@@ -212,6 +222,46 @@ pub enum FieldErrorKind {
         /// Why.
         reason: String,
     },
+}
+
+// ---------------------------------------------------------------------------
+// Bounds: what an error may hold of hostile input
+
+/// The most characters of a submitted value an error repeats
+/// ([`FieldErrorKind::NotAnOption`], [`FieldErrorKind::DuplicateItem`], and
+/// an unknown key's name): longer ones are cut, then end with `…`.
+pub const MAX_ECHOED_CHARS: usize = 64;
+
+/// The most characters of a type's refusal an error keeps
+/// ([`FieldErrorKind::Refused`]): a user type's message may repeat the
+/// value.
+pub const MAX_REASON_CHARS: usize = 256;
+
+/// The most unknown keys a `deny_unknown_fields` form lists one by one; the
+/// next one is reported as [`FieldErrorKind::UnknownFieldAndMore`] with the
+/// count of the rest.
+pub const MAX_UNKNOWN_FIELDS_LISTED: usize = 16;
+
+/// [`FieldErrorKind::Refused`] with the refusal's message cut to
+/// [`MAX_REASON_CHARS`].
+pub(crate) fn refused(rust_type: &'static str, reason: impl fmt::Display) -> FieldErrorKind {
+    FieldErrorKind::Refused {
+        rust_type,
+        reason: excerpt(&reason.to_string(), MAX_REASON_CHARS),
+    }
+}
+
+/// `text`, cut to `max` characters (then `…`), owned.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some((end, _)) => {
+            let mut cut = String::with_capacity(end + '…'.len_utf8());
+            cut.push_str(&text[..end]);
+            cut.push('…');
+            cut
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -483,7 +483,7 @@ pub struct ChoiceOption {
 pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
     match value {
         Value::String(s) => C::from_wire(s).ok_or_else(|| FieldErrorKind::NotAnOption {
-            value: s.clone(),
+            value: crate::error::excerpt(s, crate::error::MAX_ECHOED_CHARS),
             allowed: C::OPTIONS.iter().map(|o| o.value.to_owned()).collect(),
         }),
         other => Err(FieldErrorKind::WrongType {
@@ -546,7 +546,10 @@ fn multi_check<C: Choice, B: FromIterator<C>>(
     property: &PropertySchema,
     value: &Value,
 ) -> Result<B, FieldErrorKind> {
+    // More items than options holds a duplicate or a stranger: the engine
+    // reports it without converting (and allocating for) every item.
     if let (PropertySchema::MultiSelect(s), Value::Array(items)) = (property, value)
+        && items.len() <= C::OPTIONS.len()
         && let Some(selection) = items
             .iter()
             .map(|item| item.as_str().and_then(C::from_wire))
@@ -1108,8 +1111,5 @@ pub fn try_convert<U, T: TryFrom<U>>(inner: U, rust_type: &'static str) -> Resul
 where
     T::Error: std::fmt::Display,
 {
-    T::try_from(inner).map_err(|e| FieldErrorKind::Refused {
-        rust_type,
-        reason: e.to_string(),
-    })
+    T::try_from(inner).map_err(|e| crate::error::refused(rust_type, e))
 }

@@ -5,11 +5,15 @@
 //! [`ElicitationSchema::validate`] (for any schema, including one received
 //! over the wire) and [`ElicitationSchema::check`] all call these functions.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::Content;
+
 use crate::error::{
-    ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
+    ContentError, FieldError, FieldErrorKind, JsonKind, MAX_ECHOED_CHARS,
+    MAX_UNKNOWN_FIELDS_LISTED, Num, SchemaError, SchemaErrorKind, excerpt,
 };
 use crate::schema::{
     ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
@@ -130,7 +134,7 @@ fn check_option(options: &Options, text: &str) -> Result<(), FieldErrorKind> {
         Ok(())
     } else {
         Err(FieldErrorKind::NotAnOption {
-            value: text.to_owned(),
+            value: excerpt(text, MAX_ECHOED_CHARS),
             allowed: options.values().map(str::to_owned).collect(),
         })
     }
@@ -239,7 +243,7 @@ fn check_unique(items: &[Value], i: usize, text: &str) -> Result<(), FieldErrorK
         .any(|earlier| earlier.as_str() == Some(text))
     {
         return Err(FieldErrorKind::DuplicateItem {
-            value: text.to_owned(),
+            value: excerpt(text, MAX_ECHOED_CHARS),
         });
     }
     Ok(())
@@ -281,6 +285,9 @@ fn check_item_count(s: &MultiSelectSchema, items: &[Value]) -> Result<(), FieldE
     Ok(())
 }
 
+/// Up to this many `required` names are scanned; more are put in a set.
+const SCAN_LIMIT: usize = 16;
+
 impl ElicitationSchema {
     /// Validates **answers**: checks `content` (what a user submitted)
     /// against this schema, collecting every failing field (in property
@@ -303,8 +310,17 @@ impl ElicitationSchema {
     /// ```
     pub fn validate(&self, content: &Content) -> Result<(), ContentError> {
         let mut errors = Vec::new();
+        // A long `required` list is looked up in a set, so a hostile schema
+        // (100,000 required properties) is validated in linear time; a
+        // short one is scanned, without allocating.
+        let many: Option<HashSet<&str>> = (self.required.len() > SCAN_LIMIT)
+            .then(|| self.required.iter().map(String::as_str).collect());
         for (name, property) in &self.properties {
-            if let Err(kind) = check_entry(content, name, property, self.is_required(name)) {
+            let required = match &many {
+                Some(set) => set.contains(name),
+                None => self.is_required(name),
+            };
+            if let Err(kind) = check_entry(content, name, property, required) {
                 errors.push(FieldError::new(name, kind));
             }
         }
@@ -327,23 +343,22 @@ impl ElicitationSchema {
     /// [`validate`](Self::validate).
     pub fn check(&self) -> Result<(), SchemaError> {
         let mut issues = Vec::new();
-        for (i, (name, property)) in self.properties.iter().enumerate() {
-            if self
-                .properties
-                .names()
-                .take(i)
-                .any(|earlier| earlier == name)
-            {
+        // Sets, not scans of the earlier names: a schema with 100,000
+        // properties is checked in linear time.
+        let mut names = HashSet::with_capacity(self.properties.len());
+        for (name, property) in self.properties.iter() {
+            if !names.insert(name) {
                 issues.push((Some(name.to_owned()), SchemaErrorKind::DuplicateProperty));
             }
             for kind in check_property(property) {
                 issues.push((Some(name.to_owned()), kind));
             }
         }
-        for (i, name) in self.required.iter().enumerate() {
-            if !self.properties.contains(name) {
+        let mut required = HashSet::with_capacity(self.required.len());
+        for name in &self.required {
+            if !names.contains(name.as_str()) {
                 issues.push((Some(name.clone()), SchemaErrorKind::RequiredNotAProperty));
-            } else if self.required[..i].contains(name) {
+            } else if !required.insert(name.as_str()) {
                 issues.push((Some(name.clone()), SchemaErrorKind::DuplicateRequired));
             }
         }
@@ -436,11 +451,13 @@ fn check_options(issues: &mut Vec<SchemaErrorKind>, options: &Options) {
     if options.is_empty() {
         issues.push(SchemaErrorKind::NoOptions);
     }
-    let values: Vec<&str> = options.values().collect();
-    for (i, value) in values.iter().enumerate() {
-        if values[..i].contains(value) {
+    // A set, not a scan of the earlier options: a request with 100,000
+    // options is checked in linear time.
+    let mut seen = HashSet::with_capacity(options.len());
+    for value in options.values() {
+        if !seen.insert(value) {
             issues.push(SchemaErrorKind::DuplicateOption {
-                value: (*value).to_owned(),
+                value: excerpt(value, MAX_ECHOED_CHARS),
             });
         }
     }
@@ -448,10 +465,25 @@ fn check_options(issues: &mut Vec<SchemaErrorKind>, options: &Options) {
 
 /// With `deny_unknown_fields`: every content key the schema lacks.
 #[doc(hidden)]
+/// At most [`MAX_UNKNOWN_FIELDS_LISTED`] are listed, then one
+/// [`UnknownFieldAndMore`](FieldErrorKind::UnknownFieldAndMore) counts the
+/// rest; key names are cut to [`MAX_ECHOED_CHARS`].
 pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut Vec<FieldError>) {
-    for key in content.keys() {
-        if !schema.properties.contains(key) {
-            errors.push(FieldError::new(key.as_str(), FieldErrorKind::UnknownField));
-        }
+    let mut unknown = content
+        .keys()
+        .filter(|key| !schema.properties.contains(key));
+    for key in unknown.by_ref().take(MAX_UNKNOWN_FIELDS_LISTED) {
+        errors.push(FieldError::new(
+            excerpt(key, MAX_ECHOED_CHARS),
+            FieldErrorKind::UnknownField,
+        ));
+    }
+    if let Some(key) = unknown.next() {
+        errors.push(FieldError::new(
+            excerpt(key, MAX_ECHOED_CHARS),
+            FieldErrorKind::UnknownFieldAndMore {
+                more: unknown.count(),
+            },
+        ));
     }
 }

@@ -806,12 +806,16 @@ impl<'de> Deserialize<'de> for Properties {
                 let mut properties = Properties::new();
                 while let Some(name) = map.next_key::<String>()? {
                     let schema: PropertySchema = map.next_value()?;
-                    if properties.contains(&name) {
-                        return Err(de::Error::custom(format_args!(
-                            "duplicate property `{name}`"
-                        )));
-                    }
                     properties.entries.push((name, schema));
+                }
+                // One pass with a set, not a scan per property: a request
+                // with 100,000 properties is read in linear time.
+                let mut seen = std::collections::HashSet::with_capacity(properties.len());
+                if let Some((name, _)) = properties.entries.iter().find(|(n, _)| !seen.insert(n)) {
+                    return Err(de::Error::custom(format_args!(
+                        "duplicate property `{}`",
+                        crate::error::excerpt(name, crate::error::MAX_ECHOED_CHARS)
+                    )));
                 }
                 Ok(properties)
             }

@@ -31,6 +31,15 @@ use super::url::{UrlRejection, check_url};
 /// [`CLIENT_COMPLETED_IDS_REMEMBERED`](super::client::CLIENT_COMPLETED_IDS_REMEMBERED).)
 pub const AGENT_COMPLETED_IDS_REMEMBERED: usize = 4096;
 
+/// The most URL elicitations an [`AgentConnection`] keeps outstanding at
+/// once (sent, not yet declined, cancelled, completed or abandoned): the
+/// next one is refused with [`AgentError::TooManyOutstanding`]. It is the
+/// client's own limit,
+/// [`MAX_PENDING_URLS`](super::client::MAX_PENDING_URLS), so the table of
+/// either side stays bounded and an agent never sends a request a client
+/// built on this crate must refuse.
+pub const MAX_OUTSTANDING_URLS: usize = super::client::MAX_PENDING_URLS;
+
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
 /// A user identity **your agent verified itself** (its own login session,
@@ -170,6 +179,12 @@ pub enum AgentError {
          one"
     )]
     EmptyElicitationId,
+    /// [`MAX_OUTSTANDING_URLS`] URL elicitations are outstanding already.
+    #[error(
+        "{MAX_OUTSTANDING_URLS} URL elicitations are outstanding on this connection already: \
+         complete or abandon some before sending another"
+    )]
+    TooManyOutstanding,
     /// The form's schema is not a valid restricted schema.
     #[error("the form cannot be sent: {0}")]
     InvalidFormSchema(#[source] SchemaError),
@@ -562,6 +577,10 @@ impl AgentConnection {
         request: UrlRequest,
     ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
         check_url(&request.url).map_err(AgentError::UnsafeUrl)?;
+        // Every completed id is in `completed_order`; the rest are outstanding.
+        if self.urls.len() - self.completed_order.len() >= MAX_OUTSTANDING_URLS {
+            return Err(AgentError::TooManyOutstanding);
+        }
         let id = match request.elicitation_id {
             Some(id) if id.as_str().is_empty() => return Err(AgentError::EmptyElicitationId),
             Some(id) if self.is_outstanding(&id) => {

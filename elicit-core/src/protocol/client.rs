@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::Content;
 use crate::credential::looks_like_credential;
-use crate::error::{ContentError, SchemaError, SchemaErrorKind};
+use crate::error::{ContentError, MAX_ECHOED_CHARS, SchemaError, SchemaErrorKind, excerpt};
 use crate::schema::{ElicitationSchema, Meta};
 
 use super::messages::{
@@ -106,8 +106,9 @@ impl ClientConnection {
             } => {
                 if self.pending.contains(&elicitation_id) {
                     return Err(JsonRpcError::invalid_params(format!(
-                        "Invalid params: the elicitationId `{elicitation_id}` is already \
-                         outstanding on this connection"
+                        "Invalid params: the elicitationId `{}` is already outstanding on \
+                         this connection",
+                        excerpt(elicitation_id.as_str(), MAX_ECHOED_CHARS)
                     )));
                 }
                 if self.pending.len() >= MAX_PENDING_URLS {

@@ -73,25 +73,7 @@ fn parse_text<T, E: Display>(
             found: JsonKind::of(value),
         });
     };
-    parse(text).map_err(|e| refused(rust_type, e))
-}
-
-/// The type `rust_type` refused the value, for `reason`.
-#[cfg_attr(
-    not(any(
-        feature = "chrono",
-        feature = "time",
-        feature = "jiff",
-        feature = "url",
-        feature = "uuid"
-    )),
-    allow(dead_code)
-)]
-fn refused(rust_type: &'static str, reason: impl Display) -> FieldErrorKind {
-    FieldErrorKind::Refused {
-        rust_type,
-        reason: reason.to_string(),
-    }
+    parse(text).map_err(|e| crate::error::refused(rust_type, e))
 }
 
 /// The checks every date-time type here shares, on text the `date-time`
