@@ -22,7 +22,7 @@
 //!
 //! With a terminal on stdin the forms are interactive; otherwise answers are
 //! read from stdin as JSON lines, one per elicitation (the format is
-//! documented in `examples/support/form_ui.rs`):
+//! documented in `elicit_core::terminal`):
 //!
 //! ```sh
 //! printf '%s\n' '{"action":"accept","content":{"env":"staging"}}' '{"action":"accept"}' \
@@ -56,11 +56,9 @@ use agent_client_protocol::{
 };
 use elicit_core::protocol::client::{ClientConnection, Completion, Incoming};
 use elicit_core::protocol::{CompleteElicitationNotification, ElicitationAction, JsonRpcError};
+use elicit_core::terminal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-#[path = "support/form_ui.rs"]
-mod form_ui;
 
 const USAGE: &str = "usage: acp_client [--form] [--url] [--prompt TEXT] [--agent PATH] [--trace]
   --form      advertise form-mode elicitation
@@ -86,7 +84,7 @@ struct Options {
 /// agent is (from `initialize`).
 struct Ui {
     connection: ClientConnection,
-    renderer: form_ui::Renderer,
+    renderer: terminal::Renderer,
     agent: String,
 }
 
@@ -143,7 +141,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     });
     let ui = Arc::new(Mutex::new(Ui {
         connection: ClientConnection::from_acp_capabilities(capabilities.as_ref()),
-        renderer: form_ui::Renderer::from_stdin(),
+        renderer: terminal::Renderer::from_stdin(),
         agent: "the agent".to_owned(),
     }));
     let modes = match (options.form, options.url) {
@@ -279,21 +277,25 @@ fn answer(ui: &Mutex<Ui>, params: Value) -> Result<Value, JsonRpcError> {
         renderer,
         agent,
     } = &mut *ui;
-    let response = match connection.receive_value(params) {
-        Ok(Incoming::Form(form)) => renderer.form(agent, &form),
-        Ok(Incoming::Url(url)) => {
-            let response = renderer.url(agent, &url);
-            if !matches!(response.action, ElicitationAction::Accept { .. }) {
-                // Declined or cancelled: no completion will be shown for it.
-                connection.forget(url.id());
-            }
-            response
-        }
+    let incoming = match connection.receive_value(params) {
+        Ok(incoming) => incoming,
         Err(error) => {
             eprintln!("acp_client: refused the request: {error}");
             return Err(error);
         }
     };
+    let response = elicit_core::protocol::client::answer(renderer, agent, &incoming);
+    if let Incoming::Url(url) = &incoming
+        && !response
+            .as_ref()
+            .is_ok_and(|r| matches!(r.action, ElicitationAction::Accept { .. }))
+    {
+        // Declined, cancelled or unanswerable: no completion will be shown for it.
+        connection.forget(url.id());
+    }
+    let response = response?;
+    // An accepted URL: opened only now (never in scripted mode).
+    renderer.open_accepted(&incoming, &response);
     serde_json::to_value(&response)
         .map_err(|e| JsonRpcError::invalid_params(format!("cannot encode the answer: {e}")))
 }
