@@ -211,3 +211,9 @@ fn a_form_that_is_not_renderable_can_only_be_declined_or_cancelled() {
     .unwrap();
     assert_eq!(response.action, ElicitationAction::Decline);
 }
+
+#[test]
+fn a_renderer_can_move_to_the_thread_that_answers() {
+    fn send<T: Send>() {}
+    send::<Renderer>();
+}
