@@ -12,19 +12,18 @@
 //! derived one), or the whole `params` of an `elicitation/create` request
 //! (form or URL mode), recognised by its `mode` field. With a terminal on
 //! stdin the form is interactive; otherwise the answers are read as JSON
-//! lines (see `examples/support/form_ui.rs`). A request the client guard
-//! refuses is answered with its JSON-RPC error, printed as
-//! `{"error": {..}}`, and the exit status is 2.
+//! lines (see `elicit_core::terminal`). A request the client guard
+//! refuses, or one that got no answer that could be sent, is answered with
+//! its JSON-RPC error, printed as `{"error": {..}}`, and the exit status
+//! is 2.
 
 use std::error::Error;
 use std::process::ExitCode;
 
-use elicit_core::protocol::client::{ClientConnection, Incoming};
+use elicit_core::protocol::client::{ClientConnection, answer};
 use elicit_core::protocol::{ELICITATION_CREATE, ElicitationCapabilities};
+use elicit_core::terminal::Renderer;
 use serde_json::{Value, json};
-
-#[path = "support/form_ui.rs"]
-mod form_ui;
 
 const USAGE: &str = "usage: form [--agent NAME] [--message TEXT] FILE.json
   FILE.json   a requestedSchema, or the params of an elicitation/create request
@@ -78,16 +77,26 @@ fn run() -> Result<ExitCode, Box<dyn Error>> {
 
     // The same guard a real client uses: parses, checks the mode, tracks URLs.
     let mut client = ClientConnection::new(Some(ElicitationCapabilities::form_and_url()));
-    let mut renderer = form_ui::Renderer::from_stdin();
-    let response = match client.receive_value(params) {
-        Ok(Incoming::Form(form)) => renderer.form(&agent, &form),
-        Ok(Incoming::Url(url)) => renderer.url(&agent, &url),
+    let mut renderer = Renderer::from_stdin();
+    let incoming = match client.receive_value(params) {
+        Ok(incoming) => incoming,
         Err(error) => {
             eprintln!("form: the {ELICITATION_CREATE} request is refused: {error}");
             println!("{}", json!({ "error": error }));
             return Ok(ExitCode::from(2));
         }
     };
+    // Shows the request, validates the answer before it is returned, and
+    // shows the request again with the problem if it cannot be sent.
+    let response = match answer(&mut renderer, &agent, &incoming) {
+        Ok(response) => response,
+        Err(error) => {
+            eprintln!("form: no answer could be sent: {error}");
+            println!("{}", json!({ "error": error }));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    // An accepted URL was opened by `answer` (never in scripted mode).
     println!("{}", serde_json::to_string(&response)?);
     Ok(ExitCode::SUCCESS)
 }

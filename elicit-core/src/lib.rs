@@ -64,6 +64,8 @@
 //!   the agent side ([`AgentConnection`]) and the client side
 //!   ([`ClientConnection`]), with guides "Writing an agent" and "Writing a
 //!   client".
+//! - `terminal` (feature `terminal`): a terminal renderer of client
+//!   requests (`inquire` prompts, or scripted JSON-lines answers).
 //!
 //! # Form mode never collects secrets
 //!
@@ -97,6 +99,9 @@ pub mod protocol;
 pub mod rmcp;
 pub mod rules;
 pub mod schema;
+// The terminal renderer of client requests (docs in the module).
+#[cfg(feature = "terminal")]
+pub mod terminal;
 // Form field types beyond the primitives: NonZero, and the feature-gated
 // ecosystem types (impls only; docs in the module).
 mod types;
