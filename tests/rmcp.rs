@@ -901,6 +901,33 @@ fn elicit_form_is_refused_without_form_mode_and_sends_nothing() {
     }
 }
 
+/// A form with a custom `format`, which MCP cannot carry.
+#[derive(Elicit, Debug)]
+struct Phone {
+    /// Your phone number.
+    #[elicit(format = "phone")]
+    phone: String,
+}
+
+#[test]
+fn a_form_mcp_cannot_carry_is_refused_before_sending() {
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "decline"})]);
+    let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_form::<Phone>("Your phone number?").await
+    }));
+    let Err(McpElicitError::UnsendableForm(error)) = outcome else {
+        panic!("refused: {outcome:?}");
+    };
+    assert_eq!(error.property(), Some("phone"));
+    assert_eq!(
+        error.kind(),
+        &McpSchemaErrorKind::CustomFormat {
+            format: "phone".into()
+        }
+    );
+    assert!(seen.is_empty(), "{seen:?}");
+}
+
 #[test]
 fn an_empty_elicitation_capability_is_form_mode() {
     let (client, _) = ScriptedClient::with(

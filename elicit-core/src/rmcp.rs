@@ -712,7 +712,10 @@ pub enum McpElicitError {
     /// rmcp could not send the request or notification, or the client
     /// answered with an error (transport closed, timeout, a JSON-RPC error,
     /// a protocol version without server-to-client requests, ...).
-    #[error("the elicitation failed in rmcp: {0}; nothing was accepted")]
+    #[error(
+        "rmcp could not send the elicitation or get its answer: {0}; treat it as no \
+         answer (nothing was accepted) and fail the tool call or ask in the conversation"
+    )]
     Service(#[source] ServiceError),
     /// The client's answer cannot be read (accepted content that is not an
     /// object, an action elicit cannot name). Not asked again: it is a client
@@ -795,6 +798,11 @@ impl UrlElicitation {
     /// A request showing `message` and offering to open `url`, identified by
     /// `elicitation_id`. Ids must be unique among this client's outstanding
     /// URL elicitations; the URL is checked when the request is sent.
+    ///
+    /// Nothing here keeps state: your server remembers which ids are
+    /// outstanding, for which client and which verified user, and checks the
+    /// completing user in its callback before it calls
+    /// [`ElicitExt::notify_elicitation_complete`].
     pub fn new(
         message: impl Into<String>,
         url: impl Into<String>,
