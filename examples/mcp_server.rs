@@ -10,28 +10,29 @@
 //! newline-delimited JSON-RPC on stdin/stdout) and call the `deploy` tool.
 //! tests/rmcp.rs drives this same server with rmcp's client.
 //!
-//! What it shows:
-//! - `elicit_core::rmcp::form_request::<Deploy>` turns `Deploy::schema()` into
-//!   rmcp's `ElicitRequestParams` (MCP 2025-11-25 shape; the ACP-only parts
-//!   are dropped by documented rules: here the branch `pattern`, the form
-//!   description and the option descriptions);
-//! - `elicit_core::rmcp::outcome::<Deploy>` reads rmcp's `ElicitResult` into
-//!   `Outcome<Deploy>`, validating the content again (including the
-//!   `pattern` the client never saw), so the tool asks again on bad input;
-//! - accept, decline and cancel each take their own path, and a client
-//!   without form elicitation gets a clear answer instead of a form.
+//! What it shows: one call, `peer.elicit_form::<Deploy>(message).retry(n)`
+//! (`elicit_core::rmcp::ElicitExt`), which
+//! - refuses, sending nothing, when the client did not advertise form mode
+//!   (MCP's rule: an empty `elicitation` capability is form mode);
+//! - sends `Deploy::schema()` in MCP's shape (the ACP-only parts are dropped
+//!   by documented rules: here the branch `pattern`, the form description
+//!   and the option descriptions);
+//! - validates the answer again with `Deploy::from_content` (including the
+//!   `pattern` the client never saw) and asks again, with the errors, when it
+//!   breaks the form's rules;
+//! - returns decline and cancel at once, each to its own path.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use elicit_core::rmcp::McpOutcomeError;
+use elicit_core::rmcp::{ElicitExt, McpElicitError};
 use elicit_core::{Elicit, Outcome};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
     ServerConfig, Tool,
 };
-use rmcp::service::{ElicitationMode, RequestContext};
+use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer, ServerHandler, ServiceExt};
 
 /// Where to deploy.
@@ -64,9 +65,9 @@ pub struct Deploy {
 /// The tool's name.
 pub const DEPLOY_TOOL: &str = "deploy";
 
-/// How many times the tool asks again after content that breaks the form's
-/// rules.
-pub const ATTEMPTS: usize = 3;
+/// How many more times the tool asks after content that breaks the form's
+/// rules (so at most `RETRIES + 1` forms).
+pub const RETRIES: u32 = 2;
 
 /// The server: one tool, no state.
 #[derive(Debug, Clone, Default)]
@@ -125,69 +126,50 @@ impl ServerHandler for DeployServer {
 /// The tool: elicit the form, then act on the typed outcome. `Err` is a tool
 /// error (shown to the model as such), never a protocol error.
 pub async fn deploy(peer: &Peer<RoleServer>) -> Result<String, String> {
-    // MCP's rule, applied by rmcp: an empty `elicitation` capability is form mode.
-    if !peer
-        .supported_elicitation_modes()
-        .contains(&ElicitationMode::Form)
-    {
-        return Err(
+    // MCP drops the form's description: say it in the message instead.
+    let answer = peer
+        .elicit_form::<Deploy>("Deploy the current branch. Where to, and how?")
+        .retry(RETRIES)
+        .await;
+    match answer {
+        Ok(Outcome::Accepted(form)) => Ok(summary(&form)),
+        // The user said no: respect it, do not ask again.
+        Ok(Outcome::Declined) => Ok("The user declined: nothing was deployed.".to_owned()),
+        // The user dismissed the form: nothing happens; they can call again.
+        Ok(Outcome::Cancelled) => Ok("Cancelled: nothing was deployed.".to_owned()),
+        Ok(Outcome::UnknownAction(other)) => Err(format!(
+            "unknown answer `{}`: nothing was deployed",
+            other.action()
+        )),
+        // No request was sent: the client has no form mode.
+        Err(McpElicitError::ModeNotAdvertised { .. }) => Err(
             "This client cannot show forms (no form elicitation): nothing was deployed. \
              Ask the user for the environment and replica count instead."
                 .to_owned(),
-        );
+        ),
+        // Still invalid after the retries (the error names the fields), or
+        // the request failed.
+        Err(e) => Err(format!("nothing was deployed: {e}")),
     }
-    // MCP drops the form's description: say it in the message instead.
-    let mut message = "Deploy the current branch. Where to, and how?".to_owned();
-    for _ in 0..ATTEMPTS {
-        let params = elicit_core::rmcp::form_request::<Deploy>(message.clone())
-            .map_err(|e| format!("the form cannot be sent over MCP: {e}"))?;
-        let result = peer
-            .create_elicitation(params)
-            .await
-            .map_err(|e| format!("the elicitation failed: {e}; nothing was deployed"))?;
-        match elicit_core::rmcp::outcome::<Deploy>(&result) {
-            Ok(Outcome::Accepted(form)) => {
-                return Ok(format!(
-                    "Deploying `{}` to {} with {} replica{}{}.",
-                    form.branch,
-                    match form.env {
-                        Environment::Staging => "staging",
-                        Environment::Production => "production",
-                    },
-                    form.replicas,
-                    if form.replicas == 1 { "" } else { "s" },
-                    if form.notify == Some(true) {
-                        "; the team will be notified"
-                    } else {
-                        ""
-                    },
-                ));
-            }
-            // The user said no: respect it, do not ask again.
-            Ok(Outcome::Declined) => {
-                return Ok("The user declined: nothing was deployed.".to_owned());
-            }
-            // The user dismissed the form: nothing happens; they can call again.
-            Ok(Outcome::Cancelled) => {
-                return Ok("Cancelled: nothing was deployed.".to_owned());
-            }
-            Ok(Outcome::UnknownAction(other)) => {
-                return Err(format!(
-                    "unknown answer `{}`: nothing was deployed",
-                    other.action()
-                ));
-            }
-            // Checked again here, including the `pattern` the MCP client
-            // never saw: ask again, saying what was wrong.
-            Err(McpOutcomeError::Invalid(errors)) => {
-                message = format!("Please fix: {errors}. Deploy the current branch: where to?");
-            }
-            Err(e) => return Err(format!("{e}; nothing was deployed")),
-        }
-    }
-    Err(format!(
-        "no valid answer after {ATTEMPTS} attempts: nothing was deployed"
-    ))
+}
+
+/// What the tool reports for an accepted form.
+fn summary(form: &Deploy) -> String {
+    format!(
+        "Deploying `{}` to {} with {} replica{}{}.",
+        form.branch,
+        match form.env {
+            Environment::Staging => "staging",
+            Environment::Production => "production",
+        },
+        form.replicas,
+        if form.replicas == 1 { "" } else { "s" },
+        if form.notify == Some(true) {
+            "; the team will be notified"
+        } else {
+            ""
+        },
+    )
 }
 
 #[tokio::main(flavor = "current_thread")]

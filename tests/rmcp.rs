@@ -17,21 +17,26 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::model::{
-    self as mcp, CallToolRequestParams, ClientCapabilities, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationCapability, ErrorData, FormElicitationCapability, Implementation,
-    InitializeRequestParams, ProtocolVersion,
+    self as mcp, CallToolRequestParams, ClientCapabilities, CustomNotification,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
+    FormElicitationCapability, Implementation, InitializeRequestParams, ProtocolVersion,
+    UrlElicitationCapability,
 };
-use ::rmcp::service::{RequestContext, RoleClient};
-use ::rmcp::{ClientHandler, ServiceExt};
+use ::rmcp::service::{ElicitationMode, NotificationContext, RequestContext, RoleClient};
+use ::rmcp::{ClientHandler, Peer, RoleServer, ServiceError, ServiceExt};
 use common::*;
+use elicit_core::protocol::url::UrlRejection;
+use elicit_core::protocol::{Mode, Retry, UrlOutcome};
 use elicit_core::rmcp::{
-    Dropped, DroppedPart, McpOutcomeError, McpSchemaErrorKind, dropped, to_mcp_schema,
+    Dropped, DroppedPart, ElicitExt, McpElicitError, McpOutcomeError, McpSchemaErrorKind,
+    UrlElicitation, dropped, to_mcp_schema,
 };
 use elicit_core::{
     Elicit, ElicitationSchema, EnumOption, Format, JsonKind, MultiSelectSchema, Options, Outcome,
     StringSchema,
 };
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 // ---------------------------------------------------------------------------
 // One test per property kind, through rmcp's own types
@@ -516,31 +521,47 @@ fn a_dropped_pattern_is_still_checked_on_the_server() {
 // examples/mcp_server.rs, end to end through rmcp's client
 
 /// An MCP client that answers each elicitation with the next scripted
-/// result and records the requests it got.
+/// result and records the requests and custom notifications it got.
 #[derive(Clone)]
 struct ScriptedClient {
-    elicitation: bool,
+    capability: Option<ElicitationCapability>,
     answers: Arc<Mutex<VecDeque<ElicitResult>>>,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    notified: mpsc::UnboundedSender<CustomNotification>,
 }
 
 impl ScriptedClient {
+    /// A client with form mode (`elicitation: true`) or no elicitation.
     fn new(elicitation: bool, answers: Vec<Value>) -> Self {
-        Self {
-            elicitation,
+        let form = ElicitationCapability::new().with_form(FormElicitationCapability::new());
+        Self::with(elicitation.then_some(form), answers).0
+    }
+
+    /// A client advertising `capability`, and the receiving end of the
+    /// custom notifications it gets.
+    fn with(
+        capability: Option<ElicitationCapability>,
+        answers: Vec<Value>,
+    ) -> (Self, mpsc::UnboundedReceiver<CustomNotification>) {
+        let (notified, received) = mpsc::unbounded_channel();
+        let client = Self {
+            capability,
             answers: Arc::new(Mutex::new(answers.into_iter().map(result).collect())),
             seen: Arc::default(),
-        }
+            notified,
+        };
+        (client, received)
+    }
+
+    fn seen(&self) -> Vec<ElicitRequestParams> {
+        self.seen.lock().unwrap().clone()
     }
 }
 
 impl ClientHandler for ScriptedClient {
     fn get_info(&self) -> InitializeRequestParams {
         let mut capabilities = ClientCapabilities::default();
-        if self.elicitation {
-            capabilities.elicitation =
-                Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
-        }
+        capabilities.elicitation = self.capability.clone();
         InitializeRequestParams::new(capabilities, Implementation::new("scripted", "0"))
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
@@ -556,6 +577,15 @@ impl ClientHandler for ScriptedClient {
             .unwrap()
             .pop_front()
             .ok_or_else(|| ErrorData::internal_error("no scripted answer left", None))
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        // The test may have stopped listening; nothing to do then.
+        let _ = self.notified.send(notification);
     }
 }
 
@@ -578,7 +608,7 @@ async fn call_deploy(client: ScriptedClient) -> (bool, String, Vec<ElicitRequest
     running.cancel().await.unwrap();
     server.await.unwrap();
     let text = result.content[0].as_text().unwrap().text.clone();
-    let seen = client.seen.lock().unwrap().clone();
+    let seen = client.seen();
     (result.is_error == Some(true), text, seen)
 }
 
@@ -621,11 +651,12 @@ fn the_example_server_deploys_what_the_user_accepted() {
 
 #[test]
 fn the_example_server_asks_again_after_invalid_content() {
+    let first = json!({"env": "staging", "branch": "Not A Branch"});
     let client = ScriptedClient::new(
         true,
         vec![
             // The MCP client never saw the branch pattern; the server checks it.
-            json!({"action": "accept", "content": {"env": "staging", "branch": "Not A Branch"}}),
+            json!({"action": "accept", "content": first}),
             json!({"action": "accept", "content": {"env": "staging", "replicas": 1, "branch": "fix-42"}}),
         ],
     );
@@ -633,13 +664,16 @@ fn the_example_server_asks_again_after_invalid_content() {
     assert!(!is_error, "{text}");
     assert_eq!(text, "Deploying `fix-42` to staging with 1 replica.");
     assert_eq!(seen.len(), 2);
-    let ElicitRequestParams::FormElicitationParams { message, .. } = &seen[1] else {
-        panic!("a form");
-    };
-    assert!(message.starts_with("Please fix: "), "{message}");
+    let messages: Vec<&str> = seen.iter().map(form_message).collect();
+    let errors = mcp_server::Deploy::from_content(first.as_object().unwrap()).unwrap_err();
+    assert_eq!(errors.fields().collect::<Vec<_>>(), ["branch"]);
+    // The shared policy's message: the original, then the errors by field.
+    assert_eq!(messages[0], DEPLOY_MESSAGE);
+    assert_eq!(messages[1], Retry::message(DEPLOY_MESSAGE, &errors));
     assert!(
-        message.contains("`branch` must match the pattern"),
-        "{message}"
+        messages[1].contains("`branch` must match the pattern"),
+        "{}",
+        messages[1]
     );
 }
 
@@ -660,11 +694,18 @@ fn the_example_server_respects_decline_and_cancel() {
 #[test]
 fn the_example_server_gives_up_after_repeated_invalid_answers() {
     let bad = json!({"action": "accept", "content": {"env": "moon"}});
-    let client = ScriptedClient::new(true, vec![bad; mcp_server::ATTEMPTS]);
+    let attempts = mcp_server::RETRIES + 1;
+    let client = ScriptedClient::new(true, vec![bad; attempts as usize]);
     let (is_error, text, seen) = runtime().block_on(call_deploy(client));
     assert!(is_error);
-    assert!(text.contains("nothing was deployed"), "{text}");
-    assert_eq!(seen.len(), mcp_server::ATTEMPTS);
+    assert!(
+        text.starts_with(
+            "nothing was deployed: no valid answer after 3 attempt(s), the last one: "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("`env`"), "{text}");
+    assert_eq!(seen.len(), attempts as usize);
 }
 
 #[test]
@@ -674,6 +715,408 @@ fn the_example_server_does_not_elicit_from_a_client_without_forms() {
     assert!(is_error);
     assert!(text.starts_with("This client cannot show forms"), "{text}");
     assert!(seen.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// `ElicitExt` on the server's peer, against rmcp's client
+
+/// The example's form message, as the client must see it.
+const DEPLOY_MESSAGE: &str = "Deploy the current branch. Where to, and how?";
+
+/// The message of a form request.
+fn form_message(request: &ElicitRequestParams) -> &str {
+    match request {
+        ElicitRequestParams::FormElicitationParams { message, .. } => message,
+        other => panic!("a form request, got {other:?}"),
+    }
+}
+
+/// Form mode only, as `{"form": {}}`.
+fn form_mode() -> Option<ElicitationCapability> {
+    Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()))
+}
+
+/// URL mode only, as `{"url": {}}`.
+fn url_mode() -> Option<ElicitationCapability> {
+    Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()))
+}
+
+/// Connects a server (the example's, whose tool is not called) and `client`
+/// over an in-memory pipe, runs `f` with the server's peer, and returns its
+/// value and the requests the client saw.
+async fn with_peer<F, R>(client: ScriptedClient, f: F) -> (R, Vec<ElicitRequestParams>)
+where
+    F: AsyncFnOnce(&Peer<RoleServer>) -> R,
+{
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = tokio::spawn(async move { mcp_server::DeployServer.serve(server_io).await });
+    let running = client.clone().serve(client_io).await.unwrap();
+    let server = server.await.unwrap().unwrap();
+    let value = f(server.peer()).await;
+    running.cancel().await.unwrap();
+    server.cancel().await.unwrap();
+    (value, client.seen())
+}
+
+#[test]
+fn elicit_form_returns_the_accepted_form() {
+    let (client, _) = ScriptedClient::with(
+        form_mode(),
+        vec![json!({"action": "accept", "content": {"env": "production", "branch": "fix-7"}})],
+    );
+    let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE).await
+    }));
+    assert_eq!(
+        outcome.unwrap(),
+        Outcome::Accepted(mcp_server::Deploy {
+            env: mcp_server::Environment::Production,
+            replicas: 2,
+            branch: "fix-7".into(),
+            notify: None,
+        })
+    );
+    let [
+        ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        },
+    ] = seen.as_slice()
+    else {
+        panic!("one form request: {seen:?}");
+    };
+    assert_eq!(message, DEPLOY_MESSAGE);
+    assert_eq!(
+        serde_json::to_value(requested_schema).unwrap(),
+        serde_json::to_value(elicit_core::rmcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
+    );
+}
+
+#[test]
+fn elicit_form_returns_decline_and_cancel_at_once_even_with_retries() {
+    for (action, expected) in [
+        ("decline", Outcome::<mcp_server::Deploy>::Declined),
+        ("cancel", Outcome::Cancelled),
+    ] {
+        let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": action})]);
+        let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+                .retry(3)
+                .await
+        }));
+        assert_eq!(outcome.unwrap(), expected);
+        assert_eq!(seen.len(), 1, "{action} is not asked again");
+    }
+}
+
+#[test]
+fn elicit_form_asks_again_with_the_errors_then_accepts() {
+    let first = json!({"env": "moon", "replicas": 40});
+    let (client, _) = ScriptedClient::with(
+        form_mode(),
+        vec![
+            json!({"action": "accept", "content": first}),
+            json!({"action": "accept", "content": {"env": "staging", "replicas": 1}}),
+        ],
+    );
+    let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+            .retry(1)
+            .await
+    }));
+    let Outcome::Accepted(form) = outcome.unwrap() else {
+        panic!("accepted on the second request");
+    };
+    assert_eq!(
+        (form.env, form.replicas),
+        (mcp_server::Environment::Staging, 1)
+    );
+    let errors = mcp_server::Deploy::from_content(first.as_object().unwrap()).unwrap_err();
+    assert_eq!(errors.fields().collect::<Vec<_>>(), ["env", "replicas"]);
+    let messages: Vec<&str> = seen.iter().map(form_message).collect();
+    assert_eq!(
+        messages,
+        [
+            DEPLOY_MESSAGE.to_owned(),
+            Retry::message(DEPLOY_MESSAGE, &errors)
+        ]
+    );
+    assert!(messages[1].contains("`env`") && messages[1].contains("`replicas`"));
+}
+
+#[test]
+fn elicit_form_gives_up_after_the_retries_with_the_errors_and_attempts() {
+    let bad = json!({"action": "accept", "content": {"env": "moon"}});
+    for (retry, attempts) in [(None, 1), (Some(0), 1), (Some(2), 3)] {
+        let (client, _) = ScriptedClient::with(form_mode(), vec![bad.clone(); attempts]);
+        let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+            let form = peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE);
+            match retry {
+                Some(n) => form.retry(n).await,
+                None => form.await,
+            }
+        }));
+        let Err(McpElicitError::Invalid {
+            errors,
+            attempts: n,
+        }) = outcome
+        else {
+            panic!("invalid after {attempts}: {outcome:?}");
+        };
+        assert_eq!(n as usize, attempts);
+        assert_eq!(seen.len(), attempts);
+        assert_eq!(errors.fields().collect::<Vec<_>>(), ["env"]);
+        let message = McpElicitError::Invalid {
+            errors,
+            attempts: n,
+        }
+        .to_string();
+        assert!(
+            message.starts_with(&format!("no valid answer after {attempts} attempt(s), the last one: invalid form content: `env`")),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn elicit_form_is_refused_without_form_mode_and_sends_nothing() {
+    // No elicitation capability, and URL mode only: neither has form mode.
+    for capability in [None, url_mode()] {
+        let (client, _) =
+            ScriptedClient::with(capability.clone(), vec![json!({"action": "decline"})]);
+        let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+                .retry(2)
+                .await
+        }));
+        assert!(
+            matches!(
+                outcome,
+                Err(McpElicitError::ModeNotAdvertised { mode: Mode::Form })
+            ),
+            "{capability:?}: {outcome:?}"
+        );
+        assert!(seen.is_empty(), "{capability:?}: {seen:?}");
+    }
+}
+
+/// A form with a custom `format`, which MCP cannot carry.
+#[derive(Elicit, Debug)]
+struct Phone {
+    /// Your phone number.
+    #[elicit(format = "phone")]
+    phone: String,
+}
+
+#[test]
+fn a_form_mcp_cannot_carry_is_refused_before_sending() {
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "decline"})]);
+    let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_form::<Phone>("Your phone number?").await
+    }));
+    let Err(McpElicitError::UnsendableForm(error)) = outcome else {
+        panic!("refused: {outcome:?}");
+    };
+    assert_eq!(error.property(), Some("phone"));
+    assert_eq!(
+        error.kind(),
+        &McpSchemaErrorKind::CustomFormat {
+            format: "phone".into()
+        }
+    );
+    assert!(seen.is_empty(), "{seen:?}");
+}
+
+#[test]
+fn an_empty_elicitation_capability_is_form_mode() {
+    let (client, _) = ScriptedClient::with(
+        Some(ElicitationCapability::new()),
+        vec![json!({"action": "cancel"})],
+    );
+    let ((outcome, url), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let url = peer.supports_elicitation(Mode::Url);
+        (
+            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE).await,
+            url,
+        )
+    }));
+    assert_eq!(outcome.unwrap(), Outcome::Cancelled);
+    assert!(!url);
+    assert_eq!(seen.len(), 1);
+}
+
+#[test]
+fn supports_elicitation_agrees_with_rmcp() {
+    let both = Some(
+        ElicitationCapability::new()
+            .with_form(FormElicitationCapability::new())
+            .with_url(UrlElicitationCapability::new()),
+    );
+    let expected = [
+        (None, [false, false]),
+        (Some(ElicitationCapability::new()), [true, false]),
+        (form_mode(), [true, false]),
+        (url_mode(), [false, true]),
+        (both, [true, true]),
+    ];
+    for (capability, [form, url]) in expected {
+        let (client, _) = ScriptedClient::with(capability.clone(), vec![]);
+        let ((ours, rmcp), _) = runtime().block_on(with_peer(client, async |peer| {
+            let ours = [Mode::Form, Mode::Url].map(|m| peer.supports_elicitation(m));
+            let theirs = peer.supported_elicitation_modes();
+            let rmcp = [ElicitationMode::Form, ElicitationMode::Url].map(|m| theirs.contains(&m));
+            (ours, rmcp)
+        }));
+        assert_eq!(ours, [form, url], "{capability:?}");
+        assert_eq!(ours, rmcp, "{capability:?}");
+    }
+}
+
+/// The URL-mode request the tests send.
+fn connect() -> UrlElicitation {
+    UrlElicitation::new(
+        "Connect your GitHub account.",
+        "https://mcp.example.com/connect?elicitation=gh-42",
+        "gh-42",
+    )
+}
+
+#[test]
+fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
+    for capability in [None, form_mode(), Some(ElicitationCapability::new())] {
+        let (client, _) =
+            ScriptedClient::with(capability.clone(), vec![json!({"action": "accept"})]);
+        let ((sensitive, url), seen) = runtime().block_on(with_peer(client, async |peer| {
+            (
+                peer.elicit_sensitive(connect()).await,
+                peer.elicit_url_consent(connect()).await,
+            )
+        }));
+        assert!(
+            matches!(sensitive, Err(McpElicitError::SensitiveInputNeedsUrlMode)),
+            "{capability:?}: {sensitive:?}"
+        );
+        assert!(
+            matches!(
+                url,
+                Err(McpElicitError::ModeNotAdvertised { mode: Mode::Url })
+            ),
+            "{capability:?}: {url:?}"
+        );
+        assert!(seen.is_empty(), "{capability:?}: {seen:?}");
+    }
+}
+
+#[test]
+fn url_mode_accept_is_consent_and_completion_is_notified() {
+    let (client, mut notified) = ScriptedClient::with(
+        url_mode(),
+        vec![
+            // Content on a URL-mode answer is ignored.
+            json!({"action": "accept", "content": {"token": "never read"}}),
+            json!({"action": "accept"}),
+        ],
+    );
+    let ((url, sensitive, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let url = peer.elicit_url_consent(connect()).await.unwrap();
+        let sensitive = peer.elicit_sensitive(connect()).await.unwrap();
+        peer.notify_elicitation_complete(&"gh-42".into())
+            .await
+            .unwrap();
+        (url, sensitive, notified.recv().await.unwrap())
+    }));
+    for outcome in [url, sensitive] {
+        let UrlOutcome::Consented(waiting) = outcome else {
+            panic!("consent: {outcome:?}");
+        };
+        assert_eq!(waiting.id().as_str(), "gh-42");
+    }
+    assert_eq!(seen.len(), 2);
+    for request in &seen {
+        let ElicitRequestParams::UrlElicitationParams {
+            message,
+            url,
+            elicitation_id,
+            ..
+        } = request
+        else {
+            panic!("a URL request: {request:?}");
+        };
+        assert_eq!(message, "Connect your GitHub account.");
+        assert_eq!(url, "https://mcp.example.com/connect?elicitation=gh-42");
+        assert_eq!(elicitation_id, "gh-42");
+    }
+    assert_eq!(completed.method, "notifications/elicitation/complete");
+    assert_eq!(
+        completed.method,
+        elicit_core::rmcp::ELICITATION_COMPLETE_NOTIFICATION
+    );
+    assert_eq!(completed.params, Some(json!({"elicitationId": "gh-42"})));
+}
+
+#[test]
+fn url_mode_decline_and_cancel() {
+    let (client, _) = ScriptedClient::with(
+        url_mode(),
+        vec![json!({"action": "decline"}), json!({"action": "cancel"})],
+    );
+    let (outcomes, seen) = runtime().block_on(with_peer(client, async |peer| {
+        [
+            peer.elicit_url_consent(connect()).await.unwrap(),
+            peer.elicit_sensitive(connect()).await.unwrap(),
+        ]
+    }));
+    assert_eq!(outcomes, [UrlOutcome::Declined, UrlOutcome::Cancelled]);
+    assert_eq!(seen.len(), 2);
+}
+
+#[test]
+fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
+    let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
+    let ((http, empty, notify), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let http = UrlElicitation::new("Sign in.", "http://mcp.example.com/login", "e1");
+        let empty = UrlElicitation::new("Sign in.", "https://mcp.example.com/login", "");
+        (
+            peer.elicit_sensitive(http).await,
+            peer.elicit_url_consent(empty).await,
+            peer.notify_elicitation_complete(&"".into()).await,
+        )
+    }));
+    let Err(McpElicitError::UnsafeUrl(rejection)) = http else {
+        panic!("refused: {http:?}");
+    };
+    assert_eq!(
+        rejection,
+        UrlRejection::InsecureHttp {
+            host: "mcp.example.com".into()
+        }
+    );
+    assert!(
+        matches!(empty, Err(McpElicitError::EmptyElicitationId)),
+        "{empty:?}"
+    );
+    assert!(
+        matches!(notify, Err(McpElicitError::EmptyElicitationId)),
+        "{notify:?}"
+    );
+    assert!(seen.is_empty(), "{seen:?}");
+}
+
+#[test]
+fn a_failed_request_is_the_service_error() {
+    // The client has no scripted answer: it answers with a JSON-RPC error.
+    let (client, _) = ScriptedClient::with(form_mode(), vec![]);
+    let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+            .retry(2)
+            .await
+    }));
+    let Err(McpElicitError::Service(ServiceError::McpError(error))) = outcome else {
+        panic!("rmcp's error, wrapped: {outcome:?}");
+    };
+    assert_eq!(error.message, "no scripted answer left");
+    assert_eq!(seen.len(), 1, "a failed request is not asked again");
 }
 
 // ---------------------------------------------------------------------------
@@ -710,7 +1153,7 @@ fn this_copy(source: &'static str) -> &'static str {
 #[allow(dead_code)]
 mod readme {
 // README snippet start
-use elicit_core::rmcp::McpOutcomeError;
+use elicit_core::rmcp::{ElicitExt, McpElicitError};
 use elicit_core::{Elicit, Outcome};
 use rmcp::{Peer, RoleServer};
 
@@ -721,26 +1164,34 @@ struct Confirm {
 }
 
 /// From a tool handler: `confirm(&context.peer).await`.
-async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, String> {
-    let params = elicit_core::rmcp::form_request::<Confirm>("Deploy to production?")
-        .map_err(|e| e.to_string())?;
-    let result = peer.create_elicitation(params).await.map_err(|e| e.to_string())?;
-    match elicit_core::rmcp::outcome::<Confirm>(&result) {
-        Ok(Outcome::Accepted(form)) => Ok(form.proceed),
-        Ok(Outcome::Declined | Outcome::Cancelled) => Ok(false),
-        Ok(Outcome::UnknownAction(_)) => Err("unknown answer".to_owned()),
-        // Checked again here (MCP clients never see `pattern`): ask again or fail.
-        Err(McpOutcomeError::Invalid(errors)) => Err(errors.to_string()),
-        Err(e) => Err(e.to_string()),
-    }
+async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, McpElicitError> {
+    // Refused, sending nothing, if the client has no form mode; the answer is
+    // validated again by `Confirm::from_content`, and an invalid one is asked
+    // again (twice at most) with the errors in the message.
+    let outcome = peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await?;
+    Ok(matches!(outcome, Outcome::Accepted(Confirm { proceed: true })))
 }
 // README snippet end
 
 #[test]
-fn the_readme_snippet_compiles_and_its_request_is_a_form() {
-    let params = elicit_core::rmcp::form_request::<Confirm>("Deploy to production?").unwrap();
-    let json = serde_json::to_value(&params).unwrap();
-    assert_eq!(json["requestedSchema"]["required"], serde_json::json!(["proceed"]));
+fn the_readme_snippet_runs_against_rmcps_client() {
+    let (client, _) = super::ScriptedClient::with(
+        super::form_mode(),
+        vec![
+            serde_json::json!({"action": "accept", "content": {"proceed": "yes"}}),
+            serde_json::json!({"action": "accept", "content": {"proceed": true}}),
+        ],
+    );
+    let (proceed, seen) = super::runtime().block_on(super::with_peer(client, async |peer| {
+        confirm(peer).await
+    }));
+    assert!(proceed.unwrap());
+    assert_eq!(super::form_message(&seen[0]), "Deploy to production?");
+    assert!(
+        super::form_message(&seen[1]).contains("`proceed`"),
+        "{:?}",
+        seen[1]
+    );
 }
 }
 

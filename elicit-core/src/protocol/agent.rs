@@ -380,6 +380,13 @@ pub struct AwaitingCompletion {
 }
 
 impl AwaitingCompletion {
+    /// For the SDK helpers that read a URL-mode answer themselves
+    /// (`elicit_core::rmcp`).
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn new(id: ElicitationId) -> Self {
+        Self { id }
+    }
+
     /// The elicitation to complete once your callback reports it.
     pub fn id(&self) -> &ElicitationId {
         &self.id
