@@ -22,7 +22,7 @@
 //!
 //! With a terminal on stdin the forms are interactive; otherwise answers are
 //! read from stdin as JSON lines, one per elicitation (the format is
-//! documented in `examples/support/form_ui.rs`):
+//! documented in `elicit_core::terminal`):
 //!
 //! ```sh
 //! printf '%s\n' '{"action":"accept","content":{"env":"staging"}}' '{"action":"accept"}' \

@@ -48,7 +48,7 @@ struct Pairs(u8);
 impl TryFrom<u8> for Pairs {
     type Error = String;
     fn try_from(n: u8) -> Result<Self, String> {
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             Ok(Self(n))
         } else {
             Err(format!("{n} is odd; replicas come in pairs"))
@@ -73,7 +73,7 @@ enum Flow {
     /// A URL elicitation, then its completion reported twice.
     UrlThenComplete,
     /// A raw `elicitation/create`, bypassing the agent-side checks.
-    Raw(CreateElicitationRequest),
+    Raw(Box<CreateElicitationRequest>),
 }
 
 /// What the agent got.
@@ -170,7 +170,7 @@ async fn agent_flow(
             Got::Completed(first, second)
         }
         Flow::Raw(request) => Got::Raw(
-            cx.send_request(ElicitationRequest(request))
+            cx.send_request(ElicitationRequest(*request))
                 .block_task()
                 .await
                 .map(|r| serde_json::to_value(r).expect("a response encodes")),
@@ -430,7 +430,7 @@ fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
         ElicitationId::new("raw-1"),
         "https://deploy.example.com/connect",
     );
-    let run = run(form_only(), Script::default(), Flow::Raw(request));
+    let run = run(form_only(), Script::default(), Flow::Raw(Box::new(request)));
     match run.got {
         Got::Raw(Err(error)) => {
             assert_eq!(i32::from(error.code), -32602, "{error:?}");
