@@ -437,3 +437,33 @@ fn the_renderer_never_guesses_an_unknown_property_type() {
     );
     assert_eq!(output.stdout.trim(), r#"{"action":"decline"}"#);
 }
+
+#[test]
+fn an_answer_only_the_agent_refuses_is_asked_again_over_stdio() {
+    // `admin` passes every rule the client sees; the agent's `Service`
+    // refuses it, so the form is sent again with the error in its message.
+    let output = client(
+        &["--form"],
+        &[
+            json!({"action": "accept", "content": {"service": "admin", "env": "staging"}}),
+            json!({"action": "accept", "content": {"service": "api", "env": "staging"}}),
+        ],
+    );
+    let requests = output.elicitations();
+    assert_eq!(requests.len(), 2, "{requests:#?}");
+    assert_eq!(
+        requests[0]["params"]["message"],
+        "How should I deploy the current branch?"
+    );
+    assert_eq!(
+        requests[1]["params"]["message"],
+        "How should I deploy the current branch?\n\nThe previous answer was not accepted: \
+         `service` is not a valid `Service`: `admin` is reserved for the platform; choose \
+         another name. Please correct it."
+    );
+    assert_has(
+        &output.stdout,
+        "Got it: deploy `api` to staging with 2 replicas in eu-west",
+        "the agent's reply",
+    );
+}
