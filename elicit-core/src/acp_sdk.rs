@@ -581,10 +581,14 @@ async fn render<R: Render + Send + 'static>(
             let response = answer(&mut *lock(&renderer), &agent, &incoming);
             let _ = send.send((incoming, response));
         })
-        .map_err(|e| internal(format!("cannot start the renderer thread: {e}")))?;
+        .map_err(|e| {
+            JsonRpcError::internal(format!(
+                "Internal error: cannot start the renderer thread: {e}"
+            ))
+        })?;
     let (incoming, response) = receive
         .await
-        .map_err(|_| internal("the renderer panicked".to_owned()))?;
+        .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
     let response = response?;
     if let Incoming::Url(url) = &incoming
         && !matches!(response.action, ElicitationAction::Accept { .. })
@@ -592,15 +596,9 @@ async fn render<R: Render + Send + 'static>(
         // Declined or cancelled: no completion will be shown for it.
         lock(&state.connection).forget(url.id());
     }
-    serde_json::to_value(&response).map_err(|e| internal(format!("cannot encode the answer: {e}")))
-}
-
-fn internal(message: String) -> JsonRpcError {
-    JsonRpcError {
-        code: crate::protocol::INTERNAL_ERROR,
-        message: format!("Internal error: {message}"),
-        data: None,
-    }
+    serde_json::to_value(&response).map_err(|e| {
+        JsonRpcError::internal(format!("Internal error: cannot encode the answer: {e}"))
+    })
 }
 
 /// The SDK's error for one of ours (code, message and data kept).

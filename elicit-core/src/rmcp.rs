@@ -80,9 +80,8 @@ use ::rmcp::model as mcp;
 use ::rmcp::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
-use crate::credential::looks_like_credential;
 use crate::error::{ContentError, JsonKind, SchemaError, property_prefix};
-use crate::protocol::agent::AwaitingCompletion;
+use crate::protocol::agent::{AwaitingCompletion, Unsendable, sendable_schema};
 use crate::protocol::url::{UrlRejection, check_url};
 use crate::protocol::{ElicitationId, Mode, OtherAction, Outcome, Retry, UrlOutcome};
 use crate::schema::{
@@ -1060,13 +1059,10 @@ async fn ask_form<T: Elicit>(
 ///
 /// [`AgentConnection::form`]: crate::protocol::agent::AgentConnection::form
 fn checked_form<T: Elicit>() -> Result<mcp::ElicitationSchema, McpElicitError> {
-    let schema = T::__schema();
-    schema.check().map_err(McpElicitError::InvalidFormSchema)?;
-    if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
-        return Err(McpElicitError::CredentialField {
-            field: field.to_owned(),
-        });
-    }
+    let schema = sendable_schema::<T>().map_err(|unsendable| match unsendable {
+        Unsendable::Schema(e) => McpElicitError::InvalidFormSchema(e),
+        Unsendable::Credential(field) => McpElicitError::CredentialField { field },
+    })?;
     to_mcp_schema(&schema).map_err(McpElicitError::UnsendableForm)
 }
 

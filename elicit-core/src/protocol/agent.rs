@@ -199,6 +199,39 @@ pub enum AgentError {
     },
 }
 
+/// Why a form cannot be sent, whatever the SDK: the one check behind
+/// [`AgentConnection::form`] and the rmcp calls.
+#[derive(Debug)]
+pub(crate) enum Unsendable {
+    /// The schema is not a valid restricted schema.
+    Schema(SchemaError),
+    /// A field named like a credential (its wire name).
+    Credential(String),
+}
+
+impl From<Unsendable> for AgentError {
+    fn from(unsendable: Unsendable) -> Self {
+        match unsendable {
+            Unsendable::Schema(e) => AgentError::InvalidFormSchema(e),
+            Unsendable::Credential(field) => AgentError::CredentialField { field },
+        }
+    }
+}
+
+/// `T`'s schema, if a form may be sent with it: a valid restricted schema
+/// with no field named like a credential. Built once per form type where it
+/// can be (a derived form that is not generic), so its pattern is compiled
+/// once too.
+pub(crate) fn sendable_schema<T: Elicit>()
+-> Result<std::borrow::Cow<'static, crate::ElicitationSchema>, Unsendable> {
+    let schema = T::__schema();
+    schema.check().map_err(Unsendable::Schema)?;
+    if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
+        return Err(Unsendable::Credential(field.to_owned()));
+    }
+    Ok(schema)
+}
+
 /// Why a URL-mode response cannot be matched to its elicitation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -533,15 +566,7 @@ impl AgentConnection {
         message: impl Into<String>,
     ) -> Result<(CreateElicitationRequest, PendingForm<T>), AgentError> {
         self.require(Mode::Form)?;
-        // Built once per form type where it can be (a derived form that is
-        // not generic), so its pattern is compiled once too.
-        let schema = T::__schema();
-        schema.check().map_err(AgentError::InvalidFormSchema)?;
-        if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
-            return Err(AgentError::CredentialField {
-                field: field.to_owned(),
-            });
-        }
+        let schema = sendable_schema::<T>().map_err(AgentError::from)?;
         Ok((
             CreateElicitationRequest::form(scope, message, schema.into_owned()),
             PendingForm { _form: PhantomData },

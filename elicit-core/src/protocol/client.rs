@@ -14,8 +14,7 @@ use crate::schema::{ElicitationSchema, Meta};
 
 use super::messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope, INTERNAL_ERROR,
-    JsonRpcError, Mode,
+    ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope, JsonRpcError, Mode,
 };
 use super::url::{UrlRejection, UrlReview, UrlVerdict};
 
@@ -594,13 +593,9 @@ pub fn answer<R: Render + ?Sized>(
 /// `-32603`: the client's own user interface produced no answer it could
 /// send.
 fn gave_up(last: Option<String>) -> JsonRpcError {
-    JsonRpcError {
-        code: INTERNAL_ERROR,
-        message: format!(
-            "Internal error: the client could not produce a valid answer after {} attempts{}",
-            MAX_RENDER_ATTEMPTS,
-            last.map(|l| format!(" (last: {l})")).unwrap_or_default()
-        ),
-        data: None,
-    }
+    JsonRpcError::internal(format!(
+        "Internal error: the client could not produce a valid answer after {} attempts{}",
+        MAX_RENDER_ATTEMPTS,
+        last.map(|l| format!(" (last: {l})")).unwrap_or_default()
+    ))
 }

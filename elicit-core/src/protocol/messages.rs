@@ -989,6 +989,17 @@ impl JsonRpcError {
         }
     }
 
+    /// `-32603` Internal error with this message: the client's own side
+    /// failed (its user interface gave no answer it may send, its renderer
+    /// thread could not run).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self {
+            code: INTERNAL_ERROR,
+            message: message.into(),
+            data: None,
+        }
+    }
+
     /// The `-32602` error a client answers to a request in a mode it did not
     /// advertise (including any unknown mode). `data` is `{"mode": ..}`;
     /// a mode longer than

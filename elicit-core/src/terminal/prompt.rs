@@ -9,7 +9,7 @@ use super::describe::{constraints, display_value, label, option_labels};
 use super::{Style, say};
 use crate::protocol::client::{FormAnswer, FormElicitation, UrlAnswer, UrlElicitation};
 use crate::rules::check_value;
-use crate::{Content, ContentError, Items, Options, PropertySchema};
+use crate::{Content, ContentError, ElicitationSchema, Items, Options, PropertySchema};
 
 /// Asks for a renderable form, field by field from `content` (the defaults,
 /// or the previous answer), then the review screen.
@@ -41,15 +41,8 @@ pub(super) fn form(style: &Style, form: &FormElicitation, mut content: Content) 
     }
 
     for (name, property) in &schema.properties {
-        let required = schema.is_required(name);
-        match ask_property(name, property, required, content.get(name)) {
-            Asked::Value(value) => {
-                content.insert(name.to_owned(), value);
-            }
-            Asked::Empty => {
-                content.remove(name);
-            }
-            Asked::Cancel => return FormAnswer::Cancel,
+        if !ask_into(&mut content, schema, name, property) {
+            return FormAnswer::Cancel;
         }
     }
 
@@ -81,17 +74,10 @@ pub(super) fn form(style: &Style, form: &FormElicitation, mut content: Content) 
             return FormAnswer::Decline;
         } else if picked == decline + 1 {
             return FormAnswer::Cancel;
-        } else if let Some((name, property)) = schema.properties.get_index(picked - 1) {
-            let required = schema.is_required(name);
-            match ask_property(name, property, required, content.get(name)) {
-                Asked::Value(value) => {
-                    content.insert(name.to_owned(), value);
-                }
-                Asked::Empty => {
-                    content.remove(name);
-                }
-                Asked::Cancel => return FormAnswer::Cancel,
-            }
+        } else if let Some((name, property)) = schema.properties.get_index(picked - 1)
+            && !ask_into(&mut content, schema, name, property)
+        {
+            return FormAnswer::Cancel;
         }
     }
 }
@@ -196,6 +182,27 @@ fn report_prompt_error(e: &InquireError) {
 }
 
 const EMPTY_CHOICE: &str = "(leave empty)";
+
+/// Asks for `name` and records the answer in `content` (an emptied field
+/// is removed). `false` when the user cancelled.
+fn ask_into(
+    content: &mut Content,
+    schema: &ElicitationSchema,
+    name: &str,
+    property: &PropertySchema,
+) -> bool {
+    match ask_property(name, property, schema.is_required(name), content.get(name)) {
+        Asked::Value(value) => {
+            content.insert(name.to_owned(), value);
+            true
+        }
+        Asked::Empty => {
+            content.remove(name);
+            true
+        }
+        Asked::Cancel => false,
+    }
+}
 
 /// Asks for one property, starting from `current` (its default or the
 /// previous answer).
