@@ -20,7 +20,8 @@
 # Each run reads fuzz/seeds/<target>/ (small, committed; regenerate with
 # `python3 fuzz/seeds.py` from the tests' inputs) and grows
 # fuzz/corpus/<target>/ (not committed), so a later run starts where this
-# one stopped. Crashes land in fuzz/artifacts/<target>/ with the run's log
+# one stopped; fuzz/findings/<target>/ (committed) holds the inputs of past
+# findings, read too. Crashes land in fuzz/artifacts/<target>/ with the run's log
 # (last-run.log, whose final stats go into BENCHMARKS.md); each one found
 # becomes a test in tests/fuzz_regressions.rs. To reproduce one:
 #
@@ -44,6 +45,11 @@ for target in "${targets[@]}"; do
     seeds=()
     if [ -d "seeds/$target" ]; then
         seeds=("seeds/$target")
+    fi
+    # Past findings (fixed, each a test in tests/fuzz_regressions.rs) are
+    # replayed first, so a regression stops the run at once.
+    if [ -d "findings/$target" ]; then
+        seeds+=("findings/$target")
     fi
     echo "== $target: ${seconds}s"
     # One job on one core. A crash stops this target, not the others.

@@ -1,10 +1,11 @@
 //! Inputs found by the fuzz targets (fuzz/, see fuzz/run.sh), minimized,
 //! as tests. Each names its target and says what it found.
 //!
-//! The first runs of the new targets (`url_review`, `client_receive`,
-//! `schema_wire`, `acp_convert`) found no bug in elicit-core; what they
-//! found were three wrong assumptions of the `acp_convert` oracle, kept
-//! here as tests of the behaviour the oracle now expects.
+//! The runs of the new targets (`url_review`, `client_receive`,
+//! `schema_wire`, `acp_convert`), ten minutes then an hour each, found no
+//! bug in elicit-core; what they found were wrong assumptions of the
+//! oracles (four of `acp_convert`, one of `schema_wire`), kept here as
+//! tests of the behaviour the oracles now expect.
 
 use agent_client_protocol_schema::v1 as sdk;
 use elicit_core::ElicitationSchema;
@@ -73,4 +74,53 @@ fn acp_unknown_mode_keeps_its_fields() {
     let again = sdk::CreateElicitationRequest::try_from(&ours).unwrap();
     assert_eq!(json_of(&again), json_of(&theirs));
     assert_eq!(json_of(&again), text);
+}
+
+/// `schema_wire` (`fuzz/findings/crash-26938c08…`): a key the schema does
+/// not know is skipped without its value being read, as serde does for
+/// every struct, so a number too large for an `f64` under such a key is no
+/// error. A `serde_json::Value` cannot hold that number, so reading the
+/// same text through a `Value` fails: the two readers may differ on exactly
+/// these texts, and the oracle now allows it.
+#[test]
+fn schema_wire_skips_an_unknown_key_without_reading_its_number() {
+    let text = "{\"de_at-time\":\t111111e111311111111}";
+    let schema: ElicitationSchema = serde_json::from_str(text).unwrap();
+    assert_eq!(schema, ElicitationSchema::new());
+    assert!(schema.check().is_ok());
+    let err = serde_json::from_str::<Value>(text).unwrap_err();
+    assert!(err.to_string().contains("number out of range"), "{err}");
+    // The same number where the schema reads it is refused.
+    let read = "{\"type\":\"object\",\"title\":111111e111311111111}";
+    assert!(serde_json::from_str::<ElicitationSchema>(read).is_err());
+}
+
+/// `acp_convert` (`fuzz/findings/crash-d77e0914…`): a property of a type
+/// neither side knows is kept as raw JSON both ways, `items._meta`
+/// included; only a multi-select's (`"type": "array"`) `items._meta` is
+/// dropped, as `elicit_core::acp` documents. The oracle stripped it from
+/// every property.
+#[test]
+fn acp_unknown_property_keeps_items_meta() {
+    let text = json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "1e39", "items": {"_meta": {"a": 1}, "maxLength": 3}},
+            "tags": {
+                "type": "array",
+                "items": {"_meta": {"b": 2}, "type": "string", "enum": ["x", "y"]},
+            },
+        },
+    });
+    let theirs: sdk::ElicitationSchema = serde_json::from_value(text).unwrap();
+    let ours = ElicitationSchema::try_from(&theirs).unwrap();
+    let again = json_of(&sdk::ElicitationSchema::try_from(&ours).unwrap());
+    assert_eq!(
+        again["properties"]["n"],
+        json!({"type": "1e39", "items": {"_meta": {"a": 1}, "maxLength": 3}})
+    );
+    assert_eq!(
+        again["properties"]["tags"]["items"],
+        json!({"type": "string", "enum": ["x", "y"]})
+    );
 }

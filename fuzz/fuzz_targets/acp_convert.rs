@@ -84,7 +84,12 @@ fn strip_items_meta(schema: &mut Value) {
         object.remove("required");
     }
     if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        // Only a multi-select's: a property of an unknown type is kept as
+        // it is (tests/fuzz_regressions.rs, `acp_unknown_property_keeps_…`).
         for property in properties.values_mut() {
+            if property["type"] != "array" {
+                continue;
+            }
             if let Some(items) = property.get_mut("items").and_then(Value::as_object_mut) {
                 items.remove("_meta");
             }
