@@ -124,3 +124,24 @@ fn acp_unknown_property_keeps_items_meta() {
         json!({"type": "string", "enum": ["x", "y"]})
     );
 }
+
+/// `acp_convert` (`fuzz/findings/acp_convert/crash-006e2c95…`, the second
+/// hour): a multi-select whose `items` are of a kind neither side knows
+/// keeps them raw both ways, `_meta` included; the oracle, after the
+/// finding above, still stripped `_meta` from every multi-select's items.
+#[test]
+fn acp_unknown_items_keep_their_meta() {
+    let text = json!({
+        "type": "object",
+        "properties": {
+            "x y": {"type": "array", "items": {"type": "http://a%zz", "_meta": {}, "maxLength": 3}},
+        },
+    });
+    let theirs: sdk::ElicitationSchema = serde_json::from_value(text.clone()).unwrap();
+    let ours = ElicitationSchema::try_from(&theirs).unwrap();
+    let again = sdk::ElicitationSchema::try_from(&ours).unwrap();
+    assert_eq!(json_of(&again), text);
+    // elicit reads the same JSON the same way.
+    let read: ElicitationSchema = serde_json::from_value(text.clone()).unwrap();
+    assert_eq!(read, ours);
+}

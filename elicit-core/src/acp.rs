@@ -79,9 +79,11 @@
 //!   content are left out: they are not form values either, and for a form an
 //!   absent field and a `null` one mean the same.
 //!
-//! In the other direction, the SDK's multi-select `items` may carry `_meta`,
-//! which elicit's model has no place for; it is dropped, exactly as elicit
-//! drops it when reading the same JSON. A string property with both `enum`
+//! In the other direction, the SDK's multi-select `items` of a kind elicit
+//! knows (string `enum`, titled `anyOf`) may carry `_meta`, which elicit's
+//! model has no place for; it is dropped, exactly as elicit drops it when
+//! reading the same JSON. Items of a kind elicit does not know are kept raw,
+//! `_meta` included, like a property of an unknown type. A string property with both `enum`
 //! and `oneOf` (the SDK's type allows it, the protocol does not) is refused.
 //! An SDK "other" mode or action whose name is a known one (possible only
 //! when built by hand) is refused, never read as the known one.
@@ -732,12 +734,13 @@ impl From<&sdk::BooleanPropertySchema> for BooleanSchema {
 }
 
 by_value!(
-    /// Drops the SDK's items-level `_meta`, which elicit's model has no place
-    /// for (as when reading the same JSON).
+    /// Drops the SDK's items-level `_meta` of known items kinds, which
+    /// elicit's model has no place for (as when reading the same JSON).
     TryFrom<sdk::MultiSelectPropertySchema> for MultiSelectSchema, ConversionError);
 
-/// Drops the SDK's items-level `_meta`, which elicit's model has no place
-/// for (as when reading the same JSON).
+/// Drops the SDK's items-level `_meta` of known items kinds, which elicit's
+/// model has no place for (as when reading the same JSON); unknown items are
+/// kept raw, `_meta` included.
 impl TryFrom<&sdk::MultiSelectPropertySchema> for MultiSelectSchema {
     type Error = ConversionError;
     fn try_from(s: &sdk::MultiSelectPropertySchema) -> Result<Self, ConversionError> {

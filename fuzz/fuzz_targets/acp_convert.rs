@@ -6,7 +6,8 @@
 //! lost (property order; `null` content values); a refusal that names a
 //! property names one of the schema's; and in the other direction, what the
 //! SDK reads from JSON and elicit converts, converts back to the SDK's value
-//! (less the multi-select `items._meta` elicit documents it drops, and an
+//! (less the `_meta` of known multi-select `items` elicit documents it
+//! drops, and an
 //! empty `required`, the same as none).
 //! Comparisons are of the JSON each side writes, as `serde_json::Value`s,
 //! whose maps compare regardless of order.
@@ -17,8 +18,9 @@ use arbitrary::{Result, Unstructured};
 use elicit_core::ElicitationSchema;
 use elicit_core::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ElicitationCapabilities, ElicitationId,
+    ElicitationCapabilities, ElicitationId, ElicitationMode,
 };
+use elicit_core::schema::{Items, PropertySchema};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -70,11 +72,13 @@ fn read<T: DeserializeOwned>(value: &Value) -> Option<T> {
 }
 
 /// What elicit's model cannot hold of an SDK schema: `_meta` of a
-/// multi-select's `items` (documented in `elicit_core::acp`), and the
-/// difference between `"required": []` and no `required` (the SDK's
-/// `Option<Vec<_>>`, elicit's `Vec`, which it leaves out when empty; both
-/// mean "nothing required").
-fn strip_items_meta(schema: &mut Value) {
+/// multi-select's `items` of a kind both know (string `enum`, titled
+/// `anyOf`; documented in `elicit_core::acp`: items of an unknown kind are
+/// kept raw, `_meta` included), and the difference between `"required": []`
+/// and no `required` (the SDK's `Option<Vec<_>>`, elicit's `Vec`, which it
+/// leaves out when empty; both mean "nothing required"). `ours` is what
+/// elicit read, which says which items are of a known kind.
+fn strip_items_meta(schema: &mut Value, ours: &ElicitationSchema) {
     if let Some(object) = schema.as_object_mut()
         && object
             .get("required")
@@ -84,10 +88,15 @@ fn strip_items_meta(schema: &mut Value) {
         object.remove("required");
     }
     if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        // Only a multi-select's: a property of an unknown type is kept as
-        // it is (tests/fuzz_regressions.rs, `acp_unknown_property_keeps_…`).
-        for property in properties.values_mut() {
-            if property["type"] != "array" {
+        for (name, property) in properties.iter_mut() {
+            // Only a multi-select's known items (tests/fuzz_regressions.rs,
+            // `acp_unknown_property_keeps_items_meta`,
+            // `acp_unknown_items_keep_their_meta`).
+            let known_items = matches!(
+                ours.properties.get(name),
+                Some(PropertySchema::MultiSelect(m)) if matches!(m.items, Items::Options(_))
+            );
+            if !known_items {
                 continue;
             }
             if let Some(items) = property.get_mut("items").and_then(Value::as_object_mut) {
@@ -121,7 +130,7 @@ fn schema(value: Value) {
         let again = sdk::ElicitationSchema::try_from(&ours)
             .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
         let mut expected = json(&theirs);
-        strip_items_meta(&mut expected);
+        strip_items_meta(&mut expected, &ours);
         assert_eq!(json(&again), expected, "SDK round trip of {value}");
     }
 }
@@ -141,10 +150,10 @@ fn request(value: Value) {
             .unwrap_or_else(|e| panic!("{value}: converted from the SDK, not back: {e}"));
         let mut expected = json(&theirs);
         // (The fields of an unknown mode are kept as they are.)
-        if expected["mode"] == "form"
+        if let ElicitationMode::Form { requested_schema } = &ours.mode
             && let Some(schema) = expected.get_mut("requestedSchema")
         {
-            strip_items_meta(schema);
+            strip_items_meta(schema, requested_schema);
         }
         assert_eq!(json(&again), expected, "SDK round trip of {value}");
     }
