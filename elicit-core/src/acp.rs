@@ -83,8 +83,9 @@
 //! knows (string `enum`, titled `anyOf`) may carry `_meta`, which elicit's
 //! model has no place for; it is dropped, exactly as elicit drops it when
 //! reading the same JSON. Items of a kind elicit does not know are kept raw,
-//! `_meta` included, like a property of an unknown type. A string property with both `enum`
-//! and `oneOf` (the SDK's type allows it, the protocol does not) is refused.
+//! `_meta` included, like a property of an unknown type. A string property
+//! with both `enum` and `oneOf` (the SDK's type allows it, the protocol does
+//! not) is refused.
 //! An SDK "other" mode or action whose name is a known one (possible only
 //! when built by hand) is refused, never read as the known one.
 

@@ -7,8 +7,7 @@
 //! property names one of the schema's; and in the other direction, what the
 //! SDK reads from JSON and elicit converts, converts back to the SDK's value
 //! (less the `_meta` of known multi-select `items` elicit documents it
-//! drops, and an
-//! empty `required`, the same as none).
+//! drops, and an empty `required`, the same as none).
 //! Comparisons are of the JSON each side writes, as `serde_json::Value`s,
 //! whose maps compare regardless of order.
 #![no_main]

@@ -8,11 +8,11 @@
 //! Checked on every input: no panic; the text reader and the `Value` reader
 //! (text -> `Value` -> schema) agree, unless the text repeats a key (a
 //! `Value` keeps the last one) or holds a number a `Value` cannot (beyond
-//! `f64`, under a key the text reader skips); what we read we write and read back equal;
-//! `check()` reports at least one issue when it fails; `validate` never
-//! panics, checked or not, and every error names a property of the schema;
-//! and a property that `validate` reports is never one the content lacks
-//! unless it is required.
+//! `f64`, under a key the text reader skips); what we read we write and
+//! read back equal; `check()` reports at least one issue when it fails;
+//! `validate` never panics, checked or not, and every error names a property
+//! of the schema; and a property that `validate` reports is never one the
+//! content lacks unless it is required.
 #![no_main]
 
 use arbitrary::Unstructured;
