@@ -11,8 +11,9 @@
 //! On every `session/prompt` it "deploys the current branch":
 //!
 //! 1. It reports a tool call and asks for [`DeployForm`] with one call,
-//!    `cx.elicit_form::<DeployForm>(&elicitations, scope, message).retry(2)`
-//!    (`elicit_core::acp_sdk`): the request is scoped to the session and
+//!    `elicitor.elicit_form::<DeployForm>(scope, message).retry(2)`
+//!    (`elicit_core::acp_sdk`, in the turn's task started with
+//!    `AgentElicitations::spawn`): the request is scoped to the session and
 //!    that tool call, sent only if the client advertised form mode, and the
 //!    answer is validated again here. An answer that breaks a rule only this
 //!    agent knows (a reserved service name, [`Service`]) is asked again with
@@ -21,7 +22,7 @@
 //!    task without asking again; `cancel` pauses it. Without form mode it
 //!    explains and ends the turn.
 //! 3. After an accepted form, connecting a deploy token is sensitive:
-//!    `cx.elicit_sensitive(..)` goes through URL mode when the client
+//!    `elicitor.elicit_sensitive(..)` goes through URL mode when the client
 //!    advertised it, and is refused (never a form field) when it did not.
 //!
 //! Every reply is agent text (`session/update` `agent_message_chunk`).
@@ -40,7 +41,7 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::{Agent, Client, Stdio};
 use elicit_core::Elicit;
-use elicit_core::acp_sdk::{AgentElicitations, ElicitClient, ElicitError};
+use elicit_core::acp_sdk::{AgentElicitations, ElicitError, Elicitor};
 use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
 use elicit_core::protocol::{ElicitationScope, Outcome, UrlOutcome};
 
@@ -157,14 +158,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         )
         .on_receive_request(
             async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                // The turn waits for the client's answers: run it outside the
-                // dispatch loop, or those answers could never be read.
-                let (elicitations, counters, task_cx) = (e2.clone(), c2.clone(), cx.clone());
-                cx.spawn(async move {
-                    if let Err(e) = run_turn(&task_cx, &elicitations, &counters, &prompt).await {
+                // The turn waits for the client's answers: it runs as a task
+                // of its own, and answers the prompt when it is done.
+                let counters = c2.clone();
+                e2.spawn(&cx, async move |elicitor| {
+                    if let Err(e) = run_turn(&elicitor, &counters, &prompt).await {
                         eprintln!("acp_agent: turn failed: {e}");
                         let _ = say(
-                            &task_cx,
+                            elicitor.connection(),
                             &prompt.session_id,
                             &format!(
                                 "Something went wrong on my side ({e}). Nothing was deployed."
@@ -189,11 +190,11 @@ struct Counters {
 
 /// One prompt turn: the deploy task, with its elicitations.
 async fn run_turn(
-    cx: &ConnectionTo<Client>,
-    elicitations: &AgentElicitations,
+    elicitor: &Elicitor,
     counters: &Counters,
     prompt: &PromptRequest,
 ) -> Result<(), agent_client_protocol::Error> {
+    let cx = elicitor.connection();
     let session = &prompt.session_id;
     let asked: String = prompt
         .prompt
@@ -230,12 +231,8 @@ async fn run_turn(
 
     // Step 1: the settings, as a form, asked again (twice at most) when the
     // answer breaks a rule only this agent knows (a reserved service name).
-    let asked = cx
-        .elicit_form::<DeployForm>(
-            elicitations,
-            scope.clone(),
-            "How should I deploy the current branch?",
-        )
+    let asked = elicitor
+        .elicit_form::<DeployForm>(scope.clone(), "How should I deploy the current branch?")
         .retry(2)
         .await;
     let form = match asked {
@@ -291,7 +288,7 @@ async fn run_turn(
         UserBinding::NoUserAuthentication,
     )
     .elicitation_id(token_id);
-    match cx.elicit_sensitive(elicitations, request).await {
+    match elicitor.elicit_sensitive(request).await {
         Ok(UrlOutcome::Consented(waiting)) => {
             say(
                 cx,

@@ -1,5 +1,6 @@
 //! The ACP demo, end to end: `examples/acp_client.rs` launches
-//! `examples/acp_agent.rs` as a subprocess, and the two speak
+//! `examples/acp_agent.rs` (or the README's `examples/acp_minimal_agent.rs`)
+//! as a subprocess, and the two speak
 //! newline-delimited JSON-RPC over the child's stdio, through the official
 //! SDK. Answers are piped into the client as JSON lines; `--trace` makes it
 //! print every line on the wire to stderr, which these tests read to check
@@ -38,7 +39,8 @@ fn examples_dir() -> &'static Path {
         build
             .args(["build", "--quiet", "--workspace", "--all-features"])
             .args(["--example", "acp_agent", "--example", "acp_client"])
-            .args(["--example", "form", "--manifest-path"])
+            .args(["--example", "form", "--example", "acp_minimal_agent"])
+            .arg("--manifest-path")
             .arg(&manifest);
         if profile_dir.file_name().is_some_and(|p| p == "release") {
             build.arg("--release");
@@ -465,5 +467,105 @@ fn an_answer_only_the_agent_refuses_is_asked_again_over_stdio() {
         &output.stdout,
         "Got it: deploy `api` to staging with 2 replicas in eu-west",
         "the agent's reply",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The README's minimal agent (examples/acp_minimal_agent.rs)
+
+/// The README's complete agent, run by the demo client: the form is asked,
+/// answered, read as the typed value, and the turn ends.
+#[test]
+fn the_readme_agent_asks_and_ends_its_turn() {
+    let agent = example("acp_minimal_agent");
+    let agent = agent.to_str().expect("a UTF-8 path");
+    let accepted = run(
+        &example("acp_client"),
+        &["--trace", "--form", "--agent", agent],
+        &[json!({"action": "accept", "content": {"replicas": 5}})],
+    );
+    assert_has(&accepted.stdout, "Deploying 5 replicas.", "stdout");
+    assert_has(&accepted.stderr, "the turn ended (EndTurn)", "stderr");
+    let requests = accepted.elicitations();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(requests[0]["params"]["sessionId"], "session-1");
+    assert_eq!(
+        requests[0]["params"]["requestedSchema"]["properties"]["replicas"]["maximum"],
+        16
+    );
+
+    // The default fills what the answer leaves out.
+    let defaulted = run(
+        &example("acp_client"),
+        &["--form", "--agent", agent],
+        &[json!({"action": "accept", "content": {}})],
+    );
+    assert_has(&defaulted.stdout, "Deploying 2 replicas.", "stdout");
+
+    let declined = run(
+        &example("acp_client"),
+        &["--form", "--agent", agent],
+        &[json!({"action": "decline"})],
+    );
+    assert_has(&declined.stdout, "Not deploying.", "stdout");
+    assert_has(&declined.stderr, "the turn ended (EndTurn)", "stderr");
+}
+
+/// Without form mode the agent sends nothing and says why.
+#[test]
+fn the_readme_agent_without_form_mode_says_why() {
+    let agent = example("acp_minimal_agent");
+    let agent = agent.to_str().expect("a UTF-8 path");
+    let output = run(&example("acp_client"), &["--trace", "--agent", agent], &[]);
+    assert!(output.elicitations().is_empty(), "{}", output.stderr);
+    assert_has(&output.stdout, "I can't ask: ", "stdout");
+    assert_has(&output.stderr, "the turn ended (EndTurn)", "stderr");
+}
+
+/// Non-empty lines, trimmed of trailing space.
+fn code_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The README's agent, the `acp_sdk` module docs' agent and
+/// `examples/acp_minimal_agent.rs` are the same code.
+#[test]
+fn the_readme_the_module_docs_and_the_example_agree() {
+    let example = include_str!("../examples/acp_minimal_agent.rs");
+    let start = example
+        .find("// README snippet start\n")
+        .expect("start marker")
+        + "// README snippet start\n".len();
+    let end = example.find("// README snippet end").expect("end marker");
+    let example = code_lines(&example[start..end]);
+
+    let readme = include_str!("../README.md");
+    let section = &readme[readme
+        .find("### Using it with the ACP SDK")
+        .expect("the README section")..];
+    let block = &section[section.find("```rust,ignore\n").expect("a rust block") + 15..];
+    let readme = code_lines(&block[..block.find("```").expect("the block's end")]);
+    assert_eq!(
+        readme, example,
+        "README.md and examples/acp_minimal_agent.rs differ"
+    );
+
+    let module = include_str!("../elicit-core/src/acp_sdk.rs");
+    let section = &module[module.find("//! # Agent").expect("the docs' Agent section")..];
+    let block = &section[section.find("//! ```no_run\n").expect("a doctest") + 14..];
+    let block = &block[..block.find("//! # fn main() {}").expect("the doctest's end")];
+    let docs: Vec<String> = block
+        .lines()
+        .map(|l| l.strip_prefix("//!").expect("a doc line"))
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).to_owned())
+        .collect();
+    let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+    assert_eq!(
+        code_lines(&docs.join("\n")),
+        example,
+        "the acp_sdk docs and the example differ"
     );
 }

@@ -1,6 +1,6 @@
 //! `elicit_core::acp_sdk` end to end, in process: an agent on the official
-//! ACP SDK asking with `cx.elicit_form` / `elicit_url` / `elicit_sensitive`
-//! / `complete`, against a client on the same SDK answering with
+//! ACP SDK asking with `elicitor.elicit_form` / `elicit_url` /
+//! `elicit_sensitive` / `complete` (in a task of `AgentElicitations::spawn`), against a client on the same SDK answering with
 //! `ClientElicitations::handler` and a scripted renderer. The two are joined
 //! by the SDK's own in-memory transport, so every message goes through the
 //! SDK's JSON-RPC layer. (`tests/acp_demo.rs` runs the same APIs over
@@ -20,7 +20,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{Agent, Client};
 use elicit_core::Elicit;
 use elicit_core::acp_sdk::{
-    AgentElicitations, ClientElicitations, ElicitClient, ElicitError, ElicitationRequest,
+    AgentElicitations, ClientElicitations, ElicitError, ElicitationRequest, Elicitor,
 };
 use elicit_core::protocol::agent::{AgentError, CompletionError, UrlRequest, UserBinding};
 use elicit_core::protocol::client::{
@@ -144,33 +144,32 @@ fn token_request() -> UrlRequest {
     .elicitation_id("token-1")
 }
 
-async fn agent_flow(
-    cx: &ConnectionTo<Client>,
-    elicitations: &AgentElicitations,
-    flow: Flow,
-) -> Got {
+async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
     let scope = ElicitationScope::session("s1");
     match flow {
         Flow::Form { retry } => Got::Form(
-            cx.elicit_form::<Deploy>(elicitations, scope, "How many?")
+            elicitor
+                .elicit_form::<Deploy>(scope, "How many?")
                 .retry(retry)
                 .await,
         ),
-        Flow::Url => Got::Url(cx.elicit_url(elicitations, token_request()).await),
-        Flow::Sensitive => Got::Url(cx.elicit_sensitive(elicitations, token_request()).await),
+        Flow::Url => Got::Url(elicitor.elicit_url(token_request()).await),
+        Flow::Sensitive => Got::Url(elicitor.elicit_sensitive(token_request()).await),
         Flow::UrlThenComplete => {
-            let outcome = cx.elicit_url(elicitations, token_request()).await;
+            let outcome = elicitor.elicit_url(token_request()).await;
             assert!(
                 matches!(outcome, Ok(UrlOutcome::Consented(_))),
                 "{outcome:?}"
             );
             let id = ElicitationId::new("token-1");
-            let first = cx.complete(elicitations, &id, None);
-            let second = cx.complete(elicitations, &id, None);
+            let first = elicitor.complete(&id, None);
+            let second = elicitor.complete(&id, None);
             Got::Completed(first, second)
         }
         Flow::Raw(request) => Got::Raw(
-            cx.send_request(ElicitationRequest(*request))
+            elicitor
+                .connection()
+                .send_request(ElicitationRequest(*request))
                 .block_task()
                 .await
                 .map(|r| serde_json::to_value(r).expect("a response encodes")),
@@ -204,10 +203,9 @@ fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow
         )
         .on_receive_request(
             async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                let (elicitations, flow, send, task_cx) =
-                    (e2.clone(), flow.clone(), send.clone(), cx.clone());
-                cx.spawn(async move {
-                    let got = agent_flow(&task_cx, &elicitations, flow).await;
+                let (flow, send) = (flow.clone(), send.clone());
+                e2.spawn(&cx, async move |elicitor| {
+                    let got = agent_flow(&elicitor, flow).await;
                     send.send(got).expect("the test waits");
                     responder.respond(PromptResponse::new(StopReason::EndTurn))
                 })
@@ -503,4 +501,158 @@ fn a_declined_url_is_forgotten_by_both_sides() {
     );
     // Declined: never opened.
     assert_eq!(run.shown.len(), 1, "{:?}", run.shown);
+}
+
+// ---------------------------------------------------------------------------
+// The hang this API makes impossible (issue 20)
+//
+// Everything below runs on one thread, in a `LocalPool`: the agent, the
+// client, and the SDK's in-memory transport between them. The client answers
+// in its handler, with no thread of its own. `run_until_stalled` then runs
+// until no task can make progress, so "the prompt is still unanswered" means
+// no further progress is possible, not "not yet": a deadlock, found without
+// a timeout.
+
+/// How the agent's prompt handler asks for the form.
+#[derive(Clone, Copy)]
+enum Asking {
+    /// Awaits the request in the handler itself: what `cx.elicit_form(..)`
+    /// did when awaited in a handler, before the API made it a compile error
+    /// (`tests/ui/fail/acp_elicit_in_handler.rs`).
+    InTheHandler,
+    /// `AgentElicitations::spawn` and the `Elicitor` it gives.
+    Spawned,
+}
+
+/// What one in-process run saw.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The client answered the `elicitation/create`.
+    answered: bool,
+    /// The agent's outcome, when it read one.
+    outcome: Option<Outcome<Deploy>>,
+    /// The agent answered the prompt.
+    prompt_answered: bool,
+}
+
+fn run_on_one_thread(asking: Asking) -> Seen {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let elicitations = AgentElicitations::new();
+    let (e1, e2) = (elicitations.clone(), elicitations);
+    let agent_seen = seen.clone();
+    let agent = Agent
+        .v1()
+        .on_receive_request(
+            async move |initialize: InitializeRequest, responder, _cx| {
+                e1.initialize(&initialize);
+                responder.respond(InitializeResponse::new(initialize.protocol_version))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| {
+                responder.respond(NewSessionResponse::new("s1"))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                let scope = ElicitationScope::session("s1");
+                let seen = agent_seen.clone();
+                match asking {
+                    Asking::InTheHandler => {
+                        let (request, pending) = e2
+                            .with(|c| c.form::<Deploy>(scope, "How many?"))
+                            .expect("form mode is advertised");
+                        let response = cx
+                            .send_request(ElicitationRequest(request))
+                            .block_task()
+                            .await?;
+                        let outcome = pending.acp_outcome(&response).expect("a valid answer");
+                        seen.lock().unwrap().outcome = Some(outcome);
+                        responder.respond(PromptResponse::new(StopReason::EndTurn))
+                    }
+                    Asking::Spawned => e2.spawn(&cx, async move |elicitor| {
+                        let outcome = elicitor
+                            .elicit_form::<Deploy>(scope, "How many?")
+                            .await
+                            .expect("a valid answer");
+                        seen.lock().unwrap().outcome = Some(outcome);
+                        responder.respond(PromptResponse::new(StopReason::EndTurn))
+                    }),
+                }
+            },
+            agent_client_protocol::on_receive_request!(),
+        );
+
+    let client_seen = seen.clone();
+    let client = Client.v1().on_receive_request(
+        async move |_: ElicitationRequest, responder, _cx| {
+            client_seen.lock().unwrap().answered = true;
+            let answer = json!({"action": "accept", "content": {"replicas": 4, "pairs": 2}});
+            responder.respond(serde_json::from_value(answer).expect("an SDK response"))
+        },
+        agent_client_protocol::on_receive_request!(),
+    );
+    let capabilities = ClientCapabilities::new().elicitation(form_only().expect("form mode"));
+    let client_seen = seen.clone();
+    let connection = client.connect_with(agent, async move |cx| {
+        cx.send_request(
+            InitializeRequest::new(ProtocolVersion::V1).client_capabilities(capabilities),
+        )
+        .block_task()
+        .await?;
+        let session = cx
+            .send_request(NewSessionRequest::new("/"))
+            .block_task()
+            .await?;
+        cx.send_request(PromptRequest::new(
+            session.session_id,
+            vec![ContentBlock::Text(TextContent::new("deploy"))],
+        ))
+        .block_task()
+        .await?;
+        client_seen.lock().unwrap().prompt_answered = true;
+        Ok(())
+    });
+
+    let mut pool = futures::executor::LocalPool::new();
+    futures::task::LocalSpawnExt::spawn_local(&pool.spawner(), async move {
+        connection.await.expect("the connection runs");
+    })
+    .expect("the pool takes the task");
+    pool.run_until_stalled();
+    // Dropping the pool drops the stalled connection: nothing is left running.
+    drop(pool);
+    Arc::try_unwrap(seen)
+        .map(|m| m.into_inner().unwrap())
+        .unwrap_or_else(|shared| std::mem::take(&mut *shared.lock().unwrap()))
+}
+
+#[test]
+fn awaiting_an_answer_inside_the_handler_deadlocks_the_connection() {
+    // The reproduction: the client answered, yet the agent never read the
+    // answer and the prompt is never answered, although nothing else is
+    // left to run.
+    let seen = run_on_one_thread(Asking::InTheHandler);
+    assert!(seen.answered, "{seen:?}");
+    assert!(seen.outcome.is_none(), "{seen:?}");
+    assert!(!seen.prompt_answered, "{seen:?}");
+}
+
+#[test]
+fn a_spawned_turn_reads_the_answer_and_ends_the_prompt() {
+    let seen = run_on_one_thread(Asking::Spawned);
+    assert!(seen.answered, "{seen:?}");
+    assert!(
+        matches!(
+            seen.outcome,
+            Some(Outcome::Accepted(Deploy {
+                replicas: 4,
+                pairs: Pairs(2)
+            }))
+        ),
+        "{seen:?}"
+    );
+    assert!(seen.prompt_answered, "{seen:?}");
 }

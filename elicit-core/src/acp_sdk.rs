@@ -4,41 +4,99 @@
 //! # Agent
 //!
 //! Keep one [`AgentElicitations`] per client connection (it is `Clone`:
-//! hand a copy to each handler; no `Mutex` of your own), tell it the
-//! client's capabilities at `initialize`, then ask with one call on the
-//! SDK's connection to the client ([`ElicitClient`]):
+//! hand a copy to each handler; no `Mutex` of your own) and tell it the
+//! client's capabilities at `initialize`. To ask, start the turn with
+//! [`AgentElicitations::spawn`] and call the [`Elicitor`] it gives you:
+//! `elicitor.elicit_form::<T>(scope, message).retry(n).await`.
+//!
+//! The turn must be a task of its own: the SDK reads the client's messages
+//! in the loop that runs your handlers, and reads the next message only when
+//! a handler returns. A handler that waited for an answer itself would wait
+//! forever. [`Elicitor`] exists only inside a task started by
+//! [`spawn`](AgentElicitations::spawn), and asking on the SDK's
+//! `ConnectionTo<Client>` directly is a compile error that says so
+//! ([`ElicitClient`]).
+//!
+//! A complete agent (`examples/acp_minimal_agent.rs` in the repository,
+//! whose `main` serves it on stdio; `tests/acp_demo.rs` runs it against the
+//! demo client):
 //!
 //! ```no_run
 //! use agent_client_protocol::v1::ConnectionTo;
-//! use agent_client_protocol::Client;
-//! use elicit_core::acp_sdk::{AgentElicitations, ElicitClient, ElicitError};
-//! use elicit_core::protocol::{ElicitationScope, Outcome};
+//! use agent_client_protocol::v1::schema::{
+//!     ContentBlock, ContentChunk, InitializeRequest, InitializeResponse, NewSessionRequest,
+//!     NewSessionResponse, PromptRequest, PromptResponse, SessionNotification, SessionUpdate,
+//!     StopReason,
+//! };
+//! use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
 //! use elicit_core::Elicit;
+//! use elicit_core::acp_sdk::{AgentElicitations, ElicitError};
+//! use elicit_core::protocol::{ElicitationScope, Outcome};
 //!
+//! /// How to deploy.
 //! #[derive(Elicit)]
 //! struct Deploy {
+//!     /// How many instances to run.
 //!     #[elicit(range(min = 1, max = 16), default = 2)]
 //!     replicas: u8,
 //! }
 //!
-//! async fn turn(
-//!     cx: &ConnectionTo<Client>,
-//!     elicitations: &AgentElicitations,
-//!     session: &str,
-//! ) -> Result<(), ElicitError> {
-//!     let scope = ElicitationScope::session(session);
-//!     match cx.elicit_form::<Deploy>(elicitations, scope, "How many replicas?").retry(2).await {
-//!         Ok(Outcome::Accepted(deploy)) => println!("deploying {} replicas", deploy.replicas),
-//!         Ok(_) => println!("not deploying"),
-//!         // No form mode: ask in the conversation instead.
-//!         Err(ElicitError::NotSent(reason)) => println!("{reason}"),
-//!         Err(other) => return Err(other),
-//!     }
-//!     Ok(())
+//! /// Serves one client on `transport` (the example's `main` passes stdio).
+//! async fn serve(
+//!     transport: impl ConnectTo<Agent> + 'static,
+//! ) -> Result<(), agent_client_protocol::Error> {
+//!     // One per client connection; every handler gets a clone.
+//!     let elicitations = AgentElicitations::new();
+//!     let on_initialize = elicitations.clone();
+//!     let agent = Agent
+//!         .v1()
+//!         .name("minimal-agent")
+//!         .on_receive_request(
+//!             async move |request: InitializeRequest, responder, _cx| {
+//!                 // The client's capabilities decide which modes may be sent.
+//!                 on_initialize.initialize(&request);
+//!                 responder.respond(InitializeResponse::new(request.protocol_version))
+//!             },
+//!             on_receive_request!(),
+//!         )
+//!         .on_receive_request(
+//!             async move |_: NewSessionRequest, responder, _cx| {
+//!                 responder.respond(NewSessionResponse::new("session-1"))
+//!             },
+//!             on_receive_request!(),
+//!         )
+//!         .on_receive_request(
+//!             async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
+//!                 // The turn waits for the client's answer, so it runs as a task
+//!                 // of its own: this handler returns at once, and the turn
+//!                 // answers the prompt when it is done.
+//!                 elicitations.spawn(&cx, async move |elicitor| {
+//!                     let scope = ElicitationScope::session(prompt.session_id.to_string());
+//!                     let asked = elicitor.elicit_form::<Deploy>(scope, "How many replicas?");
+//!                     let reply = match asked.retry(2).await {
+//!                         Ok(Outcome::Accepted(deploy)) => {
+//!                             format!("Deploying {} replicas.", deploy.replicas)
+//!                         }
+//!                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
+//!                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
+//!                         Err(error) => format!("Something went wrong: {error}"),
+//!                     };
+//!                     let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
+//!                     elicitor
+//!                         .connection()
+//!                         .send_notification(SessionNotification::new(
+//!                             prompt.session_id,
+//!                             SessionUpdate::AgentMessageChunk(text),
+//!                         ))?;
+//!                     responder.respond(PromptResponse::new(StopReason::EndTurn))
+//!                 })
+//!             },
+//!             on_receive_request!(),
+//!         );
+//!     agent.connect_to(transport).await
 //! }
+//! # fn main() {}
 //! ```
-//!
-//! In the `initialize` handler: `elicitations.initialize(&request)`.
 //!
 //! # Client
 //!
@@ -151,6 +209,9 @@ pub enum ElicitError {
 /// The agent's elicitation state for one client connection: the modes the
 /// client advertised and the outstanding URL elicitations. Cheap to clone;
 /// every clone is the same state, safe to use from any handler task.
+///
+/// It asks nothing by itself: [`spawn`](Self::spawn) a task off the SDK's
+/// dispatch loop, and ask with the [`Elicitor`] that task is given.
 #[derive(Clone)]
 pub struct AgentElicitations {
     connection: Arc<Mutex<AgentConnection>>,
@@ -206,6 +267,42 @@ impl AgentElicitations {
         f(&mut self.lock())
     }
 
+    /// Runs `task` as a task of the connection `cx`, off the SDK's dispatch
+    /// loop, and gives it the [`Elicitor`] it asks with. Call it from a
+    /// handler (typically `session/prompt`), move the handler's `responder`
+    /// into the task and answer when the turn is done; the handler itself
+    /// returns at once.
+    ///
+    /// Why: the SDK runs handlers inside the loop that reads the client's
+    /// messages, and waits for each handler before reading the next one. An
+    /// elicitation awaited there waits for an answer that loop can never
+    /// read: the connection hangs. That is why [`Elicitor`], the only
+    /// value that asks, exists only inside a task started here.
+    ///
+    /// As with the SDK's own `spawn`, an `Err` returned by `task` ends the
+    /// connection: answer the prompt with an error instead where the
+    /// connection should go on.
+    ///
+    /// # Errors
+    ///
+    /// The SDK's, when the task cannot be started (the connection is
+    /// closing).
+    #[track_caller]
+    pub fn spawn<F, Fut>(
+        &self,
+        cx: &ConnectionTo<Client>,
+        task: F,
+    ) -> Result<(), agent_client_protocol::Error>
+    where
+        F: FnOnce(Elicitor) -> Fut,
+        Fut: Future<Output = Result<(), agent_client_protocol::Error>> + Send + 'static,
+    {
+        cx.spawn(task(Elicitor {
+            cx: cx.clone(),
+            state: self.clone(),
+        }))
+    }
+
     fn lock(&self) -> MutexGuard<'_, AgentConnection> {
         // Nothing panics while the lock is held (the connection's methods
         // are plain bookkeeping), so a poisoned lock still holds a
@@ -216,50 +313,135 @@ impl AgentElicitations {
     }
 }
 
-/// One call per elicitation flow, on the SDK's connection to the client
-/// (`agent_client_protocol::v1::ConnectionTo<Client>`).
-pub trait ElicitClient {
+/// Asks the client, one call per elicitation flow. It exists only inside a
+/// task started with [`AgentElicitations::spawn`], off the SDK's dispatch
+/// loop, where waiting for the client's answer is safe.
+///
+/// Not `Clone`: a task that starts tasks of its own gives each an
+/// `Elicitor` through [`AgentElicitations::spawn`] again
+/// ([`elicitations`](Self::elicitations), [`connection`](Self::connection)).
+pub struct Elicitor {
+    cx: ConnectionTo<Client>,
+    state: AgentElicitations,
+}
+
+impl fmt::Debug for Elicitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Elicitor")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Elicitor {
+    /// The SDK's connection to the client: send your own notifications
+    /// (agent text, tool calls) and requests on it.
+    pub fn connection(&self) -> &ConnectionTo<Client> {
+        &self.cx
+    }
+
+    /// The connection's elicitation state.
+    pub fn elicitations(&self) -> &AgentElicitations {
+        &self.state
+    }
+
     /// Asks for the form `T` (see [`FormCall`]: `.retry(n)` asks again on an
     /// invalid answer). Nothing is sent if the client did not advertise form
     /// mode.
-    fn elicit_form<'a, T: Elicit + Send + 'a>(
-        &'a self,
-        state: &'a AgentElicitations,
+    pub fn elicit_form<T: Elicit + Send>(
+        &self,
         scope: ElicitationScope,
         message: impl Into<String>,
-    ) -> FormCall<'a, T>;
+    ) -> FormCall<'_, T> {
+        FormCall::new(&self.cx, &self.state, scope, message.into())
+    }
 
     /// Sends a URL-mode elicitation (the URL checked first) and reads the
     /// answer. `Consented` only means the user agreed to open the URL:
     /// completion is yours to report with [`complete`](Self::complete).
     /// An answer with an unknown action, or none, abandons the id.
-    fn elicit_url(
-        &self,
-        state: &AgentElicitations,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send;
+    pub async fn elicit_url(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
+        url_flow(&self.cx, &self.state, request, false).await
+    }
 
     /// [`elicit_url`](Self::elicit_url) for sensitive input (secrets,
     /// credentials, payments): URL mode or nothing, never a form.
-    fn elicit_sensitive(
-        &self,
-        state: &AgentElicitations,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send;
+    pub async fn elicit_sensitive(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
+        url_flow(&self.cx, &self.state, request, true).await
+    }
 
     /// Reports that the out-of-band flow of `id` finished (as
     /// `completed_by`, for an elicitation bound to a verified user) and
     /// sends `elicitation/complete`. Refused, and nothing is sent, for an id
     /// that is not outstanding, completed twice, or completed by another
     /// user.
-    fn complete(
+    pub fn complete(
         &self,
-        state: &AgentElicitations,
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
-    ) -> Result<(), ElicitError>;
+    ) -> Result<(), ElicitError> {
+        complete(&self.cx, &self.state, id, completed_by)
+    }
 }
 
+/// Implemented only by [`Elicitor`]: what an elicitation may be awaited on.
+///
+/// Its one purpose is the compile error below, for the SDK's own
+/// connection (see [`ElicitClient`]).
+#[diagnostic::on_unimplemented(
+    message = "an elicitation cannot be awaited on `{Self}`: inside an SDK handler it hangs the connection",
+    label = "the client's answer to this would never be read",
+    note = "the SDK reads the client's messages in the loop that runs your handler, so a handler that waits for an answer waits forever",
+    note = "run the turn off that loop and ask with the `Elicitor` it gets: `elicitations.spawn(&cx, async move |elicitor| {{ elicitor.elicit_form::<T>(scope, message).await .. }})`"
+)]
+pub trait OffDispatchLoop: private::Sealed {}
+
+impl OffDispatchLoop for Elicitor {}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::Elicitor {}
+}
+
+/// The one-call API on the SDK's connection itself, refused at compile time.
+///
+/// `cx.elicit_form(..)` in a handler would hang the connection (the SDK
+/// reads the client's answer only after the handler returns). Every method
+/// here requires [`OffDispatchLoop`], which the SDK's `ConnectionTo<Client>`
+/// does not implement, so such a call is a compile error that names the fix:
+/// [`AgentElicitations::spawn`] and the [`Elicitor`] it gives.
+pub trait ElicitClient {
+    /// Refused: use [`Elicitor::elicit_form`].
+    fn elicit_form<'a, T: Elicit + Send + 'a>(
+        &'a self,
+        state: &'a AgentElicitations,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+    ) -> FormCall<'a, T>
+    where
+        Self: OffDispatchLoop;
+
+    /// Refused: use [`Elicitor::elicit_url`].
+    fn elicit_url(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
+    where
+        Self: OffDispatchLoop;
+
+    /// Refused: use [`Elicitor::elicit_sensitive`].
+    fn elicit_sensitive(
+        &self,
+        state: &AgentElicitations,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
+    where
+        Self: OffDispatchLoop;
+}
+
+// The bodies type-check the calls (so a refused call reports one error, not
+// a cascade); the bound keeps them from ever being called.
 impl ElicitClient for ConnectionTo<Client> {
     fn elicit_form<'a, T: Elicit + Send + 'a>(
         &'a self,
@@ -267,14 +449,7 @@ impl ElicitClient for ConnectionTo<Client> {
         scope: ElicitationScope,
         message: impl Into<String>,
     ) -> FormCall<'a, T> {
-        FormCall {
-            cx: self,
-            state,
-            scope,
-            message: message.into(),
-            retry: Retry::NEVER,
-            form: PhantomData,
-        }
+        FormCall::new(self, state, scope, message.into())
     }
 
     fn elicit_url(
@@ -292,20 +467,20 @@ impl ElicitClient for ConnectionTo<Client> {
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send {
         url_flow(self, state, request, true)
     }
+}
 
-    fn complete(
-        &self,
-        state: &AgentElicitations,
-        id: &ElicitationId,
-        completed_by: Option<&VerifiedUser>,
-    ) -> Result<(), ElicitError> {
-        let notification = state
-            .lock()
-            .complete(id, completed_by)
-            .map_err(ElicitError::Completion)?;
-        self.send_notification(sdk::CompleteElicitationNotification::from(notification))
-            .map_err(ElicitError::Request)
-    }
+fn complete(
+    cx: &ConnectionTo<Client>,
+    state: &AgentElicitations,
+    id: &ElicitationId,
+    completed_by: Option<&VerifiedUser>,
+) -> Result<(), ElicitError> {
+    let notification = state
+        .lock()
+        .complete(id, completed_by)
+        .map_err(ElicitError::Completion)?;
+    cx.send_notification(sdk::CompleteElicitationNotification::from(notification))
+        .map_err(ElicitError::Request)
 }
 
 /// A form elicitation, sent when awaited. `.retry(n)` asks again up to `n`
@@ -333,7 +508,23 @@ impl<T> fmt::Debug for FormCall<'_, T> {
     }
 }
 
-impl<T> FormCall<'_, T> {
+impl<'a, T> FormCall<'a, T> {
+    fn new(
+        cx: &'a ConnectionTo<Client>,
+        state: &'a AgentElicitations,
+        scope: ElicitationScope,
+        message: String,
+    ) -> Self {
+        Self {
+            cx,
+            state,
+            scope,
+            message,
+            retry: Retry::NEVER,
+            form: PhantomData,
+        }
+    }
+
     /// Asks again up to `again` more times after an invalid answer.
     pub fn retry(mut self, again: u32) -> Self {
         self.retry = Retry::times(again);

@@ -1,0 +1,90 @@
+//! The smallest complete ACP agent that elicits a form: `initialize`,
+//! `session/new` and `session/prompt` handlers on the official SDK, over
+//! stdio. The README's "Using it with the ACP SDK" and the
+//! `elicit_core::acp_sdk` docs show this file; `tests/acp_demo.rs` runs it
+//! against the demo client:
+//!
+//! ```sh
+//! cargo build --example acp_minimal_agent
+//! cargo run --example acp_client -- --form --agent target/debug/examples/acp_minimal_agent
+//! ```
+
+// README snippet start
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, ContentChunk, InitializeRequest, InitializeResponse, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SessionNotification, SessionUpdate,
+    StopReason,
+};
+use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
+use elicit_core::Elicit;
+use elicit_core::acp_sdk::{AgentElicitations, ElicitError};
+use elicit_core::protocol::{ElicitationScope, Outcome};
+
+/// How to deploy.
+#[derive(Elicit)]
+struct Deploy {
+    /// How many instances to run.
+    #[elicit(range(min = 1, max = 16), default = 2)]
+    replicas: u8,
+}
+
+/// Serves one client on `transport` (the example's `main` passes stdio).
+async fn serve(
+    transport: impl ConnectTo<Agent> + 'static,
+) -> Result<(), agent_client_protocol::Error> {
+    // One per client connection; every handler gets a clone.
+    let elicitations = AgentElicitations::new();
+    let on_initialize = elicitations.clone();
+    let agent = Agent
+        .v1()
+        .name("minimal-agent")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+                // The client's capabilities decide which modes may be sent.
+                on_initialize.initialize(&request);
+                responder.respond(InitializeResponse::new(request.protocol_version))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| {
+                responder.respond(NewSessionResponse::new("session-1"))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                // The turn waits for the client's answer, so it runs as a task
+                // of its own: this handler returns at once, and the turn
+                // answers the prompt when it is done.
+                elicitations.spawn(&cx, async move |elicitor| {
+                    let scope = ElicitationScope::session(prompt.session_id.to_string());
+                    let asked = elicitor.elicit_form::<Deploy>(scope, "How many replicas?");
+                    let reply = match asked.retry(2).await {
+                        Ok(Outcome::Accepted(deploy)) => {
+                            format!("Deploying {} replicas.", deploy.replicas)
+                        }
+                        Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
+                        Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
+                        Err(error) => format!("Something went wrong: {error}"),
+                    };
+                    let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
+                    elicitor
+                        .connection()
+                        .send_notification(SessionNotification::new(
+                            prompt.session_id,
+                            SessionUpdate::AgentMessageChunk(text),
+                        ))?;
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                })
+            },
+            on_receive_request!(),
+        );
+    agent.connect_to(transport).await
+}
+// README snippet end
+
+fn main() -> Result<(), agent_client_protocol::Error> {
+    futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))
+}
