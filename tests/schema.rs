@@ -460,3 +460,44 @@ fn uuid_fields() {
         "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
     );
 }
+
+/// A variant doc comment alone keeps the plain `enum`; a `title` or
+/// `description` on any variant titles the options, and then every doc
+/// comment is an option description (README, "Type mapping").
+#[test]
+fn variant_doc_comments_describe_only_titled_options() {
+    #[derive(Elicit)]
+    #[elicit(rename_all = "lowercase")]
+    enum Documented {
+        /// Written for Rust readers.
+        Small,
+        Large,
+    }
+
+    #[derive(Elicit)]
+    #[elicit(rename_all = "lowercase")]
+    enum Titled {
+        /// Fits in a pocket.
+        Small,
+        #[elicit(title = "Large")]
+        Large,
+    }
+
+    #[derive(Elicit)]
+    struct Sizes {
+        documented: Documented,
+        titled: Titled,
+    }
+
+    assert_schema::<Sizes>(json!({
+        "type": "object",
+        "properties": {
+            "documented": {"type": "string", "enum": ["small", "large"]},
+            "titled": {"type": "string", "oneOf": [
+                {"const": "small", "title": "small", "description": "Fits in a pocket."},
+                {"const": "large", "title": "Large"}
+            ]}
+        },
+        "required": ["documented", "titled"]
+    }));
+}

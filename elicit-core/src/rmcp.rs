@@ -658,6 +658,51 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 /// Why an [`ElicitExt`] call returned no answer. Each message says what
 /// happened and what to do; the variants before [`Service`](Self::Service)
 /// are refusals made before any request was sent.
+///
+/// Match the variants you can act on and let the rest fail the tool call
+/// with their message (the enum is `#[non_exhaustive]`, so a `_` arm is
+/// needed anyway):
+///
+/// ```no_run
+/// use elicit_core::rmcp::{ElicitExt, McpElicitError};
+/// use elicit_core::{Elicit, Outcome};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::{Peer, RoleServer};
+///
+/// #[derive(Elicit)]
+/// struct Confirm {
+///     /// Go ahead with the deployment?
+///     proceed: bool,
+/// }
+///
+/// /// A tool's result: text for the model, and whether the call failed.
+/// async fn deploy(peer: &Peer<RoleServer>) -> CallToolResult {
+///     let text = match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await {
+///         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+///         // Declined, cancelled, or "no": nothing happens, nothing is asked again.
+///         Ok(_) => "Not deploying.".to_owned(),
+///         // Nothing was sent: this client cannot show forms. Fall back.
+///         Err(McpElicitError::ModeNotAdvertised { .. }) => {
+///             "This client cannot show forms: ask the user in the conversation.".to_owned()
+///         }
+///         // Every answer broke a rule: the errors name the fields.
+///         Err(McpElicitError::Invalid { errors, attempts }) => {
+///             let fields: Vec<&str> = errors.fields().collect();
+///             let text = format!("no valid answer in {attempts} tries (fields: {fields:?})");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The transport or the client failed: nothing was accepted.
+///         Err(McpElicitError::Service(error)) => {
+///             let text = format!("could not ask the user: {error}");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The rest are the form's or the URL's own faults (a credential-named
+///         // field, a part MCP cannot carry, an unsafe URL): fix them in code.
+///         Err(other) => return CallToolResult::error(vec![ContentBlock::text(other.to_string())]),
+///     };
+///     CallToolResult::success(vec![ContentBlock::text(text)])
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpElicitError {

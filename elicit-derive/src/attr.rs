@@ -395,7 +395,8 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         if attr.path().is_ident("secret") {
             secret.overwrite(sp((), attr.path().span()));
         } else if attr.path().is_ident("serde") {
-            serde_rename_value = serde_rename(attr);
+            // A `#[serde(..)]` without a rename keeps the one already read.
+            serde_rename_value = serde_rename(attr).or(serde_rename_value);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
                 let at = meta.path.span();
@@ -475,7 +476,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     let mut into = Attr::none(cx, "into");
     for attr in attrs {
         if attr.path().is_ident("serde") {
-            serde_rename_all_value = serde_rename_all(attr);
+            serde_rename_all_value = serde_rename_all(attr).or(serde_rename_all_value);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
                 let at = meta.path.span();
@@ -534,7 +535,7 @@ pub fn parse_variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut serde_rename_value = None;
     for attr in attrs {
         if attr.path().is_ident("serde") {
-            serde_rename_value = serde_rename(attr);
+            serde_rename_value = serde_rename(attr).or(serde_rename_value);
         } else if attr.path().is_ident("elicit") {
             each(cx, attr, |meta, key| {
                 let at = meta.path.span();
@@ -881,13 +882,26 @@ fn serde_rename(attr: &Attribute) -> Option<String> {
     found
 }
 
-/// `#[serde(rename_all = "..")]`, spanned on the string.
+/// `#[serde(rename_all = "..")]` (or `rename_all(deserialize = "..")`, the
+/// rule content is read by), spanned on the string.
 fn serde_rename_all(attr: &Attribute) -> Option<Sp<String>> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("rename_all") && meta.input.peek(Token![=]) {
-            let s: LitStr = meta.value()?.parse()?;
-            found = Some(sp(s.value(), s.span()));
+        if meta.path.is_ident("rename_all") {
+            if meta.input.peek(Token![=]) {
+                let s: LitStr = meta.value()?.parse()?;
+                found = Some(sp(s.value(), s.span()));
+            } else if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|inner| {
+                    if inner.path.is_ident("deserialize") {
+                        let s: LitStr = inner.value()?.parse()?;
+                        found = Some(sp(s.value(), s.span()));
+                    } else {
+                        skip_value(&inner)?;
+                    }
+                    Ok(())
+                })?;
+            }
         } else {
             skip_value(&meta)?;
         }
