@@ -83,8 +83,8 @@ async fn serve(
         );
     agent.connect_to(transport).await
 }
-// README snippet end
 
 fn main() -> Result<(), agent_client_protocol::Error> {
     futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))
 }
+// README snippet end

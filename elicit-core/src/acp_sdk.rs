@@ -17,9 +17,12 @@
 //! `ConnectionTo<Client>` directly is a compile error that says so
 //! ([`ElicitClient`]).
 //!
-//! A complete agent (`examples/acp_minimal_agent.rs` in the repository,
-//! whose `main` serves it on stdio; `tests/acp_demo.rs` runs it against the
-//! demo client):
+//! A complete agent, but for its `main`, which serves it on stdio:
+//! `futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))`
+//! (the SDK's `stdio` feature; the whole program is
+//! `examples/acp_minimal_agent.rs` in the repository, and the README's "Using
+//! it with the ACP SDK"; `tests/acp_demo.rs` runs it against the demo
+//! client):
 //!
 //! ```no_run
 //! use agent_client_protocol::v1::ConnectionTo;
