@@ -2,7 +2,7 @@
 //! their parsed attributes and their resolved wire names and descriptions.
 //!
 //! Resolving happens here, once: `valid.rs` checks the results and
-//! `expand.rs` writes them out, and neither applies a naming rule itself.
+//! `expand/` writes them out, and neither applies a naming rule itself.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;

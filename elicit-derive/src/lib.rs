@@ -32,15 +32,16 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
 
 /// The derive on a parsed input: the impls, or the errors with a fallback.
 fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
-    let cx = ctxt::Ctxt::default();
+    let cx = ctxt::Ctxt::new();
     let input = ast::Input::from_syn(&cx, input);
     valid::check(&cx, &input);
-    if cx.has_errors() {
-        let fallback = expand::fallback(&input);
-        let errors = cx.into_compile_errors();
-        return quote::quote!(#errors #fallback);
+    match cx.check() {
+        Ok(()) => expand::expand(&input),
+        Err(errors) => {
+            let fallback = expand::fallback(&input);
+            quote::quote!(#errors #fallback)
+        }
     }
-    expand::expand(&input)
 }
 
 #[cfg(test)]
