@@ -121,9 +121,11 @@ use crate::{Content, SchemaErrorKind};
 mod describe;
 mod prompt;
 mod script;
+mod style;
 
 use describe::{choice_labels, constraints, label};
 use script::Script;
+use style::{Style, say};
 
 /// Where the answers come from.
 enum Input {
@@ -478,10 +480,6 @@ impl Renderer {
     }
 }
 
-fn say(line: String) {
-    eprintln!("{line}");
-}
-
 // -- the system opener --------------------------------------------------------
 
 /// Hands `url` to the system opener (`xdg-open`, or `open` on macOS) and
@@ -511,40 +509,6 @@ pub fn open_in_browser(url: &str) -> io::Result<&'static str> {
     // Reap it in the background; its exit status says nothing we can use.
     std::thread::spawn(move || child.wait());
     Ok(opener)
-}
-
-// -- styling ------------------------------------------------------------------
-
-/// ANSI styling, only when stderr is a terminal.
-struct Style {
-    enabled: bool,
-}
-
-impl Style {
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.enabled {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-
-    fn bold(&self, text: &str) -> String {
-        self.paint("1", text)
-    }
-
-    fn dim(&self, text: &str) -> String {
-        self.paint("2", text)
-    }
-
-    fn warn(&self, text: &str) -> String {
-        self.paint("33", text)
-    }
-
-    /// The host: bold, underlined, reverse video.
-    fn host(&self, host: &str) -> String {
-        self.paint("1;4;7", host)
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use inquire::{MultiSelect, Select, Text};
 use serde_json::Value;
 
 use super::describe::{constraints, display_value, label, option_labels};
-use super::{Style, say};
+use super::style::{Style, say};
 use crate::protocol::client::{FormAnswer, FormElicitation, UrlAnswer, UrlElicitation};
 use crate::rules::check_value;
 use crate::{Content, ContentError, ElicitationSchema, Items, Options, PropertySchema};

@@ -4,7 +4,7 @@ use std::io::{self, BufRead};
 
 use serde_json::{Map, Value};
 
-use super::say;
+use super::style::say;
 use crate::Content;
 use crate::protocol::client::{FormAnswer, FormElicitation, UrlAnswer};
 
