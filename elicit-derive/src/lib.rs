@@ -43,6 +43,11 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     expand::expand(&input)
 }
 
+// This package's README (the crates.io page) is compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(test)]
 mod tests {
     use proc_macro2::{TokenStream, TokenTree};
