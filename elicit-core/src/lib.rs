@@ -263,8 +263,8 @@ pub trait Elicit: Sized {
 pub mod __private;
 
 // This package's README (the crates.io page) is compiled and run as
-// doctests. The workspace's README is the root package's (src/lib.rs there):
-// a published crate has only its own directory.
+// doctests. The workspace's README is run by readme-doctests/: a published
+// crate has only its own directory.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
