@@ -76,6 +76,9 @@
 //! compile error that says so.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+// docs.rs (`--cfg docsrs`, Cargo.toml) marks each feature-gated item with the
+// feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
@@ -259,7 +262,9 @@ pub trait Elicit: Sized {
 #[doc(hidden)]
 pub mod __private;
 
-// The README's examples are compiled and run as doctests.
+// This package's README (the crates.io page) is compiled and run as
+// doctests. The workspace's README is run by readme-doctests/: a published
+// crate has only its own directory.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

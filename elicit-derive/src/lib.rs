@@ -2,10 +2,10 @@
 //! [elicit-core](https://docs.rs/elicit-core). Depend on elicit-core, which
 //! re-exports it; the generated code calls elicit-core's runtime.
 //!
-//! The pipeline is parse ([`ast`], [`attr`]: the typed input, with every
-//! wire name and description resolved once) -> validate ([`valid`], every
-//! error collected with its span in a `ctxt::Ctxt`) -> expand
-//! ([`expand`]). When parsing or validation finds errors, the derive emits
+//! The pipeline (private modules) is parse (`ast`, `attr`: the typed input,
+//! with every wire name and description resolved once) -> validate (`valid`,
+//! every error collected with its span in a `ctxt::Ctxt`) -> expand
+//! (`expand`). When parsing or validation finds errors, the derive emits
 //! them together with a fallback impl, so a user sees our errors and not a
 //! cascade of missing-trait errors. `limits` holds the pattern limits
 //! shared with elicit-core's runtime; `case` the `rename_all` rules.
@@ -43,6 +43,11 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
         }
     }
 }
+
+// This package's README (the crates.io page) is compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,8 @@
 //! agent sends, and turn four client answers (accept, decline, cancel, and an
 //! accept with invalid content) into typed results or field errors.
 //!
-//! Run it with `cargo run --example quickstart`.
+//! Run it with `cargo run -p elicit-core --example quickstart` from the
+//! workspace root (or `cargo run --example quickstart` in `elicit-core/`).
 
 use elicit_core::Elicit;
 use elicit_core::protocol::agent::{
@@ -100,9 +101,24 @@ fn handle<T: Elicit + std::fmt::Debug>(label: &str, pending: PendingForm<T>, res
     }
 }
 
-/// The JSON-RPC envelope around a request's params.
-fn envelope(id: u64, request: &CreateElicitationRequest) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": ELICITATION_CREATE, "params": request})
+/// The JSON-RPC envelope around a request's params, serialized straight
+/// from the request: a `serde_json::Value` would sort the schema's properties
+/// by name unless serde_json's `preserve_order` feature is on.
+#[derive(serde::Serialize)]
+struct Envelope<'a> {
+    jsonrpc: &'static str,
+    id: u64,
+    method: &'static str,
+    params: &'a CreateElicitationRequest,
+}
+
+fn envelope(id: u64, request: &CreateElicitationRequest) -> Envelope<'_> {
+    Envelope {
+        jsonrpc: "2.0",
+        id,
+        method: ELICITATION_CREATE,
+        params: request,
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
