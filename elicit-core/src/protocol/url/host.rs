@@ -1,6 +1,12 @@
 //! Reading the host: IPv6 literals, IPv4 addresses (`std::net`), domain
 //! labels (the rule of [`crate::format`]) and their Punycode form.
+//!
+//! The host is shown as a browser shows it (the WHATWG URL Standard's host
+//! serializer): lowercase, an IPv4 address without a trailing `.`, an IPv6
+//! address in its shortest form, a domain as written (with its trailing `.`,
+//! if any).
 
+use std::fmt::Write as _;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use super::lookalike;
@@ -45,7 +51,8 @@ pub(super) fn analyse_host(a: &mut Analysis, host_text: &str) {
     }
 }
 
-/// A bracketed IPv6 address; `inner` is without the brackets.
+/// A bracketed IPv6 address; `inner` is without the brackets. Shown in the
+/// browser's form ([`ipv6_host`]); a refused one as written, lowercased.
 fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
     a.host = Some(host_text.to_ascii_lowercase());
     a.host_kind = Some(HostKind::Ipv6);
@@ -57,11 +64,66 @@ fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
         return;
     }
     match inner.parse::<Ipv6Addr>() {
-        Ok(address) => a.loopback = address.is_loopback(),
+        Ok(address) => {
+            a.loopback = address.is_loopback();
+            a.host = Some(ipv6_host(address));
+        }
         Err(_) => a.refuse(UrlRejection::InvalidHost {
             reason: "is not a valid IPv6 address",
         }),
     }
+}
+
+/// `address` in brackets, as the URL Standard's IPv6 serializer writes it:
+/// each piece in lowercase hex without leading zeros, and the first longest
+/// run of two or more zero pieces written as `::`. An embedded IPv4 address
+/// is written as two pieces too (`[::ffff:102:304]`), unlike
+/// `Ipv6Addr`'s `Display` (`::ffff:1.2.3.4`).
+fn ipv6_host(address: Ipv6Addr) -> String {
+    let pieces = address.segments();
+    let compress = longest_zero_run(&pieces);
+    let mut host = String::from("[");
+    let mut ignore_zeros = false;
+    for (index, &piece) in pieces.iter().enumerate() {
+        if ignore_zeros && piece == 0 {
+            continue;
+        }
+        ignore_zeros = false;
+        if compress == Some(index) {
+            host.push_str(if index == 0 { "::" } else { ":" });
+            ignore_zeros = true;
+            continue;
+        }
+        // Writing to a `String` cannot fail.
+        let _ = write!(host, "{piece:x}");
+        if index != 7 {
+            host.push(':');
+        }
+    }
+    host.push(']');
+    host
+}
+
+/// Where the first of the longest runs of zero pieces starts, if that run
+/// is longer than one piece.
+fn longest_zero_run(pieces: &[u16; 8]) -> Option<usize> {
+    let mut longest: Option<(usize, usize)> = None;
+    let mut index = 0;
+    while index < pieces.len() {
+        if pieces[index] != 0 {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        while index < pieces.len() && pieces[index] == 0 {
+            index += 1;
+        }
+        let len = index - start;
+        if len > 1 && longest.is_none_or(|(_, longest_len)| len > longest_len) {
+            longest = Some((start, len));
+        }
+    }
+    longest.map(|(start, _)| start)
 }
 
 /// The checks on a name's characters, labels and length. `trimmed` is the
@@ -122,13 +184,18 @@ fn ends_in_number(label: &str) -> bool {
 
 /// A host that WHATWG reads as an IPv4 address: allowed only as four
 /// decimal numbers up to 255 without leading zeros, the one form
-/// `std::net::Ipv4Addr` parses. Shorthand (`127.1`, `2130706433`), hex
-/// (`0x7f.0.0.1`) and octal (`0177.0.0.1`) forms are refused.
+/// `std::net::Ipv4Addr` parses, and shown without a trailing `.` as a
+/// browser shows it. Shorthand (`127.1`, `2130706433`), hex (`0x7f.0.0.1`)
+/// and octal (`0177.0.0.1`) forms are refused: a browser opens them, but as
+/// an address few readers would recognise.
 fn analyse_ipv4(a: &mut Analysis, trimmed: &str, host_text: &str) {
     a.host_kind = Some(HostKind::Ipv4);
     a.warn(UrlWarning::IpLiteral);
     match trimmed.parse::<Ipv4Addr>() {
-        Ok(address) => a.loopback = address.is_loopback(),
+        Ok(address) => {
+            a.loopback = address.is_loopback();
+            a.host = Some(trimmed.to_owned());
+        }
         Err(_) => a.refuse(UrlRejection::NonCanonicalIpv4 {
             host: host_text.to_owned(),
         }),
@@ -286,18 +353,21 @@ mod tests {
 
     #[test]
     fn ipv6_forms() {
-        for good in [
-            "::1",
-            "0:0:0:0:0:0:0:1",
-            "::",
-            "::ffff:127.0.0.1",
-            "1:2:3:4:5:6:7::",
-            "1:2:3:4:5:6:1.2.3.4",
-            "2001:DB8::1",
+        for (good, shown) in [
+            ("::1", "[::1]"),
+            ("0:0:0:0:0:0:0:1", "[::1]"),
+            ("::", "[::]"),
+            ("::ffff:127.0.0.1", "[::ffff:7f00:1]"),
+            ("1:2:3:4:5:6:7::", "[1:2:3:4:5:6:7:0]"),
+            ("1:2:3:4:5:6:1.2.3.4", "[1:2:3:4:5:6:102:304]"),
+            ("2001:DB8::1", "[2001:db8::1]"),
         ] {
             let review = ipv6_review(good);
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
             assert_eq!(review.host_kind(), Some(HostKind::Ipv6), "{good}");
+            assert_eq!(review.host(), Some(shown), "{good}");
+            // The URL itself is kept as written.
+            assert_eq!(review.split_for_display().unwrap().1, format!("[{good}]"));
         }
         for bad in [
             ":1",
@@ -311,13 +381,38 @@ mod tests {
             "::1.2.3.04",
             "1:2:3:4:5:6:7:1.2.3.4",
         ] {
+            let review = ipv6_review(bad);
             assert_eq!(
-                ipv6_review(bad).verdict().rejection(),
+                review.verdict().rejection(),
                 Some(&UrlRejection::InvalidHost {
                     reason: "is not a valid IPv6 address"
                 }),
                 "{bad}"
             );
+            // Refused, it is shown as written.
+            assert_eq!(review.host(), Some(format!("[{bad}]").as_str()));
+        }
+    }
+
+    /// The URL Standard's IPv6 serializer: the first longest run of two or
+    /// more zero pieces becomes `::`.
+    #[test]
+    fn ipv6_serializer() {
+        for (pieces, shown) in [
+            ([0; 8], "[::]"),
+            ([0, 0, 0, 0, 0, 0, 0, 1], "[::1]"),
+            ([1, 0, 0, 0, 0, 0, 0, 0], "[1::]"),
+            ([1, 0, 1, 0, 1, 0, 1, 0], "[1:0:1:0:1:0:1:0]"),
+            ([1, 0, 0, 1, 0, 0, 0, 1], "[1:0:0:1::1]"),
+            ([1, 0, 0, 1, 0, 0, 1, 1], "[1::1:0:0:1:1]"),
+            ([0, 0, 1, 0, 0, 1, 0, 0], "[::1:0:0:1:0:0]"),
+            (
+                [0xabcd, 0x0db8, 0, 0, 0, 0, 0xffff, 0x0102],
+                "[abcd:db8::ffff:102]",
+            ),
+            ([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1], "[::ffff:7f00:1]"),
+        ] {
+            assert_eq!(ipv6_host(Ipv6Addr::from(pieces)), shown, "{pieces:?}");
         }
     }
 
@@ -347,6 +442,8 @@ mod tests {
             let review = UrlReview::new(&format!("https://{good}/"));
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
             assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{good}");
+            // Without the trailing `.`, as a browser shows it.
+            assert_eq!(review.host(), Some(good.trim_end_matches('.')), "{good}");
         }
         for bad in [
             "127.1",
