@@ -1,5 +1,6 @@
 //! Reading the host: IPv6 literals, IPv4 addresses (`std::net`), domain
-//! labels (the rule of [`crate::format`]) and their Punycode form.
+//! labels (the rule of [`crate::format`]) and their Punycode form
+//! ([`super::idn`]).
 //!
 //! The host is shown as a browser shows it (the WHATWG URL Standard's host
 //! serializer): lowercase, an IPv4 address without a trailing `.`, an IPv6
@@ -9,9 +10,9 @@
 use std::fmt::Write as _;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use super::lookalike;
 use super::parse::Analysis;
 use super::policy::{HostKind, UrlRejection, UrlWarning};
+use super::{idn, lookalike};
 
 /// The longest host name, in bytes, without its trailing `.`.
 const MAX_HOST_LEN: usize = 253;
@@ -207,6 +208,9 @@ fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
     a.host_kind = Some(HostKind::Domain);
     a.loopback = trimmed == "localhost";
     let unicode_labels = decode_labels(a, labels);
+    if let Err(reason) = idn::check_bidi(&unicode_labels) {
+        a.refuse(UrlRejection::InvalidHost { reason });
+    }
     for label in &unicode_labels {
         if lookalike::mixes_scripts(label) {
             a.warn(UrlWarning::MixedScripts {
@@ -223,8 +227,8 @@ fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
 }
 
 /// The labels with their `xn--` ones decoded (kept as written when they do
-/// not decode, which is refused). Warns about each Punycode label, and sets
-/// the Unicode host when there is one.
+/// not decode). Refuses an `xn--` label a browser refuses ([`idn`]), warns
+/// about each one, and sets the Unicode host when there is one.
 fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
     let mut unicode_labels = Vec::with_capacity(labels.len());
     let mut any_punycode = false;
@@ -234,11 +238,13 @@ fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
             continue;
         };
         any_punycode = true;
-        let decoded = punycode_decode(encoded);
-        if decoded.is_none() {
-            a.refuse(UrlRejection::InvalidHost {
-                reason: "has an `xn--` label that is not valid Punycode",
-            });
+        let decoded = idn::punycode_decode(encoded);
+        let checked = match &decoded {
+            Some(unicode) => idn::check_label(unicode),
+            None => Err(idn::NOT_PUNYCODE),
+        };
+        if let Err(reason) = checked {
+            a.refuse(UrlRejection::InvalidHost { reason });
         }
         a.warn(UrlWarning::Punycode {
             label: (*label).to_owned(),
@@ -252,100 +258,10 @@ fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
     unicode_labels
 }
 
-// ---------------------------------------------------------------------------
-// Punycode (RFC 3492), decoding only.
-
-const BASE: u32 = 36;
-const T_MIN: u32 = 1;
-const T_MAX: u32 = 26;
-const SKEW: u32 = 38;
-const DAMP: u32 = 700;
-const INITIAL_BIAS: u32 = 72;
-const INITIAL_N: u32 = 128;
-
-/// Decodes the part of a label after `xn--`; `None` if it is empty or not
-/// valid Punycode.
-fn punycode_decode(input: &str) -> Option<String> {
-    if !input.is_ascii() || input.is_empty() {
-        return None;
-    }
-    let (basic, extended) = match input.rfind('-') {
-        Some(i) => (&input[..i], &input[i + 1..]),
-        None => ("", input),
-    };
-    let mut output: Vec<char> = basic.chars().collect();
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    let mut digits = extended.bytes().peekable();
-    while digits.peek().is_some() {
-        let old_i = i;
-        i = read_delta(&mut digits, i, bias)?;
-        let len = u32::try_from(output.len() + 1).ok()?;
-        bias = adapt(i - old_i, len, old_i == 0);
-        n = n.checked_add(i / len)?;
-        i %= len;
-        let c = char::from_u32(n)?;
-        output.insert(usize::try_from(i).ok()?, c);
-        i += 1;
-    }
-    Some(output.into_iter().collect())
-}
-
-/// Reads one generalized variable-length integer from `digits` and adds it
-/// to `i` (RFC 3492, section 6.2).
-fn read_delta(digits: &mut impl Iterator<Item = u8>, mut i: u32, bias: u32) -> Option<u32> {
-    let mut w: u32 = 1;
-    let mut k = BASE;
-    loop {
-        let digit = match digits.next()? {
-            b @ b'a'..=b'z' => u32::from(b - b'a'),
-            b @ b'A'..=b'Z' => u32::from(b - b'A'),
-            b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
-            _ => return None,
-        };
-        i = i.checked_add(digit.checked_mul(w)?)?;
-        let t = if k <= bias {
-            T_MIN
-        } else if k >= bias + T_MAX {
-            T_MAX
-        } else {
-            k - bias
-        };
-        if digit < t {
-            return Some(i);
-        }
-        w = w.checked_mul(BASE - t)?;
-        k = k.checked_add(BASE)?;
-    }
-}
-
-/// The bias adaptation function (RFC 3492, section 6.1).
-fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
-    let mut delta = if first_time { delta / DAMP } else { delta / 2 };
-    delta += delta / num_points;
-    let mut k = 0;
-    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-        delta /= BASE - T_MIN;
-        k += BASE;
-    }
-    k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocol::url::{UrlReview, UrlVerdict};
-
-    #[test]
-    fn punycode_decodes_rfc_examples() {
-        assert_eq!(punycode_decode("80ak6aa92e").as_deref(), Some("аррӏе"));
-        assert_eq!(punycode_decode("pple-43d").as_deref(), Some("\u{430}pple"));
-        assert_eq!(punycode_decode("mnchen-3ya").as_deref(), Some("münchen"));
-        assert_eq!(punycode_decode("!!"), None);
-        assert_eq!(punycode_decode("99999999999"), None);
-        assert_eq!(punycode_decode(""), None);
-    }
 
     fn ipv6_review(inner: &str) -> UrlReview {
         UrlReview::new(&format!("https://[{inner}]/"))

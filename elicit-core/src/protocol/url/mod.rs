@@ -13,9 +13,10 @@
 //!
 //! Inside, `policy` holds the limits and the types above, `parse` reads the
 //! URL's parts, `host` its host (IP addresses through `std::net`, domain
-//! labels by the rule of [`crate::format`], Punycode), and `lookalike` the
-//! warnings about hosts that imitate others (mixed scripts by Unicode
-//! UTS #39, through `unicode-security`).
+//! labels by the rule of [`crate::format`]), `idn` its `xn--` labels
+//! (Punycode, and the checks a browser makes on their Unicode form), and
+//! `lookalike` the warnings about hosts that imitate others (mixed scripts
+//! by Unicode UTS #39, through `unicode-security`).
 //!
 //! [`UrlReview::host`] shows the host as a browser shows it (the WHATWG URL
 //! Standard's serialization): lowercased, an IPv6 address in its shortest
@@ -34,7 +35,18 @@
 //!   credentials
 //!   ([`looks_like_credential`](crate::credential::looks_like_credential),
 //!   the derive's word list);
-//!   malformed or ambiguous URLs.
+//!   malformed or ambiguous URLs; hosts a browser would not open, such as
+//!   an `xn--` label that is not Punycode or whose Unicode form IDNA
+//!   (UTS #46) refuses (an uppercase letter, a control, a leading combining
+//!   mark, a label not in normalization form C, a broken bidi rule).
+//! - Refused although a browser opens them: IPv4 addresses in shorthand,
+//!   hex or octal (`127.1`, `0x7f.0.0.1`); non-ASCII hosts (write them in
+//!   Punycode); and, as IDNA's own tables are not used here, `xn--` labels
+//!   with characters outside UTS #39's identifier set (symbols, emoji), with
+//!   combining marks shared by several scripts (an accent written apart from
+//!   its letter), or right-to-left beside a non-ASCII left-to-right label.
+//!   Also refused: an `xn--` label that decodes to another `xn--` label
+//!   (UTS #46 refuses it; the `url` crate does not yet).
 //! - Warned about (allowed, but show the warnings): Punycode (`xn--`) and
 //!   non-ASCII hosts, mixed scripts, IP-literal hosts, very long hosts and
 //!   hosts that imitate another domain (`example.com.evil.io`).
@@ -60,6 +72,7 @@
 //! ```
 
 mod host;
+mod idn;
 mod lookalike;
 mod parse;
 mod policy;
