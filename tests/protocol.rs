@@ -1314,9 +1314,10 @@ fn url_table() {
         ),
         (
             "http://[::ffff:127.0.0.1]/",
-            Some("[::ffff:127.0.0.1]"),
+            // The host as a browser shows it.
+            Some("[::ffff:7f00:1]"),
             Refused(R::InsecureHttp {
-                host: "[::ffff:127.0.0.1]".into(),
+                host: "[::ffff:7f00:1]".into(),
             }),
             vec![not_https("http"), W::IpLiteral],
         ),

@@ -1,11 +1,18 @@
 //! Reading the host: IPv6 literals, IPv4 addresses (`std::net`), domain
-//! labels (the rule of [`crate::format`]) and their Punycode form.
+//! labels (the rule of [`crate::format`]) and their Punycode form
+//! ([`super::idn`]).
+//!
+//! The host is shown as a browser shows it (the WHATWG URL Standard's host
+//! serializer): lowercase, an IPv4 address without a trailing `.`, an IPv6
+//! address in its shortest form, a domain as written (with its trailing `.`,
+//! if any).
 
+use std::fmt::Write as _;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use super::lookalike;
 use super::parse::Analysis;
 use super::policy::{HostKind, UrlRejection, UrlWarning};
+use super::{idn, lookalike};
 
 /// The longest host name, in bytes, without its trailing `.`.
 const MAX_HOST_LEN: usize = 253;
@@ -45,7 +52,8 @@ pub(super) fn analyse_host(a: &mut Analysis, host_text: &str) {
     }
 }
 
-/// A bracketed IPv6 address; `inner` is without the brackets.
+/// A bracketed IPv6 address; `inner` is without the brackets. Shown in the
+/// browser's form ([`ipv6_host`]); a refused one as written, lowercased.
 fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
     a.host = Some(host_text.to_ascii_lowercase());
     a.host_kind = Some(HostKind::Ipv6);
@@ -57,11 +65,66 @@ fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
         return;
     }
     match inner.parse::<Ipv6Addr>() {
-        Ok(address) => a.loopback = address.is_loopback(),
+        Ok(address) => {
+            a.loopback = address.is_loopback();
+            a.host = Some(ipv6_host(address));
+        }
         Err(_) => a.refuse(UrlRejection::InvalidHost {
             reason: "is not a valid IPv6 address",
         }),
     }
+}
+
+/// `address` in brackets, as the URL Standard's IPv6 serializer writes it:
+/// each piece in lowercase hex without leading zeros, and the first longest
+/// run of two or more zero pieces written as `::`. An embedded IPv4 address
+/// is written as two pieces too (`[::ffff:102:304]`), unlike
+/// `Ipv6Addr`'s `Display` (`::ffff:1.2.3.4`).
+fn ipv6_host(address: Ipv6Addr) -> String {
+    let pieces = address.segments();
+    let compress = longest_zero_run(&pieces);
+    let mut host = String::from("[");
+    let mut ignore_zeros = false;
+    for (index, &piece) in pieces.iter().enumerate() {
+        if ignore_zeros && piece == 0 {
+            continue;
+        }
+        ignore_zeros = false;
+        if compress == Some(index) {
+            host.push_str(if index == 0 { "::" } else { ":" });
+            ignore_zeros = true;
+            continue;
+        }
+        // Writing to a `String` cannot fail.
+        let _ = write!(host, "{piece:x}");
+        if index != 7 {
+            host.push(':');
+        }
+    }
+    host.push(']');
+    host
+}
+
+/// Where the first of the longest runs of zero pieces starts, if that run
+/// is longer than one piece.
+fn longest_zero_run(pieces: &[u16; 8]) -> Option<usize> {
+    let mut longest: Option<(usize, usize)> = None;
+    let mut index = 0;
+    while index < pieces.len() {
+        if pieces[index] != 0 {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        while index < pieces.len() && pieces[index] == 0 {
+            index += 1;
+        }
+        let len = index - start;
+        if len > 1 && longest.is_none_or(|(_, longest_len)| len > longest_len) {
+            longest = Some((start, len));
+        }
+    }
+    longest.map(|(start, _)| start)
 }
 
 /// The checks on a name's characters, labels and length. `trimmed` is the
@@ -122,13 +185,18 @@ fn ends_in_number(label: &str) -> bool {
 
 /// A host that WHATWG reads as an IPv4 address: allowed only as four
 /// decimal numbers up to 255 without leading zeros, the one form
-/// `std::net::Ipv4Addr` parses. Shorthand (`127.1`, `2130706433`), hex
-/// (`0x7f.0.0.1`) and octal (`0177.0.0.1`) forms are refused.
+/// `std::net::Ipv4Addr` parses, and shown without a trailing `.` as a
+/// browser shows it. Shorthand (`127.1`, `2130706433`), hex (`0x7f.0.0.1`)
+/// and octal (`0177.0.0.1`) forms are refused: a browser opens them, but as
+/// an address few readers would recognise.
 fn analyse_ipv4(a: &mut Analysis, trimmed: &str, host_text: &str) {
     a.host_kind = Some(HostKind::Ipv4);
     a.warn(UrlWarning::IpLiteral);
     match trimmed.parse::<Ipv4Addr>() {
-        Ok(address) => a.loopback = address.is_loopback(),
+        Ok(address) => {
+            a.loopback = address.is_loopback();
+            a.host = Some(trimmed.to_owned());
+        }
         Err(_) => a.refuse(UrlRejection::NonCanonicalIpv4 {
             host: host_text.to_owned(),
         }),
@@ -140,6 +208,9 @@ fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
     a.host_kind = Some(HostKind::Domain);
     a.loopback = trimmed == "localhost";
     let unicode_labels = decode_labels(a, labels);
+    if let Err(reason) = idn::check_bidi(&unicode_labels) {
+        a.refuse(UrlRejection::InvalidHost { reason });
+    }
     for label in &unicode_labels {
         if lookalike::mixes_scripts(label) {
             a.warn(UrlWarning::MixedScripts {
@@ -156,8 +227,8 @@ fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
 }
 
 /// The labels with their `xn--` ones decoded (kept as written when they do
-/// not decode, which is refused). Warns about each Punycode label, and sets
-/// the Unicode host when there is one.
+/// not decode). Refuses an `xn--` label a browser refuses ([`idn`]), warns
+/// about each one, and sets the Unicode host when there is one.
 fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
     let mut unicode_labels = Vec::with_capacity(labels.len());
     let mut any_punycode = false;
@@ -167,11 +238,13 @@ fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
             continue;
         };
         any_punycode = true;
-        let decoded = punycode_decode(encoded);
-        if decoded.is_none() {
-            a.refuse(UrlRejection::InvalidHost {
-                reason: "has an `xn--` label that is not valid Punycode",
-            });
+        let decoded = idn::punycode_decode(encoded);
+        let checked = match &decoded {
+            Some(unicode) => idn::check_label(unicode),
+            None => Err(idn::NOT_PUNYCODE),
+        };
+        if let Err(reason) = checked {
+            a.refuse(UrlRejection::InvalidHost { reason });
         }
         a.warn(UrlWarning::Punycode {
             label: (*label).to_owned(),
@@ -185,100 +258,10 @@ fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
     unicode_labels
 }
 
-// ---------------------------------------------------------------------------
-// Punycode (RFC 3492), decoding only.
-
-const BASE: u32 = 36;
-const T_MIN: u32 = 1;
-const T_MAX: u32 = 26;
-const SKEW: u32 = 38;
-const DAMP: u32 = 700;
-const INITIAL_BIAS: u32 = 72;
-const INITIAL_N: u32 = 128;
-
-/// Decodes the part of a label after `xn--`; `None` if it is empty or not
-/// valid Punycode.
-fn punycode_decode(input: &str) -> Option<String> {
-    if !input.is_ascii() || input.is_empty() {
-        return None;
-    }
-    let (basic, extended) = match input.rfind('-') {
-        Some(i) => (&input[..i], &input[i + 1..]),
-        None => ("", input),
-    };
-    let mut output: Vec<char> = basic.chars().collect();
-    let mut n = INITIAL_N;
-    let mut i: u32 = 0;
-    let mut bias = INITIAL_BIAS;
-    let mut digits = extended.bytes().peekable();
-    while digits.peek().is_some() {
-        let old_i = i;
-        i = read_delta(&mut digits, i, bias)?;
-        let len = u32::try_from(output.len() + 1).ok()?;
-        bias = adapt(i - old_i, len, old_i == 0);
-        n = n.checked_add(i / len)?;
-        i %= len;
-        let c = char::from_u32(n)?;
-        output.insert(usize::try_from(i).ok()?, c);
-        i += 1;
-    }
-    Some(output.into_iter().collect())
-}
-
-/// Reads one generalized variable-length integer from `digits` and adds it
-/// to `i` (RFC 3492, section 6.2).
-fn read_delta(digits: &mut impl Iterator<Item = u8>, mut i: u32, bias: u32) -> Option<u32> {
-    let mut w: u32 = 1;
-    let mut k = BASE;
-    loop {
-        let digit = match digits.next()? {
-            b @ b'a'..=b'z' => u32::from(b - b'a'),
-            b @ b'A'..=b'Z' => u32::from(b - b'A'),
-            b @ b'0'..=b'9' => u32::from(b - b'0') + 26,
-            _ => return None,
-        };
-        i = i.checked_add(digit.checked_mul(w)?)?;
-        let t = if k <= bias {
-            T_MIN
-        } else if k >= bias + T_MAX {
-            T_MAX
-        } else {
-            k - bias
-        };
-        if digit < t {
-            return Some(i);
-        }
-        w = w.checked_mul(BASE - t)?;
-        k = k.checked_add(BASE)?;
-    }
-}
-
-/// The bias adaptation function (RFC 3492, section 6.1).
-fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
-    let mut delta = if first_time { delta / DAMP } else { delta / 2 };
-    delta += delta / num_points;
-    let mut k = 0;
-    while delta > ((BASE - T_MIN) * T_MAX) / 2 {
-        delta /= BASE - T_MIN;
-        k += BASE;
-    }
-    k + (BASE - T_MIN + 1) * delta / (delta + SKEW)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocol::url::{UrlReview, UrlVerdict};
-
-    #[test]
-    fn punycode_decodes_rfc_examples() {
-        assert_eq!(punycode_decode("80ak6aa92e").as_deref(), Some("аррӏе"));
-        assert_eq!(punycode_decode("pple-43d").as_deref(), Some("\u{430}pple"));
-        assert_eq!(punycode_decode("mnchen-3ya").as_deref(), Some("münchen"));
-        assert_eq!(punycode_decode("!!"), None);
-        assert_eq!(punycode_decode("99999999999"), None);
-        assert_eq!(punycode_decode(""), None);
-    }
 
     fn ipv6_review(inner: &str) -> UrlReview {
         UrlReview::new(&format!("https://[{inner}]/"))
@@ -286,18 +269,21 @@ mod tests {
 
     #[test]
     fn ipv6_forms() {
-        for good in [
-            "::1",
-            "0:0:0:0:0:0:0:1",
-            "::",
-            "::ffff:127.0.0.1",
-            "1:2:3:4:5:6:7::",
-            "1:2:3:4:5:6:1.2.3.4",
-            "2001:DB8::1",
+        for (good, shown) in [
+            ("::1", "[::1]"),
+            ("0:0:0:0:0:0:0:1", "[::1]"),
+            ("::", "[::]"),
+            ("::ffff:127.0.0.1", "[::ffff:7f00:1]"),
+            ("1:2:3:4:5:6:7::", "[1:2:3:4:5:6:7:0]"),
+            ("1:2:3:4:5:6:1.2.3.4", "[1:2:3:4:5:6:102:304]"),
+            ("2001:DB8::1", "[2001:db8::1]"),
         ] {
             let review = ipv6_review(good);
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
             assert_eq!(review.host_kind(), Some(HostKind::Ipv6), "{good}");
+            assert_eq!(review.host(), Some(shown), "{good}");
+            // The URL itself is kept as written.
+            assert_eq!(review.split_for_display().unwrap().1, format!("[{good}]"));
         }
         for bad in [
             ":1",
@@ -311,13 +297,38 @@ mod tests {
             "::1.2.3.04",
             "1:2:3:4:5:6:7:1.2.3.4",
         ] {
+            let review = ipv6_review(bad);
             assert_eq!(
-                ipv6_review(bad).verdict().rejection(),
+                review.verdict().rejection(),
                 Some(&UrlRejection::InvalidHost {
                     reason: "is not a valid IPv6 address"
                 }),
                 "{bad}"
             );
+            // Refused, it is shown as written.
+            assert_eq!(review.host(), Some(format!("[{bad}]").as_str()));
+        }
+    }
+
+    /// The URL Standard's IPv6 serializer: the first longest run of two or
+    /// more zero pieces becomes `::`.
+    #[test]
+    fn ipv6_serializer() {
+        for (pieces, shown) in [
+            ([0; 8], "[::]"),
+            ([0, 0, 0, 0, 0, 0, 0, 1], "[::1]"),
+            ([1, 0, 0, 0, 0, 0, 0, 0], "[1::]"),
+            ([1, 0, 1, 0, 1, 0, 1, 0], "[1:0:1:0:1:0:1:0]"),
+            ([1, 0, 0, 1, 0, 0, 0, 1], "[1:0:0:1::1]"),
+            ([1, 0, 0, 1, 0, 0, 1, 1], "[1::1:0:0:1:1]"),
+            ([0, 0, 1, 0, 0, 1, 0, 0], "[::1:0:0:1:0:0]"),
+            (
+                [0xabcd, 0x0db8, 0, 0, 0, 0, 0xffff, 0x0102],
+                "[abcd:db8::ffff:102]",
+            ),
+            ([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1], "[::ffff:7f00:1]"),
+        ] {
+            assert_eq!(ipv6_host(Ipv6Addr::from(pieces)), shown, "{pieces:?}");
         }
     }
 
@@ -347,6 +358,8 @@ mod tests {
             let review = UrlReview::new(&format!("https://{good}/"));
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
             assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{good}");
+            // Without the trailing `.`, as a browser shows it.
+            assert_eq!(review.host(), Some(good.trim_end_matches('.')), "{good}");
         }
         for bad in [
             "127.1",

@@ -27,7 +27,8 @@ const SECOND_LEVEL: &[&str] = &[
 /// restrictive" level, ordinary in Japanese, Chinese and Korean names).
 /// Common characters (digits, `-`) and combining marks go with any script.
 pub(super) fn mixes_scripts(label: &str) -> bool {
-    if label.is_single_script() {
+    // ASCII is Latin and Common (digits, `-`): one script.
+    if label.is_ascii() || label.is_single_script() {
         return false;
     }
     let mut without_latin = AugmentedScriptSet::default();

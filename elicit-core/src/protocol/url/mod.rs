@@ -13,13 +13,18 @@
 //!
 //! Inside, `policy` holds the limits and the types above, `parse` reads the
 //! URL's parts, `host` its host (IP addresses through `std::net`, domain
-//! labels by the rule of [`crate::format`], Punycode), and `lookalike` the
-//! warnings about hosts that imitate others (mixed scripts by Unicode
-//! UTS #39, through `unicode-security`). A test (`tests/url_whatwg.rs`)
-//! checks that a WHATWG URL parser, as browsers use, reads the host of every
-//! allowed URL as [`UrlReview::host`] shows it (an IP address written in a
-//! long form, such as `[0:0:0:0:0:0:0:1]` or `127.0.0.1.`, as the same
-//! address).
+//! labels by the rule of [`crate::format`]), `idn` its `xn--` labels
+//! (Punycode, and the checks a browser makes on their Unicode form), and
+//! `lookalike` the warnings about hosts that imitate others (mixed scripts
+//! by Unicode UTS #39, through `unicode-security`).
+//!
+//! [`UrlReview::host`] shows the host as a browser shows it (the WHATWG URL
+//! Standard's serialization): lowercased, an IPv6 address in its shortest
+//! form (`[0:0:0:0:0:0:0:1]` as `[::1]`, `[::ffff:1.2.3.4]` as
+//! `[::ffff:102:304]`), an IPv4 address without a trailing `.` (`1.2.3.4.`
+//! as `1.2.3.4`), a domain as written (`example.com.` keeps its `.`). A test
+//! (`tests/url_whatwg.rs`) checks against a WHATWG URL parser, as browsers
+//! use, that the host of every allowed URL is the one a browser shows.
 //!
 //! The policy ([`UrlVerdict`]):
 //!
@@ -30,7 +35,18 @@
 //!   credentials
 //!   ([`looks_like_credential`](crate::credential::looks_like_credential),
 //!   the derive's word list);
-//!   malformed or ambiguous URLs.
+//!   malformed or ambiguous URLs; hosts a browser would not open, such as
+//!   an `xn--` label that is not Punycode or whose Unicode form IDNA
+//!   (UTS #46) refuses (an uppercase letter, a control, a leading combining
+//!   mark, a label not in normalization form C, a broken bidi rule).
+//! - Refused although a browser opens them: IPv4 addresses in shorthand,
+//!   hex or octal (`127.1`, `0x7f.0.0.1`); non-ASCII hosts (write them in
+//!   Punycode); and, as IDNA's own tables are not used here, `xn--` labels
+//!   with characters outside UTS #39's identifier set (symbols, emoji), with
+//!   combining marks shared by several scripts (an accent written apart from
+//!   its letter), or right-to-left beside a non-ASCII left-to-right label.
+//!   Also refused: an `xn--` label that decodes to another `xn--` label
+//!   (UTS #46 refuses it; the `url` crate does not yet).
 //! - Warned about (allowed, but show the warnings): Punycode (`xn--`) and
 //!   non-ASCII hosts, mixed scripts, IP-literal hosts, very long hosts and
 //!   hosts that imitate another domain (`example.com.evil.io`).
@@ -47,11 +63,16 @@
 //!         if looks_like == "example.com" && domain == "evil.io"
 //! ));
 //!
+//! // The host as a browser shows it.
+//! assert_eq!(UrlReview::new("https://[0:0:0:0:0:0:0:1]/").host(), Some("[::1]"));
+//! assert_eq!(UrlReview::new("https://1.2.3.4./").host(), Some("1.2.3.4"));
+//!
 //! assert!(UrlReview::new("http://localhost:8080/callback").verdict().is_development());
 //! assert!(UrlReview::new("http://example.com/").verdict().is_refused());
 //! ```
 
 mod host;
+mod idn;
 mod lookalike;
 mod parse;
 mod policy;
@@ -123,8 +144,11 @@ impl UrlReview {
         self.scheme.as_deref()
     }
 
-    /// The host to highlight, lowercased (Punycode stays in its `xn--` form;
-    /// IPv6 in brackets). `None` when the URL has none.
+    /// The host to highlight, as a browser shows it: lowercased, Punycode in
+    /// its `xn--` form, an IPv6 address in brackets in its shortest form
+    /// (`[::1]`), an IPv4 address without a trailing `.`. A host that is not
+    /// a valid address or name is shown as written, lowercased. `None` when
+    /// the URL has none.
     pub fn host(&self) -> Option<&str> {
         self.host.as_deref()
     }
@@ -140,8 +164,9 @@ impl UrlReview {
         self.unicode_host.as_deref()
     }
 
-    /// The URL split around the host as written, for rendering the host
-    /// highlighted: `(before, host, after)`. `None` when there is no host.
+    /// The URL split around the host as written (not as
+    /// [`host`](Self::host) shows it), for rendering the host highlighted:
+    /// `(before, host, after)`. `None` when there is no host.
     pub fn split_for_display(&self) -> Option<(&str, &str, &str)> {
         let range = self.host_range.clone()?;
         Some((
