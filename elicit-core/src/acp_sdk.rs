@@ -108,7 +108,7 @@
 //! [`handler`](ClientElicitations::handler) to the SDK's client builder: it
 //! answers `elicitation/create` (the guard's `-32602`, then your
 //! [`Render`]er on its own thread, then the validate-before-send of
-//! [`answer`](crate::protocol::client::answer)) and routes
+//! [`answer`]) and routes
 //! `elicitation/complete` to the tracker.
 //!
 //! ```no_run

@@ -744,7 +744,7 @@ pub enum McpElicitError {
     #[error("the form cannot be sent over MCP, no request was sent: {0}")]
     UnsendableForm(#[source] McpSchemaError),
     /// The URL is refused by the URL policy
-    /// ([`check_url`](crate::protocol::url::check_url)).
+    /// ([`check_url`]).
     #[error("unsafe elicitation URL, no request was sent: {0}")]
     UnsafeUrl(#[source] UrlRejection),
     /// The `elicitationId` is empty.
@@ -920,7 +920,7 @@ pub trait ElicitExt: sealed::Sealed {
     ///
     /// Refused, sending nothing, when the client did not advertise URL mode
     /// ([`McpElicitError::ModeNotAdvertised`]), the URL fails
-    /// [`check_url`](crate::protocol::url::check_url)
+    /// [`check_url`]
     /// ([`McpElicitError::UnsafeUrl`]) or the id is empty.
     ///
     /// ```no_run
