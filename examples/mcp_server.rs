@@ -8,7 +8,7 @@
 //!
 //! Point an MCP client that supports elicitation at that command (it speaks
 //! newline-delimited JSON-RPC on stdin/stdout) and call the `deploy` tool.
-//! tests/rmcp.rs drives this same server with rmcp's client.
+//! tests/it/rmcp.rs drives this same server with rmcp's client.
 //!
 //! What it shows: one call, `peer.elicit_form::<Deploy>(message).retry(n)`
 //! (`elicit_core::rmcp::ElicitExt`), which

@@ -23,7 +23,7 @@
 # one stopped; fuzz/findings/<target>/ (committed) holds the inputs of past
 # findings, read too. Crashes land in fuzz/artifacts/<target>/ with the run's log
 # (last-run.log, whose final stats go into BENCHMARKS.md); each one found
-# becomes a test in tests/fuzz_regressions.rs. To reproduce one:
+# becomes a test in tests/it/fuzz_regressions.rs. To reproduce one:
 #
 #   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/crash-...
 #   RUSTC_BOOTSTRAP=1 cargo fuzz tmin <target> fuzz/artifacts/<target>/crash-...
@@ -46,7 +46,7 @@ for target in "${targets[@]}"; do
     if [ -d "seeds/$target" ]; then
         seeds=("seeds/$target")
     fi
-    # Past findings (fixed, each a test in tests/fuzz_regressions.rs) are
+    # Past findings (fixed, each a test in tests/it/fuzz_regressions.rs) are
     # replayed first, so a regression stops the run at once.
     if [ -d "findings/$target" ]; then
         seeds+=("findings/$target")

@@ -21,7 +21,7 @@
 //! `futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))`
 //! (the SDK's `stdio` feature; the whole program is
 //! `examples/acp_minimal_agent.rs` in the repository, and the README's "Using
-//! it with the ACP SDK"; `tests/acp_demo.rs` runs it against the demo
+//! it with the ACP SDK"; `tests/it/acp_demo.rs` runs it against the demo
 //! client):
 //!
 //! ```no_run

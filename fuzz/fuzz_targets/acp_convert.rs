@@ -88,7 +88,7 @@ fn strip_items_meta(schema: &mut Value, ours: &ElicitationSchema) {
     }
     if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for (name, property) in properties.iter_mut() {
-            // Only a multi-select's known items (tests/fuzz_regressions.rs,
+            // Only a multi-select's known items (tests/it/fuzz_regressions.rs,
             // `acp_unknown_property_keeps_items_meta`,
             // `acp_unknown_items_keep_their_meta`).
             let known_items = matches!(

@@ -57,7 +57,7 @@ fn check(text: &str, content: &Content) {
         (Err(_), Err(_)) => return,
         // A `Value` cannot hold a number beyond `f64`, which the text
         // reader skips unread under a key the schema does not know
-        // (tests/fuzz_regressions.rs, `schema_wire_skips_an_unknown_key_…`).
+        // (tests/it/fuzz_regressions.rs, `schema_wire_skips_an_unknown_key_…`).
         (Ok(a), Err(e)) if e.contains("number out of range") => a,
         (a, b) => {
             if elicit_fuzz::has_duplicate_keys(text) == Some(true) {

@@ -6,7 +6,7 @@
 //! around the host; and for every URL that is not refused, the WHATWG
 //! parser reads it, with the same scheme, the same host (an IP address
 //! possibly in another form) and no userinfo. The one documented exception
-//! (tests/url_whatwg.rs): an `xn--` label IDNA refuses, which we flag with a
+//! (tests/it/url_whatwg.rs): an `xn--` label IDNA refuses, which we flag with a
 //! Punycode warning and a browser does not open at all. And a URL in which
 //! the WHATWG parser sees userinfo is refused.
 #![no_main]

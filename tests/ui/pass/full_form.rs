@@ -1,5 +1,5 @@
 //! Every supported field kind and every attribute, in the style of
-//! tests/common/mod.rs.
+//! tests/it/common/mod.rs.
 #![allow(dead_code)]
 
 use std::collections::{BTreeSet, HashSet};

@@ -26,7 +26,7 @@
 //! digits with European ones; its other labels are ASCII and start with a
 //! letter.
 //!
-//! `tests/url_whatwg.rs` checks these rules against the `url` crate's UTS #46
+//! `tests/it/url_whatwg.rs` checks these rules against the `url` crate's UTS #46
 //! for every code point (one in 16 of the Han ideographs and Hangul
 //! syllables) in labels around it, and for the pairs of characters that
 //! could compose or reorder.
@@ -163,7 +163,7 @@ fn is_case_folded(c: char) -> bool {
 // characters NFKC leaves alone), so a label is in NFC unless two of them
 // reorder (canonical ordering) or compose. The tables hold every
 // combining class and every composition among those characters
-// (Unicode 16); tests/url_whatwg.rs checks them against the `url` crate.
+// (Unicode 16); tests/it/url_whatwg.rs checks them against the `url` crate.
 
 /// The canonical combining classes other than 0, as ranges.
 const COMBINING_CLASSES: &[(char, char, u8)] = &[

@@ -23,7 +23,7 @@
 //! form (`[0:0:0:0:0:0:0:1]` as `[::1]`, `[::ffff:1.2.3.4]` as
 //! `[::ffff:102:304]`), an IPv4 address without a trailing `.` (`1.2.3.4.`
 //! as `1.2.3.4`), a domain as written (`example.com.` keeps its `.`). A test
-//! (`tests/url_whatwg.rs`) checks against a WHATWG URL parser, as browsers
+//! (`tests/it/url_whatwg.rs`) checks against a WHATWG URL parser, as browsers
 //! use, that the host of every allowed URL is the one a browser shows.
 //!
 //! The policy ([`UrlVerdict`]):

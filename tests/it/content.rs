@@ -4,13 +4,11 @@
 //! holding only the wire schema would run it) agrees except for what only the
 //! Rust type knows. Good content parses to the expected values.
 
-mod common;
-
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use common::*;
+use crate::common::*;
 use elicit_core::{
     Content, ContentError, Elicit, ElicitationSchema, FieldError, FieldErrorKind, Format, JsonKind,
     Num,

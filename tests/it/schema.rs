@@ -4,12 +4,10 @@
 //! parses with that crate's own Rust type, passes our own `check()`, and
 //! keeps declaration order.
 
-mod common;
-
 use std::sync::OnceLock;
 
+use crate::common::*;
 use agent_client_protocol_schema::v1 as acp;
-use common::*;
 use elicit_core::{Elicit, ElicitationSchema};
 use serde_json::{Value, json};
 

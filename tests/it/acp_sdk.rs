@@ -3,7 +3,7 @@
 //! `elicit_sensitive` / `complete` (in a task of `AgentElicitations::spawn`), against a client on the same SDK answering with
 //! `ClientElicitations::handler` and a scripted renderer. The two are joined
 //! by the SDK's own in-memory transport, so every message goes through the
-//! SDK's JSON-RPC layer. (`tests/acp_demo.rs` runs the same APIs over
+//! SDK's JSON-RPC layer. (`tests/it/acp_demo.rs` runs the same APIs over
 //! stdio, between two processes.)
 
 use std::collections::VecDeque;

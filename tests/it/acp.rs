@@ -6,12 +6,11 @@
 //! dev-dependency on elicit-core (see the root Cargo.toml), so these tests
 //! always run.
 
-mod common;
-
 use std::collections::BTreeSet;
 
+use crate::common::readme::{lines, readme_block, snippet};
+use crate::common::*;
 use agent_client_protocol_schema::v1 as sdk;
-use common::*;
 use elicit_core::acp::{ConversionErrorKind, OutcomeError};
 use elicit_core::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, UserBinding};
 use elicit_core::protocol::client::{ClientConnection, Incoming};
@@ -758,33 +757,6 @@ fn the_agent_connection_reads_sdk_responses() {
 // ---------------------------------------------------------------------------
 // The README's snippet, compiled and run here
 
-/// Non-empty lines, trimmed: what must agree between the README and here.
-fn lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect()
-}
-
-/// The first `rust,ignore` block after `heading` in the README.
-fn readme_block(heading: &str) -> &'static str {
-    let readme = include_str!("../README.md");
-    let rest = &readme[readme.find(heading).expect("the README section")..];
-    let open = rest.find("```rust,ignore\n").expect("a rust block") + "```rust,ignore\n".len();
-    let close = open + rest[open..].find("```").expect("the block's end");
-    &rest[open..close]
-}
-
-/// This file's copy of the snippet, between the markers.
-fn this_copy(source: &'static str) -> &'static str {
-    let start = source
-        .find("// README snippet start\n")
-        .expect("start marker")
-        + "// README snippet start\n".len();
-    let end = source.rfind("// README snippet end").expect("end marker");
-    &source[start..end]
-}
-
 #[rustfmt::skip]
 #[allow(dead_code)]
 mod readme {
@@ -840,7 +812,7 @@ fn the_readme_snippet_runs() {
 fn the_readme_snippet_is_this_code() {
     let heading = "### ACP: the official SDK's types";
     assert_eq!(
-        lines(this_copy(include_str!("acp.rs"))),
+        lines(snippet(include_str!("acp.rs"))),
         lines(readme_block(heading))
     );
 }

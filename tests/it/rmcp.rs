@@ -3,19 +3,19 @@
 //! `ElicitResult` as a typed `Outcome`, and examples/mcp_server.rs driven end
 //! to end by rmcp's client over a byte pipe.
 //!
-//! Run with `cargo test --test rmcp --features rmcp` (CI: `--all-features`).
+//! Run with `cargo test --test it --features rmcp rmcp::` (CI: `--all-features`).
 #![cfg(feature = "rmcp")]
-
-mod common;
 
 // The example server itself, driven below with rmcp's client.
 #[allow(dead_code)]
-#[path = "../examples/mcp_server.rs"]
+#[path = "../../examples/mcp_server.rs"]
 mod mcp_server;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use crate::common::readme::{lines, readme_block, snippet};
+use crate::common::*;
 use ::rmcp::model::{
     self as mcp, CallToolRequestParams, ClientCapabilities, CustomNotification,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
@@ -24,7 +24,6 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{ElicitationMode, NotificationContext, RequestContext, RoleClient};
 use ::rmcp::{ClientHandler, Peer, RoleServer, ServiceError, ServiceExt};
-use common::*;
 use elicit_core::protocol::url::UrlRejection;
 use elicit_core::protocol::{Mode, Retry, UrlOutcome};
 use elicit_core::rmcp::{
@@ -1122,33 +1121,6 @@ fn a_failed_request_is_the_service_error() {
 // ---------------------------------------------------------------------------
 // The README's snippet, compiled and run here
 
-/// Non-empty lines, trimmed: what must agree between the README and here.
-fn lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect()
-}
-
-/// The first `rust,ignore` block after `heading` in the README.
-fn readme_block(heading: &str) -> &'static str {
-    let readme = include_str!("../README.md");
-    let rest = &readme[readme.find(heading).expect("the README section")..];
-    let open = rest.find("```rust,ignore\n").expect("a rust block") + "```rust,ignore\n".len();
-    let close = open + rest[open..].find("```").expect("the block's end");
-    &rest[open..close]
-}
-
-/// This file's copy of the snippet, between the markers.
-fn this_copy(source: &'static str) -> &'static str {
-    let start = source
-        .find("// README snippet start\n")
-        .expect("start marker")
-        + "// README snippet start\n".len();
-    let end = source.rfind("// README snippet end").expect("end marker");
-    &source[start..end]
-}
-
 #[rustfmt::skip]
 #[allow(dead_code)]
 mod readme {
@@ -1199,7 +1171,7 @@ fn the_readme_snippet_runs_against_rmcps_client() {
 fn the_readme_snippet_is_this_code() {
     let heading = "### MCP servers on rmcp";
     assert_eq!(
-        lines(this_copy(include_str!("rmcp.rs"))),
+        lines(snippet(include_str!("rmcp.rs"))),
         lines(readme_block(heading))
     );
 }

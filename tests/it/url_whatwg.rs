@@ -11,7 +11,7 @@ use elicit_core::protocol::url::{HostKind, UrlRejection, UrlReview, UrlWarning};
 use proptest::prelude::*;
 use url::Url;
 
-/// Every allowed (and development) row of `url_table` in tests/protocol.rs.
+/// Every allowed (and development) row of `url_table` in tests/it/protocol.rs.
 const URL_TABLE_ALLOWED: &[&str] = &[
     "https://agent.example.com/connect?elicitationId=github-oauth-001",
     "HTTPS://Agent.Example.COM/Path",

@@ -2,13 +2,11 @@
 //! `T::from_content(&v.to_content()) == Ok(v)` and the content validates
 //! against `T::schema()`.
 
-mod common;
-
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 
-use common::Strategy;
-use common::*;
+use crate::common::Strategy;
+use crate::common::*;
 use elicit_core::Elicit;
 use proptest::prelude::*;
 use proptest::strategy::Strategy as Gen;

@@ -18,6 +18,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use elicit_core::credential::looks_like_credential;
+
+use crate::common::readme::{lines, readme_block, snippet};
 use serde_json::{Value, json};
 
 /// A safety net against a hung child, not a timing assertion.
@@ -522,32 +524,12 @@ fn the_readme_agent_without_form_mode_says_why() {
     assert_has(&output.stderr, "the turn ended (EndTurn)", "stderr");
 }
 
-/// Non-empty lines, trimmed of trailing space.
-fn code_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(str::trim_end)
-        .filter(|l| !l.is_empty())
-        .collect()
-}
-
 /// The README's agent, the `acp_sdk` module docs' agent and
 /// `examples/acp_minimal_agent.rs` are the same code.
 #[test]
 fn the_readme_the_module_docs_and_the_example_agree() {
-    let example = include_str!("../examples/acp_minimal_agent.rs");
-    let start = example
-        .find("// README snippet start\n")
-        .expect("start marker")
-        + "// README snippet start\n".len();
-    let end = example.find("// README snippet end").expect("end marker");
-    let example = code_lines(&example[start..end]);
-
-    let readme = include_str!("../README.md");
-    let section = &readme[readme
-        .find("### Using it with the ACP SDK")
-        .expect("the README section")..];
-    let block = &section[section.find("```rust,ignore\n").expect("a rust block") + 15..];
-    let readme = code_lines(&block[..block.find("```").expect("the block's end")]);
+    let example = lines(snippet(include_str!("../../examples/acp_minimal_agent.rs")));
+    let readme = lines(readme_block("### Using it with the ACP SDK"));
     assert_eq!(
         readme, example,
         "README.md and examples/acp_minimal_agent.rs differ"
@@ -559,18 +541,17 @@ fn the_readme_the_module_docs_and_the_example_agree() {
         .iter()
         .position(|l| l.starts_with("fn main()"))
         .expect("the example's main")];
-    let module = include_str!("../elicit-core/src/acp_sdk.rs");
+    let module = include_str!("../../elicit-core/src/acp_sdk.rs");
     let section = &module[module.find("//! # Agent").expect("the docs' Agent section")..];
     let block = &section[section.find("//! ```no_run\n").expect("a doctest") + 14..];
     let block = &block[..block.find("//! # fn main() {}").expect("the doctest's end")];
-    let docs: Vec<String> = block
+    let docs: String = block
         .lines()
         .map(|l| l.strip_prefix("//!").expect("a doc line"))
-        .map(|l| l.strip_prefix(' ').unwrap_or(l).to_owned())
-        .collect();
-    let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        .collect::<Vec<_>>()
+        .join("\n");
     assert_eq!(
-        code_lines(&docs.join("\n")),
+        lines(&docs),
         example,
         "the acp_sdk docs and the example differ"
     );

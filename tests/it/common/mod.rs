@@ -2,6 +2,8 @@
 //! cover every row of the type-mapping table and every attribute.
 #![allow(dead_code)]
 
+pub mod readme;
+
 use std::collections::{BTreeSet, HashSet};
 use std::num::{NonZero, NonZeroI32, NonZeroU8, NonZeroU16};
 

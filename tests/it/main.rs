@@ -1,0 +1,23 @@
+//! The integration tests, as one test binary: one link of elicit-core and
+//! of every dev-dependency instead of one per file. Each module is the file
+//! of the same name (`acp_sdk` is `tests/it/acp_sdk.rs`); run one with
+//! `cargo test --all-features --test it acp_sdk::`.
+//!
+//! Two tests stay binaries of their own: `tests/memory.rs`, whose counting
+//! global allocator would count every other test's allocations too, and
+//! `tests/ui.rs`, trybuild's compile-fail and pass cases.
+
+mod common;
+
+mod acp;
+mod acp_demo;
+mod acp_sdk;
+mod check;
+mod content;
+mod fuzz_regressions;
+mod hostile_patterns;
+mod protocol;
+mod rmcp;
+mod roundtrip;
+mod schema;
+mod url_whatwg;
