@@ -27,6 +27,10 @@
 #
 #   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/crash-...
 #   RUSTC_BOOTSTRAP=1 cargo fuzz tmin <target> fuzz/artifacts/<target>/crash-...
+#
+# The url_review oracle (in src/lib.rs) also runs without libFuzzer, on
+# stable: `cargo test --lib` here replays its seeds and findings and
+# 200,000 generated inputs.
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -17,14 +17,13 @@
 //!   few that are in normalization form C);
 //!
 //! it must not start with a combining mark, must be in normalization form C
-//! (checked with the few combining classes and compositions those
-//! characters have), and must not decode to another `xn--` label. A host
-//! with a right-to-left label must follow the IDNA bidi rule (RFC 5893),
-//! here in a narrower form: its right-to-left labels hold only Hebrew,
-//! Arabic or Thaana letters, marks and digits, ASCII digits and `-`, start
-//! with a letter, end with a letter or digit and do not mix Arabic-Indic
-//! digits with European ones; its other labels are ASCII and start with a
-//! letter.
+//! (checked by `unicode-normalization`), and must not decode to another
+//! `xn--` label. A host with a right-to-left label must follow the IDNA bidi
+//! rule (RFC 5893), here in a narrower form: its right-to-left labels hold
+//! only Hebrew, Arabic or Thaana letters, marks and digits, ASCII digits and
+//! `-`, start with a letter, end with a letter or digit and do not mix
+//! Arabic-Indic digits with European ones; its other labels are ASCII and
+//! start with a letter.
 //!
 //! `tests/it/url_whatwg.rs` checks these rules against the `url` crate's UTS #46
 //! for every code point (one in 16 of the Han ideographs and Hangul
@@ -34,6 +33,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use unicode_normalization::is_nfc;
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::GeneralSecurityProfile;
 
@@ -155,108 +155,6 @@ fn is_mark(c: char) -> bool {
 
 fn is_case_folded(c: char) -> bool {
     CASE_FOLDED.is_match(c.encode_utf8(&mut [0; 4]))
-}
-
-// ---------------------------------------------------------------------------
-// Normalization form C, among the characters `check_label` lets through.
-// Each of them is unchanged by NFC on its own (UTS #39 allows only
-// characters NFKC leaves alone), so a label is in NFC unless two of them
-// reorder (canonical ordering) or compose. The tables hold every
-// combining class and every composition among those characters
-// (Unicode 16); tests/it/url_whatwg.rs checks them against the `url` crate.
-
-/// The canonical combining classes other than 0, as ranges.
-const COMBINING_CLASSES: &[(char, char, u8)] = &[
-    ('\u{93C}', '\u{93C}', 7),
-    ('\u{94D}', '\u{94D}', 9),
-    ('\u{9BC}', '\u{9BC}', 7),
-    ('\u{9CD}', '\u{9CD}', 9),
-    ('\u{A3C}', '\u{A3C}', 7),
-    ('\u{A4D}', '\u{A4D}', 9),
-    ('\u{ABC}', '\u{ABC}', 7),
-    ('\u{ACD}', '\u{ACD}', 9),
-    ('\u{B3C}', '\u{B3C}', 7),
-    ('\u{B4D}', '\u{B4D}', 9),
-    ('\u{BCD}', '\u{BCD}', 9),
-    ('\u{C4D}', '\u{C4D}', 9),
-    ('\u{CCD}', '\u{CCD}', 9),
-    ('\u{D4D}', '\u{D4D}', 9),
-    ('\u{DCA}', '\u{DCA}', 9),
-    ('\u{E38}', '\u{E39}', 103),
-    ('\u{E3A}', '\u{E3A}', 9),
-    ('\u{E48}', '\u{E4B}', 107),
-    ('\u{EB8}', '\u{EB9}', 118),
-    ('\u{EC8}', '\u{ECB}', 122),
-    ('\u{F71}', '\u{F71}', 129),
-    ('\u{F72}', '\u{F72}', 130),
-    ('\u{F74}', '\u{F74}', 132),
-    ('\u{F7A}', '\u{F7D}', 130),
-    ('\u{F80}', '\u{F80}', 130),
-    ('\u{F84}', '\u{F84}', 9),
-    ('\u{1037}', '\u{1037}', 7),
-    ('\u{1039}', '\u{103A}', 9),
-    ('\u{17D2}', '\u{17D2}', 9),
-    ('\u{1133C}', '\u{1133C}', 7),
-];
-
-/// The canonical compositions: `(first, second)` pairs that NFC joins into
-/// one character.
-const COMPOSITIONS: &[(char, char)] = &[
-    ('\u{928}', '\u{93C}'),
-    ('\u{930}', '\u{93C}'),
-    ('\u{933}', '\u{93C}'),
-    ('\u{9C7}', '\u{9BE}'),
-    ('\u{B47}', '\u{B3E}'),
-    ('\u{B47}', '\u{B56}'),
-    ('\u{BC6}', '\u{BBE}'),
-    ('\u{BC7}', '\u{BBE}'),
-    ('\u{CC6}', '\u{CC2}'),
-    ('\u{D46}', '\u{D3E}'),
-    ('\u{D47}', '\u{D3E}'),
-    ('\u{D46}', '\u{D57}'),
-    ('\u{DD9}', '\u{DCA}'),
-    ('\u{DDC}', '\u{DCA}'),
-    ('\u{DD9}', '\u{DCF}'),
-    ('\u{1025}', '\u{102E}'),
-];
-
-fn combining_class(c: char) -> u8 {
-    COMBINING_CLASSES
-        .iter()
-        .find(|(first, last, _)| (*first..=*last).contains(&c))
-        .map_or(0, |(_, _, class)| *class)
-}
-
-/// Whether NFC leaves `label` unchanged: no two adjacent combining marks out
-/// of canonical order, and no character that composes with the last
-/// starter (class 0) before it without being blocked by a mark between
-/// them (one of class 0 or of its own class or higher).
-fn is_nfc(label: &str) -> bool {
-    let mut previous_class = 0;
-    let mut starter: Option<char> = None;
-    // The highest class between the starter and the current character, or
-    // `None` right after the starter.
-    let mut between: Option<u8> = None;
-    for c in label.chars() {
-        let class = combining_class(c);
-        if class != 0 && previous_class > class {
-            return false;
-        }
-        if let Some(s) = starter {
-            let blocked = between.is_some_and(|b| class == 0 || b >= class);
-            if !blocked && COMPOSITIONS.contains(&(s, c)) {
-                return false;
-            }
-        }
-        if class == 0 {
-            starter = Some(c);
-            between = None;
-        } else {
-            between = Some(between.map_or(class, |b| b.max(class)));
-        }
-        previous_class = class;
-    }
-    true
 }
 
 // ---------------------------------------------------------------------------
@@ -401,19 +299,20 @@ mod tests {
 
     #[test]
     fn nfc() {
-        assert!(is_nfc("\u{929}"));
-        assert!(!is_nfc("\u{928}\u{93C}"));
-        assert!(is_nfc("\u{E01}\u{E38}\u{E49}"));
-        assert!(!is_nfc("\u{E01}\u{E49}\u{E38}"));
-        // ෙ + ් composes; ෙ + ා + ් composes twice.
-        assert!(!is_nfc("\u{DD9}\u{DCA}"));
-        assert!(!is_nfc("\u{DD9}\u{DCF}\u{DCA}"));
+        let not_nfc =
+            |label: &str| check_label(label).is_err_and(|e| e.contains("normalization form C"));
+        assert!(not_nfc("\u{928}\u{93C}"));
+        assert_eq!(check_label("\u{E01}\u{E38}\u{E49}"), Ok(()));
+        assert!(not_nfc("\u{E01}\u{E49}\u{E38}"));
+        // ෙ + ් composes; ෙ + ා + ් composes twice (after the letter ක).
+        assert!(not_nfc("\u{D9A}\u{DD9}\u{DCA}"));
+        assert!(not_nfc("\u{D9A}\u{DD9}\u{DCF}\u{DCA}"));
         // A mark of a lower class between does not block it...
-        assert!(!is_nfc("\u{DD9}\u{93C}\u{DCA}"));
+        assert!(not_nfc("\u{D9A}\u{DD9}\u{93C}\u{DCA}"));
         // ... one of the same class does, and so does any mark before a
         // second of class 0.
-        assert!(is_nfc("\u{DD9}\u{94D}\u{DCA}"));
-        assert!(is_nfc("\u{9C7}\u{9BC}\u{9BE}"));
+        assert_eq!(check_label("\u{D9A}\u{DD9}\u{94D}\u{DCA}"), Ok(()));
+        assert_eq!(check_label("\u{995}\u{9C7}\u{9BC}\u{9BE}"), Ok(()));
     }
 
     #[test]
