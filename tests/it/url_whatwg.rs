@@ -291,6 +291,19 @@ fn the_unicode_host_is_the_browsers_idn_reading() {
         review("https://xn--pple-43d.com/").unicode_host(),
         Some("\u{430}pple.com")
     );
+    // A trailing `.` is kept, as in the host shown and in a browser.
+    for url in [
+        "https://xn--pple-43d.com./",
+        "https://0X1.XN--80AK6AA92E.XN--80AK6AA92E./",
+    ] {
+        let host = whatwg(url).host_str().unwrap_or_default().to_owned();
+        assert!(host.ends_with('.'), "{host}");
+        assert_eq!(
+            review(url).unicode_host(),
+            Some(url::quirks::domain_to_unicode(&host).as_str()),
+            "{url}"
+        );
+    }
 }
 
 #[test]

@@ -253,7 +253,12 @@ fn decode_labels(a: &mut Analysis, labels: &[&str]) -> Vec<String> {
         unicode_labels.push(decoded.unwrap_or_else(|| (*label).to_owned()));
     }
     if any_punycode {
-        a.unicode_host = Some(unicode_labels.join("."));
+        let mut unicode_host = unicode_labels.join(".");
+        // A trailing `.` stays, as in the host shown (and in a browser).
+        if a.host.as_deref().is_some_and(|h| h.ends_with('.')) {
+            unicode_host.push('.');
+        }
+        a.unicode_host = Some(unicode_host);
     }
     unicode_labels
 }
