@@ -17,7 +17,7 @@ use agent_client_protocol::v1::schema::{
     ElicitationUrlCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest,
     NewSessionResponse, PromptRequest, PromptResponse, StopReason, TextContent,
 };
-use agent_client_protocol::{Agent, Client};
+use agent_client_protocol::{Agent, Client, HandleDispatchFrom};
 use elicit_core::Elicit;
 use elicit_core::acp_sdk::{
     AgentElicitations, ClientElicitations, ElicitError, ElicitationRequest, Elicitor,
@@ -177,20 +177,16 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
     }
 }
 
-/// Connects an agent running `flow` in its prompt turn to a client
-/// advertising `capabilities` and answering with `script`.
-fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow) -> Run {
-    let shown = script.shown.clone();
-    let completed = Arc::new(Mutex::new(Vec::new()));
-    let (send, receive) = mpsc::channel();
-
-    let elicitations = AgentElicitations::new();
-    let (e1, e2) = (elicitations.clone(), elicitations);
-    let agent = Agent
+/// An agent that records the client's `initialize` in `elicitations` and
+/// opens session `s1`; each test adds its own prompt handler.
+fn agent_base(
+    elicitations: AgentElicitations,
+) -> agent_client_protocol::v1::Builder<Agent, impl HandleDispatchFrom<Client>> {
+    Agent
         .v1()
         .on_receive_request(
             async move |initialize: InitializeRequest, responder, _cx| {
-                e1.initialize(&initialize);
+                elicitations.initialize(&initialize);
                 responder.respond(InitializeResponse::new(initialize.protocol_version))
             },
             agent_client_protocol::on_receive_request!(),
@@ -201,17 +197,28 @@ fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow
             },
             agent_client_protocol::on_receive_request!(),
         )
-        .on_receive_request(
-            async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                let (flow, send) = (flow.clone(), send.clone());
-                e2.spawn(&cx, async move |elicitor| {
-                    let got = agent_flow(&elicitor, flow).await;
-                    send.send(got).expect("the test waits");
-                    responder.respond(PromptResponse::new(StopReason::EndTurn))
-                })
-            },
-            agent_client_protocol::on_receive_request!(),
-        );
+}
+
+/// Connects an agent running `flow` in its prompt turn to a client
+/// advertising `capabilities` and answering with `script`.
+fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow) -> Run {
+    let shown = script.shown.clone();
+    let completed = Arc::new(Mutex::new(Vec::new()));
+    let (send, receive) = mpsc::channel();
+
+    let elicitations = AgentElicitations::new();
+    let (e1, e2) = (elicitations.clone(), elicitations);
+    let agent = agent_base(e1).on_receive_request(
+        async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
+            let (flow, send) = (flow.clone(), send.clone());
+            e2.spawn(&cx, async move |elicitor| {
+                let got = agent_flow(&elicitor, flow).await;
+                send.send(got).expect("the test waits");
+                responder.respond(PromptResponse::new(StopReason::EndTurn))
+            })
+        },
+        agent_client_protocol::on_receive_request!(),
+    );
 
     let client_state = ClientElicitations::new(capabilities.as_ref());
     client_state.set_agent("the test agent");
@@ -540,50 +547,35 @@ fn run_on_one_thread(asking: Asking) -> Seen {
     let elicitations = AgentElicitations::new();
     let (e1, e2) = (elicitations.clone(), elicitations);
     let agent_seen = seen.clone();
-    let agent = Agent
-        .v1()
-        .on_receive_request(
-            async move |initialize: InitializeRequest, responder, _cx| {
-                e1.initialize(&initialize);
-                responder.respond(InitializeResponse::new(initialize.protocol_version))
-            },
-            agent_client_protocol::on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |_: NewSessionRequest, responder, _cx| {
-                responder.respond(NewSessionResponse::new("s1"))
-            },
-            agent_client_protocol::on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                let scope = ElicitationScope::session("s1");
-                let seen = agent_seen.clone();
-                match asking {
-                    Asking::InTheHandler => {
-                        let (request, pending) = e2
-                            .with(|c| c.form::<Deploy>(scope, "How many?"))
-                            .expect("form mode is advertised");
-                        let response = cx
-                            .send_request(ElicitationRequest(request))
-                            .block_task()
-                            .await?;
-                        let outcome = pending.acp_outcome(&response).expect("a valid answer");
-                        seen.lock().unwrap().outcome = Some(outcome);
-                        responder.respond(PromptResponse::new(StopReason::EndTurn))
-                    }
-                    Asking::Spawned => e2.spawn(&cx, async move |elicitor| {
-                        let outcome = elicitor
-                            .elicit_form::<Deploy>(scope, "How many?")
-                            .await
-                            .expect("a valid answer");
-                        seen.lock().unwrap().outcome = Some(outcome);
-                        responder.respond(PromptResponse::new(StopReason::EndTurn))
-                    }),
+    let agent = agent_base(e1).on_receive_request(
+        async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
+            let scope = ElicitationScope::session("s1");
+            let seen = agent_seen.clone();
+            match asking {
+                Asking::InTheHandler => {
+                    let (request, pending) = e2
+                        .with(|c| c.form::<Deploy>(scope, "How many?"))
+                        .expect("form mode is advertised");
+                    let response = cx
+                        .send_request(ElicitationRequest(request))
+                        .block_task()
+                        .await?;
+                    let outcome = pending.acp_outcome(&response).expect("a valid answer");
+                    seen.lock().unwrap().outcome = Some(outcome);
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
                 }
-            },
-            agent_client_protocol::on_receive_request!(),
-        );
+                Asking::Spawned => e2.spawn(&cx, async move |elicitor| {
+                    let outcome = elicitor
+                        .elicit_form::<Deploy>(scope, "How many?")
+                        .await
+                        .expect("a valid answer");
+                    seen.lock().unwrap().outcome = Some(outcome);
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                }),
+            }
+        },
+        agent_client_protocol::on_receive_request!(),
+    );
 
     let client_seen = seen.clone();
     let client = Client.v1().on_receive_request(
