@@ -16,6 +16,7 @@ mod check;
 mod content;
 mod fuzz_regressions;
 mod hostile_patterns;
+mod module_cycles;
 mod protocol;
 mod rmcp;
 mod roundtrip;
