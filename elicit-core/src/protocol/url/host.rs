@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use super::parse::Analysis;
+use super::analysis::Analysis;
 use super::policy::{HostKind, UrlRejection, UrlWarning};
 use super::{idn, lookalike};
 

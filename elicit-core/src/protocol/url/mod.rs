@@ -71,6 +71,7 @@
 //! assert!(UrlReview::new("http://example.com/").verdict().is_refused());
 //! ```
 
+mod analysis;
 mod host;
 mod idn;
 mod lookalike;
