@@ -23,9 +23,10 @@ use std::mem::ManuallyDrop;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use elicit_core::error::{MAX_ECHOED_CHARS, MAX_UNKNOWN_FIELDS_LISTED};
-use elicit_core::protocol::agent::{AgentError, MAX_OUTSTANDING_URLS, UrlRequest, UserBinding};
-use elicit_core::protocol::client::MAX_PENDING_URLS;
+use elicit_core::limits::{
+    MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED,
+};
+use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
 use elicit_core::protocol::{
     AgentConnection, ClientConnection, ElicitationCapabilities, ElicitationScope,
 };

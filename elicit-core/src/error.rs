@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::format::Format;
+use crate::limits::MAX_REASON_CHARS;
 
 /// A number as it appears in an error message: integers stay exact.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -225,22 +226,7 @@ pub enum FieldErrorKind {
 }
 
 // ---------------------------------------------------------------------------
-// Bounds: what an error may hold of hostile input
-
-/// The most characters of a submitted value an error repeats
-/// ([`FieldErrorKind::NotAnOption`], [`FieldErrorKind::DuplicateItem`], and
-/// an unknown key's name): longer ones are cut, then end with `…`.
-pub const MAX_ECHOED_CHARS: usize = 64;
-
-/// The most characters of a type's refusal an error keeps
-/// ([`FieldErrorKind::Refused`]): a user type's message may repeat the
-/// value.
-pub const MAX_REASON_CHARS: usize = 256;
-
-/// The most unknown keys a `deny_unknown_fields` form lists one by one; the
-/// next one is reported as [`FieldErrorKind::UnknownFieldAndMore`] with the
-/// count of the rest.
-pub const MAX_UNKNOWN_FIELDS_LISTED: usize = 16;
+// Bounds: what an error may hold of hostile input (crate::limits)
 
 /// [`FieldErrorKind::Refused`] with the refusal's message cut to
 /// [`MAX_REASON_CHARS`].
@@ -393,7 +379,7 @@ pub enum SchemaErrorKind {
     /// Two properties with the same name (e.g. through `flatten`).
     #[error("is defined twice")]
     DuplicateProperty,
-    /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::MAX_PATTERN_LEN).
+    /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::limits::MAX_PATTERN_LEN).
     #[error("has a pattern of {len} bytes; the limit is {max}")]
     PatternTooLong {
         /// Its length in bytes.

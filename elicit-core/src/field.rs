@@ -483,7 +483,7 @@ pub struct ChoiceOption {
 pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
     match value {
         Value::String(s) => C::from_wire(s).ok_or_else(|| FieldErrorKind::NotAnOption {
-            value: crate::error::excerpt(s, crate::error::MAX_ECHOED_CHARS),
+            value: crate::error::excerpt(s, crate::limits::MAX_ECHOED_CHARS),
             allowed: C::OPTIONS.iter().map(|o| o.value.to_owned()).collect(),
         }),
         other => Err(FieldErrorKind::WrongType {

@@ -96,6 +96,7 @@ pub mod error;
 pub mod field;
 pub mod format;
 mod json;
+pub mod limits;
 pub mod protocol;
 // Conversions to rmcp's MCP elicitation types (docs in the module).
 #[cfg(feature = "rmcp")]
@@ -117,9 +118,8 @@ pub use field::{Choice, ChoiceOption, FormField, FormValue, TextDefault};
 pub use format::{Format, LiteralRule};
 pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
-    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, MAX_PATTERN_LEN, Meta,
-    MultiSelectSchema, NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema,
-    StringSchema,
+    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, Meta, MultiSelectSchema,
+    NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,
 };
 
 /// Derives [`Elicit`] for a struct with named fields (a form), or [`Choice`]

@@ -12,9 +12,9 @@ use serde_json::Value;
 use crate::Content;
 
 use crate::error::{
-    ContentError, FieldError, FieldErrorKind, JsonKind, MAX_ECHOED_CHARS,
-    MAX_UNKNOWN_FIELDS_LISTED, Num, SchemaError, SchemaErrorKind, excerpt,
+    ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind, excerpt,
 };
+use crate::limits::{MAX_ECHOED_CHARS, MAX_UNKNOWN_FIELDS_LISTED};
 use crate::schema::{
     ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
     PropertySchema, StringSchema,

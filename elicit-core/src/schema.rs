@@ -30,6 +30,9 @@ use serde_json::{Map, Value};
 use crate::error::SchemaErrorKind;
 pub use crate::format::Format;
 use crate::json::{UniqueMap, null_as_default};
+use crate::limits::{
+    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
+};
 
 /// An `_meta` object: metadata attached to any ACP object. Never interpreted.
 pub type Meta = Map<String, Value>;
@@ -648,15 +651,6 @@ pub struct OtherSchema {
     pub fields: Map<String, Value>,
 }
 
-/// The largest pattern source accepted, in bytes.
-pub const MAX_PATTERN_LEN: usize = 1024;
-/// The compiled-program size limit for a pattern, in bytes.
-pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-/// The lazy-DFA cache limit for a pattern, in bytes.
-pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
-/// The deepest nesting of groups and repetitions a pattern may have.
-pub const PATTERN_NEST_LIMIT: u32 = 64;
-
 /// A `pattern`: its source, compiled at most once with the linear-time
 /// `regex` engine and bounded sizes. Compares and serializes as its source.
 #[derive(Clone, Serialize, Deserialize)]
@@ -814,7 +808,7 @@ impl<'de> Deserialize<'de> for Properties {
                 if let Some((name, _)) = properties.entries.iter().find(|(n, _)| !seen.insert(n)) {
                     return Err(de::Error::custom(format_args!(
                         "duplicate property `{}`",
-                        crate::error::excerpt(name, crate::error::MAX_ECHOED_CHARS)
+                        crate::error::excerpt(name, crate::limits::MAX_ECHOED_CHARS)
                     )));
                 }
                 Ok(properties)

@@ -11,7 +11,7 @@ use crate::ast::{Data, Field, Input, Transparent, Unsupported, Variant};
 use crate::attr::{self, KNOWN_FORMATS, Number, Sp};
 use crate::ctxt::Ctxt;
 use crate::limits::{
-    PATTERN_DFA_SIZE_LIMIT, PATTERN_MAX_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
+    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
 };
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
@@ -356,12 +356,12 @@ fn check_pattern(cx: &Ctxt, field: &Field<'_>) -> Option<regex::Regex> {
         .nest_limit(PATTERN_NEST_LIMIT)
         .build()
     {
-        Ok(r) if p.value.len() <= PATTERN_MAX_LEN => Some(r),
+        Ok(r) if p.value.len() <= MAX_PATTERN_LEN => Some(r),
         Ok(_) => {
             cx.error_at(
                 p.span,
                 format!(
-                    "this pattern is longer than the {PATTERN_MAX_LEN}-byte limit: simplify it"
+                    "this pattern is longer than the {MAX_PATTERN_LEN}-byte limit: simplify it"
                 ),
             );
             None

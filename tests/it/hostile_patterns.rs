@@ -8,9 +8,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use elicit_core::{
-    ElicitationSchema, FieldErrorKind, MAX_PATTERN_LEN, SchemaErrorKind, StringSchema,
-};
+use elicit_core::limits::MAX_PATTERN_LEN;
+use elicit_core::{ElicitationSchema, FieldErrorKind, SchemaErrorKind, StringSchema};
 use serde_json::json;
 
 /// Far beyond what any of these takes (milliseconds); only a hang reaches it.

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::credential::looks_like_credential;
 use crate::error::{ContentError, SchemaError};
+use crate::limits::{AGENT_COMPLETED_IDS_REMEMBERED, MAX_OUTSTANDING_URLS};
 use crate::schema::Meta;
 use crate::{Content, Elicit};
 
@@ -22,23 +23,6 @@ use super::messages::{
     ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationScope, Mode, OtherAction,
 };
 use super::url::{UrlRejection, check_url};
-
-/// How many completed URL elicitation ids an [`AgentConnection`] remembers
-/// (per connection), to refuse a second completion with
-/// [`CompletionError::AlreadyCompleted`]. Older ones are forgotten and then
-/// refused as [`CompletionError::NotOutstanding`]. (The client side has its
-/// own, smaller memory:
-/// [`CLIENT_COMPLETED_IDS_REMEMBERED`](super::client::CLIENT_COMPLETED_IDS_REMEMBERED).)
-pub const AGENT_COMPLETED_IDS_REMEMBERED: usize = 4096;
-
-/// The most URL elicitations an [`AgentConnection`] keeps outstanding at
-/// once (sent, not yet declined, cancelled, completed or abandoned): the
-/// next one is refused with [`AgentError::TooManyOutstanding`]. It is the
-/// client's own limit,
-/// [`MAX_PENDING_URLS`](super::client::MAX_PENDING_URLS), so the table of
-/// either side stays bounded and an agent never sends a request a client
-/// built on this crate must refuse.
-pub const MAX_OUTSTANDING_URLS: usize = super::client::MAX_PENDING_URLS;
 
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 

@@ -9,7 +9,10 @@ use serde_json::{Map, Value};
 
 use crate::Content;
 use crate::credential::looks_like_credential;
-use crate::error::{ContentError, MAX_ECHOED_CHARS, SchemaError, SchemaErrorKind, excerpt};
+use crate::error::{ContentError, SchemaError, SchemaErrorKind, excerpt};
+use crate::limits::{
+    CLIENT_COMPLETED_IDS_REMEMBERED, MAX_ECHOED_CHARS, MAX_PENDING_URLS, MAX_RENDER_ATTEMPTS,
+};
 use crate::schema::{ElicitationSchema, Meta};
 
 use super::messages::{
@@ -17,17 +20,6 @@ use super::messages::{
     ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope, JsonRpcError, Mode,
 };
 use super::url::{UrlRejection, UrlReview, UrlVerdict};
-
-/// The most URL elicitations a client tracks at once; a request beyond it is
-/// answered with `-32602`.
-pub const MAX_PENDING_URLS: usize = 1024;
-
-/// How many completed URL elicitation ids a [`ClientConnection`] remembers
-/// (per connection), to report [`Completion::IgnoredAlreadyCompleted`]; older
-/// ones are reported as [`Completion::IgnoredUnknown`], which is ignored all
-/// the same. (The agent side has its own, larger memory:
-/// [`AGENT_COMPLETED_IDS_REMEMBERED`](super::agent::AGENT_COMPLETED_IDS_REMEMBERED).)
-pub const CLIENT_COMPLETED_IDS_REMEMBERED: usize = 1024;
 
 /// The client's elicitation state for **one** agent connection: the
 /// capabilities it advertised, and the URL elicitations it is tracking.
@@ -457,10 +449,6 @@ pub enum UrlAnswer {
     /// The user dismissed the request.
     Cancel,
 }
-
-/// How many times [`answer`] shows the same request again after an answer
-/// it could not send, before it gives up with `-32603`.
-pub const MAX_RENDER_ATTEMPTS: usize = 3;
 
 /// A user interface for requests that passed the guard: a terminal
 /// (`elicit_core::terminal`, feature `terminal`), a GUI, or a script.

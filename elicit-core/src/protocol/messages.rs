@@ -1003,7 +1003,7 @@ impl JsonRpcError {
     /// The `-32602` error a client answers to a request in a mode it did not
     /// advertise (including any unknown mode). `data` is `{"mode": ..}`;
     /// a mode longer than
-    /// [`MAX_ECHOED_CHARS`](crate::error::MAX_ECHOED_CHARS) is cut.
+    /// [`MAX_ECHOED_CHARS`](crate::limits::MAX_ECHOED_CHARS) is cut.
     ///
     /// ```
     /// use elicit_core::protocol::JsonRpcError;
@@ -1016,7 +1016,7 @@ impl JsonRpcError {
     /// ```
     pub fn unadvertised_mode(mode: &str) -> Self {
         // An unknown mode is the sender's text: repeat at most its start.
-        let mode = crate::error::excerpt(mode, crate::error::MAX_ECHOED_CHARS);
+        let mode = crate::error::excerpt(mode, crate::limits::MAX_ECHOED_CHARS);
         let mode = mode.as_str();
         let mut data = Map::new();
         data.insert("mode".to_owned(), Value::String(mode.to_owned()));

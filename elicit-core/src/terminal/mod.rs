@@ -75,7 +75,7 @@
 //!   or of a refused URL) is **rejected and reported on stderr, never
 //!   sent**; the next line is read as the retry. (An answer that `answer`
 //!   refuses counts toward its
-//!   [`MAX_RENDER_ATTEMPTS`](crate::protocol::client::MAX_RENDER_ATTEMPTS)
+//!   [`MAX_RENDER_ATTEMPTS`](crate::limits::MAX_RENDER_ATTEMPTS)
 //!   for the request, after which the request is answered with `-32603`.)
 //! - At the end of input, every further request is cancelled.
 //!

@@ -3,7 +3,8 @@
 use serde_json::{Value, json};
 
 use super::Renderer;
-use crate::protocol::client::{ClientConnection, Incoming, MAX_RENDER_ATTEMPTS, answer};
+use crate::limits::MAX_RENDER_ATTEMPTS;
+use crate::protocol::client::{ClientConnection, Incoming, answer};
 use crate::protocol::{
     CreateElicitationResponse, ElicitationAction, ElicitationCapabilities, INTERNAL_ERROR,
     JsonRpcError,

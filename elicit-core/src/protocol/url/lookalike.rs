@@ -6,7 +6,8 @@ use unicode_script::Script;
 use unicode_security::MixedScript;
 use unicode_security::mixed_script::AugmentedScriptSet;
 
-use super::policy::{LONG_HOST_CHARS, LONG_HOST_LABELS, UrlWarning};
+use super::policy::UrlWarning;
+use crate::limits::{LONG_HOST_CHARS, LONG_HOST_LABELS};
 
 /// Generic top-level domains that make a subdomain label look like a domain
 /// end (`example.com.evil.io`).

@@ -81,9 +81,7 @@ mod policy;
 use std::ops::Range;
 
 use parse::analyse;
-pub use policy::{
-    HostKind, LONG_HOST_CHARS, LONG_HOST_LABELS, MAX_URL_LEN, UrlRejection, UrlVerdict, UrlWarning,
-};
+pub use policy::{HostKind, UrlRejection, UrlVerdict, UrlWarning};
 
 /// A URL as a client shows it before asking for consent: the full URL, the
 /// host to highlight, the warnings, and the verdict. Never fetches anything.

@@ -10,8 +10,9 @@ use percent_encoding::percent_decode_str;
 
 use super::analysis::{Analysis, Stopped};
 use super::host::analyse_host;
-use super::policy::{DANGEROUS_SCHEMES, MAX_URL_LEN, UrlRejection, UrlWarning};
+use super::policy::{DANGEROUS_SCHEMES, UrlRejection, UrlWarning};
 use crate::credential::looks_like_credential;
+use crate::limits::MAX_URL_LEN;
 
 /// Reads `url` as far as it can.
 pub(super) fn analyse(url: &str) -> Analysis {

@@ -4,13 +4,6 @@
 
 use thiserror::Error;
 
-/// The longest URL accepted, in bytes.
-pub const MAX_URL_LEN: usize = 4096;
-/// A host longer than this (in bytes) gets [`UrlWarning::LongHost`].
-pub const LONG_HOST_CHARS: usize = 60;
-/// A host with more labels than this gets [`UrlWarning::LongHost`].
-pub const LONG_HOST_LABELS: usize = 5;
-
 /// Schemes that run code or read local or inline data.
 pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
     "javascript",

@@ -1,0 +1,97 @@
+//! Every bound elicit-core puts on what it reads, keeps or repeats, in one
+//! place: the most a peer can make it hold or compute is read off here.
+//!
+//! Each limit is enforced where it applies (the module named in its docs);
+//! none is configurable. The derive checks `pattern`s at compile time with
+//! copies of the pattern limits (`elicit-derive/src/limits.rs`, tested to
+//! agree with these).
+
+// ---------------------------------------------------------------------------
+// Patterns (schema::Pattern, rules)
+
+/// The largest pattern source accepted, in bytes.
+pub const MAX_PATTERN_LEN: usize = 1024;
+
+/// The compiled-program size limit for a pattern, in bytes.
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// The lazy-DFA cache limit for a pattern, in bytes.
+pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
+
+/// The deepest nesting of groups and repetitions a pattern may have.
+pub const PATTERN_NEST_LIMIT: u32 = 64;
+
+// ---------------------------------------------------------------------------
+// What an error may hold of hostile input (error, rules)
+
+/// The most characters of a submitted value an error repeats
+/// ([`FieldErrorKind::NotAnOption`](crate::FieldErrorKind::NotAnOption),
+/// [`FieldErrorKind::DuplicateItem`](crate::FieldErrorKind::DuplicateItem),
+/// and an unknown key's name): longer ones are cut, then end with `…`.
+pub const MAX_ECHOED_CHARS: usize = 64;
+
+/// The most characters of a type's refusal an error keeps
+/// ([`FieldErrorKind::Refused`](crate::FieldErrorKind::Refused)): a user
+/// type's message may repeat the value.
+pub const MAX_REASON_CHARS: usize = 256;
+
+/// The most unknown keys a `deny_unknown_fields` form lists one by one; the
+/// next one is reported as
+/// [`FieldErrorKind::UnknownFieldAndMore`](crate::FieldErrorKind::UnknownFieldAndMore)
+/// with the count of the rest.
+pub const MAX_UNKNOWN_FIELDS_LISTED: usize = 16;
+
+// ---------------------------------------------------------------------------
+// URL elicitations in flight (protocol::agent, protocol::client)
+
+/// The most URL elicitations a client tracks at once; a request beyond it is
+/// answered with `-32602`.
+pub const MAX_PENDING_URLS: usize = 1024;
+
+/// The most URL elicitations an
+/// [`AgentConnection`](crate::protocol::agent::AgentConnection) keeps
+/// outstanding at once (sent, not yet declined, cancelled, completed or
+/// abandoned): the next one is refused with
+/// [`AgentError::TooManyOutstanding`](crate::protocol::agent::AgentError::TooManyOutstanding).
+/// It is the client's own limit, [`MAX_PENDING_URLS`], so the table of
+/// either side stays bounded and an agent never sends a request a client
+/// built on this crate must refuse.
+pub const MAX_OUTSTANDING_URLS: usize = MAX_PENDING_URLS;
+
+/// How many completed URL elicitation ids an
+/// [`AgentConnection`](crate::protocol::agent::AgentConnection) remembers
+/// (per connection), to refuse a second completion with
+/// [`CompletionError::AlreadyCompleted`](crate::protocol::agent::CompletionError::AlreadyCompleted).
+/// Older ones are forgotten and then refused as
+/// [`CompletionError::NotOutstanding`](crate::protocol::agent::CompletionError::NotOutstanding).
+/// (The client side has its own, smaller memory:
+/// [`CLIENT_COMPLETED_IDS_REMEMBERED`].)
+pub const AGENT_COMPLETED_IDS_REMEMBERED: usize = 4096;
+
+/// How many completed URL elicitation ids a
+/// [`ClientConnection`](crate::protocol::client::ClientConnection)
+/// remembers (per connection), to report
+/// [`Completion::IgnoredAlreadyCompleted`](crate::protocol::client::Completion::IgnoredAlreadyCompleted);
+/// older ones are reported as
+/// [`Completion::IgnoredUnknown`](crate::protocol::client::Completion::IgnoredUnknown),
+/// which is ignored all the same.
+pub const CLIENT_COMPLETED_IDS_REMEMBERED: usize = 1024;
+
+/// How many times [`answer`](crate::protocol::client::answer) shows the same
+/// request again after an answer it could not send, before it gives up with
+/// `-32603`.
+pub const MAX_RENDER_ATTEMPTS: usize = 3;
+
+// ---------------------------------------------------------------------------
+// URLs (protocol::url)
+
+/// The longest URL accepted, in bytes.
+pub const MAX_URL_LEN: usize = 4096;
+
+/// A host longer than this (in bytes) gets
+/// [`UrlWarning::LongHost`](crate::protocol::url::UrlWarning::LongHost).
+pub const LONG_HOST_CHARS: usize = 60;
+
+/// A host with more labels than this gets
+/// [`UrlWarning::LongHost`](crate::protocol::url::UrlWarning::LongHost).
+pub const LONG_HOST_LABELS: usize = 5;
