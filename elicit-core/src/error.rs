@@ -164,7 +164,7 @@ pub enum FieldErrorKind {
     /// The value is not one of the select's options.
     #[error("must be one of {}, got `{value}`", code_list(.allowed))]
     NotAnOption {
-        /// The value sent, cut to [`MAX_ECHOED_CHARS`] characters (then
+        /// The value sent, cut to [`MAX_ECHOED_CHARS`](crate::limits::MAX_ECHOED_CHARS) characters (then
         /// `…`): an error never copies a huge input.
         value: String,
         /// The allowed values, in order.
@@ -208,7 +208,7 @@ pub enum FieldErrorKind {
     /// A key the form does not have (only with `deny_unknown_fields`).
     #[error("is not a field of this form")]
     UnknownField,
-    /// A key the form does not have, after [`MAX_UNKNOWN_FIELDS_LISTED`]
+    /// A key the form does not have, after [`MAX_UNKNOWN_FIELDS_LISTED`](crate::limits::MAX_UNKNOWN_FIELDS_LISTED)
     /// others were listed: this one stands for itself and the `more` keys
     /// after it, so hostile content with many keys gives a bounded error.
     #[error("is not a field of this form, nor are {more} more key{} (not listed)", plural(*.more as u64))]

@@ -23,7 +23,7 @@ pub enum UrlRejection {
     /// The URL is empty.
     #[error("the URL is empty: give an absolute https URL")]
     Empty,
-    /// Longer than [`MAX_URL_LEN`].
+    /// Longer than [`MAX_URL_LEN`](crate::limits::MAX_URL_LEN).
     #[error(
         "the URL is {length} bytes long, over the limit of {max}: keep state on the server, \
          keyed by the elicitationId"
