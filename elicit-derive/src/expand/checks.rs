@@ -52,8 +52,8 @@ fn credential_check(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     let wire = &field.wire;
     let span = field.wire_span();
     quote_spanned! {span=>
-        if #krate::credential::looks_like_credential(#wire) {
-            ::core::panic!("{}", #krate::credential::FORM_FIELD_MESSAGE);
+        if #krate::__private::looks_like_credential(#wire) {
+            ::core::panic!("{}", #krate::__private::FORM_FIELD_MESSAGE);
         }
     }
 }
@@ -70,7 +70,7 @@ fn format_default_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenS
         }) = &default.value
     {
         let check = format_ident!("{}", known.check);
-        let check = quote!(#krate::format::#check);
+        let check = quote!(#krate::__private::#check);
         let message = format!(
             "the default \"{}\" is not a valid {}: fix the default or the format",
             text.value(),
@@ -91,8 +91,8 @@ fn format_default_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenS
 fn range_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
     let a = &field.attrs;
     let span = a.range.span?;
-    let field_mod = respan(quote!(#krate::field), span);
-    let range = qualified(&field_mod, field.ty, "RangeField", span);
+    let private = respan(quote!(#krate::__private), span);
+    let range = qualified(&private, field.ty, "RangeField", span);
     let mut group = vec![quote_spanned!(span=> let _: i128 = #range::MIN;)];
     for (which, bound) in [("min", &a.range.min), ("max", &a.range.max)] {
         let Some(bound) = bound else { continue };
@@ -129,8 +129,8 @@ fn range_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
 fn length_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
     let a = &field.attrs;
     let span = a.length.span?;
-    let field_mod = respan(quote!(#krate::field), span);
-    let length = qualified(&field_mod, field.ty, "LengthField", span);
+    let private = respan(quote!(#krate::__private), span);
+    let length = qualified(&private, field.ty, "LengthField", span);
     let mut group = vec![quote_spanned!(span=> let _: u64 = #length::OPTIONS;)];
     if let Some(min) = &a.length.min {
         let n = min.value;
@@ -156,8 +156,8 @@ fn text_check(krate: &TokenStream, field: &Field<'_>) -> Option<TokenStream> {
         .as_ref()
         .map(|p| p.span)
         .or(a.formats.first().map(|f| f.span))?;
-    let field_mod = respan(quote!(#krate::field), span);
-    let text = qualified(&field_mod, field.ty, "TextField", span);
+    let private = respan(quote!(#krate::__private), span);
+    let text = qualified(&private, field.ty, "TextField", span);
     Some(quote_spanned!(span=> let _: () = #text::TEXT;))
 }
 
@@ -227,7 +227,7 @@ fn zero_check(krate: &TokenStream, input_is_form: bool, field: &Field<'_>) -> Op
     let span = field.attrs.range.span.unwrap_or_else(|| last_span(ty));
     let form_value = respan(quote!(#krate::FormValue), span);
     let value_ty = value_type(krate, input_is_form, ty);
-    let message = respan(quote!(#krate::field::REFUSES_ZERO_MESSAGE), span);
+    let message = respan(quote!(#krate::__private::REFUSES_ZERO_MESSAGE), span);
     Some(quote_spanned! {span=>
         if <#value_ty as #form_value>::REFUSES_ZERO {
             ::core::panic!("{}", #message);
