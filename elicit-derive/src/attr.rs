@@ -857,53 +857,35 @@ fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 /// `#[serde(rename = "..")]` (or `rename(deserialize = "..")`, which is the
 /// name content is read by).
 fn serde_rename(attr: &Attribute) -> Option<String> {
-    let mut found = None;
-    let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("rename") {
-            if meta.input.peek(Token![=]) {
-                let s: LitStr = meta.value()?.parse()?;
-                found = Some(s.value());
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    if inner.path.is_ident("deserialize") {
-                        let s: LitStr = inner.value()?.parse()?;
-                        found = Some(s.value());
-                    } else {
-                        skip_value(&inner)?;
-                    }
-                    Ok(())
-                })?;
-            }
-        } else {
-            skip_value(&meta)?;
-        }
-        Ok(())
-    });
-    found
+    serde_read_name(attr, "rename").map(|s| s.value())
 }
 
 /// `#[serde(rename_all = "..")]` (or `rename_all(deserialize = "..")`, the
 /// rule content is read by), spanned on the string.
 fn serde_rename_all(attr: &Attribute) -> Option<Sp<String>> {
+    serde_read_name(attr, "rename_all").map(|s| sp(s.value(), s.span()))
+}
+
+/// The string of serde's `key` in `attr`, for reading content: `key = ".."`,
+/// or the `deserialize` half of `key(serialize = "..", deserialize = "..")`.
+/// Every other serde key is skipped.
+fn serde_read_name(attr: &Attribute, key: &str) -> Option<LitStr> {
     let mut found = None;
     let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("rename_all") {
-            if meta.input.peek(Token![=]) {
-                let s: LitStr = meta.value()?.parse()?;
-                found = Some(sp(s.value(), s.span()));
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    if inner.path.is_ident("deserialize") {
-                        let s: LitStr = inner.value()?.parse()?;
-                        found = Some(sp(s.value(), s.span()));
-                    } else {
-                        skip_value(&inner)?;
-                    }
+        if !meta.path.is_ident(key) {
+            return skip_value(&meta);
+        }
+        if meta.input.peek(Token![=]) {
+            found = Some(meta.value()?.parse()?);
+        } else if meta.input.peek(syn::token::Paren) {
+            meta.parse_nested_meta(|inner| {
+                if inner.path.is_ident("deserialize") {
+                    found = Some(inner.value()?.parse()?);
                     Ok(())
-                })?;
-            }
-        } else {
-            skip_value(&meta)?;
+                } else {
+                    skip_value(&inner)
+                }
+            })?;
         }
         Ok(())
     });

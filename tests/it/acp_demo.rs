@@ -163,8 +163,14 @@ fn run(program: &Path, args: &[&str], stdin: &[Value]) -> Output {
     output
 }
 
+/// The demo client, tracing, running the demo agent.
 fn client(modes: &[&str], answers: &[Value]) -> Output {
-    let agent = example("acp_agent");
+    client_of("acp_agent", modes, answers)
+}
+
+/// The demo client, tracing, running the example `agent`.
+fn client_of(agent: &str, modes: &[&str], answers: &[Value]) -> Output {
+    let agent = example(agent);
     let agent = agent.to_str().expect("a UTF-8 path");
     let mut args = vec!["--trace", "--agent", agent];
     args.extend_from_slice(modes);
@@ -479,11 +485,10 @@ fn an_answer_only_the_agent_refuses_is_asked_again_over_stdio() {
 /// answered, read as the typed value, and the turn ends.
 #[test]
 fn the_readme_agent_asks_and_ends_its_turn() {
-    let agent = example("acp_minimal_agent");
-    let agent = agent.to_str().expect("a UTF-8 path");
-    let accepted = run(
-        &example("acp_client"),
-        &["--trace", "--form", "--agent", agent],
+    let agent = "acp_minimal_agent";
+    let accepted = client_of(
+        agent,
+        &["--form"],
         &[json!({"action": "accept", "content": {"replicas": 5}})],
     );
     assert_has(&accepted.stdout, "Deploying 5 replicas.", "stdout");
@@ -497,18 +502,14 @@ fn the_readme_agent_asks_and_ends_its_turn() {
     );
 
     // The default fills what the answer leaves out.
-    let defaulted = run(
-        &example("acp_client"),
-        &["--form", "--agent", agent],
+    let defaulted = client_of(
+        agent,
+        &["--form"],
         &[json!({"action": "accept", "content": {}})],
     );
     assert_has(&defaulted.stdout, "Deploying 2 replicas.", "stdout");
 
-    let declined = run(
-        &example("acp_client"),
-        &["--form", "--agent", agent],
-        &[json!({"action": "decline"})],
-    );
+    let declined = client_of(agent, &["--form"], &[json!({"action": "decline"})]);
     assert_has(&declined.stdout, "Not deploying.", "stdout");
     assert_has(&declined.stderr, "the turn ended (EndTurn)", "stderr");
 }
@@ -516,9 +517,7 @@ fn the_readme_agent_asks_and_ends_its_turn() {
 /// Without form mode the agent sends nothing and says why.
 #[test]
 fn the_readme_agent_without_form_mode_says_why() {
-    let agent = example("acp_minimal_agent");
-    let agent = agent.to_str().expect("a UTF-8 path");
-    let output = run(&example("acp_client"), &["--trace", "--agent", agent], &[]);
+    let output = client_of("acp_minimal_agent", &[], &[]);
     assert!(output.elicitations().is_empty(), "{}", output.stderr);
     assert_has(&output.stdout, "I can't ask: ", "stdout");
     assert_has(&output.stderr, "the turn ended (EndTurn)", "stderr");

@@ -137,20 +137,16 @@ fn is_right_to_left_label(label: &str) -> bool {
     only_allowed && starts_well && ends_well && !(arabic_digits && european_digits)
 }
 
-/// General_Category=Mark, from `regex`'s Unicode tables.
-static MARK: LazyLock<Regex> = LazyLock::new(|| class(r"\p{M}"));
+/// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps. The
+/// pattern is fixed and valid.
+static CASE_FOLDED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[\p{Changes_When_Casefolded}--[\x{DF}\x{3C2}]]").expect("a valid Unicode class")
+});
 
-/// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps.
-static CASE_FOLDED: LazyLock<Regex> =
-    LazyLock::new(|| class(r"[\p{Changes_When_Casefolded}--[\x{DF}\x{3C2}]]"));
-
-/// A one-character class; the patterns above are fixed and valid.
-fn class(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid Unicode class")
-}
-
+/// General_Category=Mark (`unicode-normalization`'s table, the one its NFC
+/// check uses).
 fn is_mark(c: char) -> bool {
-    MARK.is_match(c.encode_utf8(&mut [0; 4]))
+    unicode_normalization::char::is_combining_mark(c)
 }
 
 fn is_case_folded(c: char) -> bool {
