@@ -12,13 +12,12 @@ use std::hash::{BuildHasher, Hash};
 use serde_json::Value;
 
 use crate::error::{FieldErrorKind, Num};
-use crate::format::{Format, LiteralRule};
+use crate::format::LiteralRule;
 use crate::rules;
 use crate::schema::{
-    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema,
-    Options, PropertySchema, StringSchema,
+    BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Options,
+    PropertySchema, StringSchema,
 };
-use crate::{Content, ContentError, FieldError};
 
 /// A type that is one flat form value: a string, a boolean, a number, a
 /// single-select enum, or a multi-select of such an enum.
@@ -59,24 +58,26 @@ pub trait FormValue: Sized {
     /// The value as a client would submit it.
     fn to_value(&self) -> Value;
 
-    #[doc(hidden)]
-    /// Derived code: checks a present value against `property` (this
-    /// type's [`property`](Self::property) with the field's attributes
-    /// applied) with the engine, and converts it. A type whose conversion
-    /// already settles a rule overrides this to do that work once; the
-    /// verdict and the error stay the engine's.
+    /// Checks a present value against `property` (this type's
+    /// [`property`](Self::property) with a field's attributes applied) with
+    /// [the engine](crate::rules::check_value), then converts it: what a
+    /// derived form does with each answer.
+    ///
+    /// A type whose conversion already settles a rule may override it to do
+    /// that work once (the integers read the number once; a single-select's
+    /// `match` on its options is its membership check); the verdict and the
+    /// error must stay the engine's.
     #[inline]
-    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+    fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
         rules::check_value(property, value)?;
         Self::from_value(value)
     }
 
-    #[doc(hidden)]
-    /// [`__check`](Self::__check) for an owned value: a type that holds a
-    /// string moves it.
+    /// [`check`](Self::check) for a value the caller owns: a type that holds
+    /// a string moves it instead of copying it. Same result.
     #[inline]
-    fn __check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
-        Self::__check(property, &value)
+    fn check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
+        Self::check(property, &value)
     }
 
     /// Whether the type refuses 0 although its property, with no `range`,
@@ -85,13 +86,6 @@ pub trait FormValue: Sized {
     /// requires a `range` that leaves 0 out, so the schema stays exact.
     const REFUSES_ZERO: bool = false;
 }
-
-/// The compile error of a field whose type [refuses 0](FormValue::REFUSES_ZERO)
-/// without a `range` that leaves 0 out; one constant, not a copy per field.
-pub const REFUSES_ZERO_MESSAGE: &str = "this field's type (a signed `NonZero` integer) refuses \
-     0, and a form schema cannot leave one value out of a range that spans it: add \
-     `range(min = 1)` for positive values or `range(max = -1)` for negative ones (or use a plain \
-     integer type and check for 0 yourself)";
 
 /// A type a form field can have: a [`FormValue`] (required), or an `Option`
 /// of one (optional: absent or `null` is `None`).
@@ -110,31 +104,17 @@ pub trait FormField: Sized {
     /// Whether the field must be answered (`false` for `Option`).
     const REQUIRED: bool;
 
-    /// The field from a present value (already checked by the engine).
-    fn from_present(value: &Value) -> Result<Self, FieldErrorKind>;
+    /// The field from a present value, checked against `property` and
+    /// converted ([`FormValue::check`]).
+    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind>;
 
-    /// [`from_present`](Self::from_present) for an owned value: strings
+    /// [`check_present`](Self::check_present) for an owned value: strings
     /// are moved, not copied.
-    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
-        Self::from_present(&value)
-    }
-
-    #[doc(hidden)]
-    /// Derived code: a present value checked against `property` by the
-    /// engine and converted ([`FormValue::__check`]).
-    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        rules::check_value(property, value)?;
-        Self::from_present(value)
-    }
-
-    #[doc(hidden)]
-    /// [`__check_present`](Self::__check_present) for an owned value.
-    fn __check_present_owned(
+    fn check_present_owned(
         property: &PropertySchema,
         value: Value,
     ) -> Result<Self, FieldErrorKind> {
-        rules::check_value(property, &value)?;
-        Self::from_present_owned(value)
+        Self::check_present(property, &value)
     }
 
     /// The field when its key is absent or `null`: `Some(None)` for an
@@ -146,64 +126,21 @@ pub trait FormField: Sized {
 
     /// The value to submit, or `None` to leave the key out.
     fn to_entry(&self) -> Option<Value>;
-
-    #[doc(hidden)]
-    /// Derived code: appends this field to a schema being built.
-    fn __push(
-        schema: &mut crate::ElicitationSchema,
-        name: &'static str,
-        attrs: &Attrs,
-        default: Option<fn() -> Self::Value>,
-    ) {
-        let default = default.map(|f| f());
-        let property = property::<Self>(attrs, default.as_ref());
-        if is_required::<Self>(default.is_some()) {
-            schema.required.push(name.to_owned());
-        }
-        schema.properties.push(name.to_owned(), property);
-    }
-
-    #[doc(hidden)]
-    /// Derived code: takes, checks and converts this field from its content
-    /// entry (`None`: absent), borrowed or owned.
-    fn __take<E: Entry>(
-        entry: Option<E>,
-        schema: &crate::ElicitationSchema,
-        index: &mut usize,
-        default: Option<fn() -> Self::Value>,
-        errors: &mut Vec<crate::FieldError>,
-    ) -> Option<Self> {
-        take::<Self, E>(entry, schema, index, default, errors)
-    }
-
-    #[doc(hidden)]
-    /// Derived code: writes this field into content.
-    fn __put(&self, content: &mut crate::Content, name: &'static str) {
-        if let Some(value) = self.to_entry() {
-            content.insert(name.to_owned(), value);
-        }
-    }
 }
 
 impl<T: FormValue> FormField for T {
     type Value = T;
     const REQUIRED: bool = true;
-    fn from_present(value: &Value) -> Result<Self, FieldErrorKind> {
-        T::from_value(value)
-    }
-    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
-        T::from_value_owned(value)
+    #[inline]
+    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        T::check(property, value)
     }
     #[inline]
-    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        T::__check(property, value)
-    }
-    #[inline]
-    fn __check_present_owned(
+    fn check_present_owned(
         property: &PropertySchema,
         value: Value,
     ) -> Result<Self, FieldErrorKind> {
-        T::__check_owned(property, value)
+        T::check_owned(property, value)
     }
     fn absent() -> Option<Self> {
         None
@@ -220,22 +157,16 @@ impl<T: FormValue> FormField for T {
 impl<T: FormValue> FormField for Option<T> {
     type Value = T;
     const REQUIRED: bool = false;
-    fn from_present(value: &Value) -> Result<Self, FieldErrorKind> {
-        T::from_value(value).map(Some)
-    }
-    fn from_present_owned(value: Value) -> Result<Self, FieldErrorKind> {
-        T::from_value_owned(value).map(Some)
+    #[inline]
+    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        T::check(property, value).map(Some)
     }
     #[inline]
-    fn __check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        T::__check(property, value).map(Some)
-    }
-    #[inline]
-    fn __check_present_owned(
+    fn check_present_owned(
         property: &PropertySchema,
         value: Value,
     ) -> Result<Self, FieldErrorKind> {
-        T::__check_owned(property, value).map(Some)
+        T::check_owned(property, value).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -269,7 +200,7 @@ impl FormValue for String {
         }
     }
     #[inline]
-    fn __check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
+    fn check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
         rules::check_value(property, &value)?;
         Self::from_value_owned(value)
     }
@@ -349,7 +280,7 @@ macro_rules! integer {
             // The engine's integer check returns the number it read, so it
             // is read once.
             #[inline]
-            fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+            fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
                 let PropertySchema::Integer(s) = property else {
                     rules::check_value(property, value)?;
                     return Self::from_value(value);
@@ -424,8 +355,7 @@ impl FormValue for f32 {
 }
 
 /// A unit-only enum used as a single-select. `#[derive(Elicit)]` on such an
-/// enum implements it and [`FormValue`] (with [`choice_property`],
-/// [`choice_from_value`] and [`choice_to_value`]).
+/// enum implements it and [`FormValue`].
 ///
 /// Each variant is an option with a wire value and, optionally, a title and
 /// a description. With no title on any variant the property is written as
@@ -480,7 +410,7 @@ pub struct ChoiceOption {
 }
 
 /// Reads a [`Choice`] from a submitted value.
-pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
+pub(crate) fn read_choice<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
     match value {
         Value::String(s) => C::from_wire(s).ok_or_else(|| FieldErrorKind::NotAnOption {
             value: crate::error::excerpt(s, crate::limits::MAX_ECHOED_CHARS),
@@ -493,44 +423,13 @@ pub fn choice_from_value<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> 
     }
 }
 
-/// Derived [`FormValue::__check`] of a [`Choice`]: the conversion, a
-/// `match` on the option values, is the membership check, so a value that
-/// converts is one of the options the property lists (a derived property's
-/// options are exactly [`Choice::OPTIONS`]). Anything else goes to the
-/// engine, whose error is reported.
-#[doc(hidden)]
-#[inline]
-pub fn choice_check<C: Choice>(
-    property: &PropertySchema,
-    value: &Value,
-) -> Result<C, FieldErrorKind> {
-    if let Value::String(s) = value
-        && let Some(choice) = C::from_wire(s)
-    {
-        return Ok(choice);
-    }
-    rules::check_value(property, value)?;
-    choice_from_value(value)
-}
-
-/// The single-select property of a [`Choice`]; derived `FormValue` impls of
-/// enums call this.
-pub fn choice_property<C: Choice>() -> PropertySchema {
-    StringSchema::select(C::options()).into()
-}
-
-/// A [`Choice`] as the value a client submits.
-pub fn choice_to_value<C: Choice>(choice: &C) -> Value {
-    Value::String(choice.as_wire().to_owned())
-}
-
 fn multi_property<C: Choice>() -> PropertySchema {
     MultiSelectSchema::new(C::options()).into()
 }
 
 fn multi_from_value<C: Choice, B: FromIterator<C>>(value: &Value) -> Result<B, FieldErrorKind> {
     match value {
-        Value::Array(items) => items.iter().map(choice_from_value::<C>).collect(),
+        Value::Array(items) => items.iter().map(read_choice::<C>).collect(),
         other => Err(FieldErrorKind::WrongType {
             expected: "an array of strings",
             found: crate::JsonKind::of(other),
@@ -538,8 +437,8 @@ fn multi_from_value<C: Choice, B: FromIterator<C>>(value: &Value) -> Result<B, F
     }
 }
 
-/// [`FormValue::__check`] of a multi-select: every item converts (which is
-/// its membership check, as for [`choice_check`]), then the engine checks
+/// [`FormValue::check`] of a multi-select: every item converts (which is
+/// its membership check, as for a single-select), then the engine checks
 /// the selection (duplicates, `minItems`, `maxItems`). Anything that does
 /// not convert goes to the whole engine check, whose error is reported.
 fn multi_check<C: Choice, B: FromIterator<C>>(
@@ -578,7 +477,7 @@ impl<C: Choice> FormValue for Vec<C> {
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
     }
-    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+    fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
         multi_check::<C, Self>(property, value)
     }
     fn to_value(&self) -> Value {
@@ -594,7 +493,7 @@ impl<C: Choice + Ord> FormValue for BTreeSet<C> {
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
     }
-    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+    fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
         multi_check::<C, Self>(property, value)
     }
     fn to_value(&self) -> Value {
@@ -610,7 +509,7 @@ impl<C: Choice + Hash + Eq, S: BuildHasher + Default> FormValue for HashSet<C, S
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         multi_from_value(value)
     }
-    fn __check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+    fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
         multi_check::<C, Self>(property, value)
     }
     fn to_value(&self) -> Value {
@@ -711,31 +610,6 @@ impl TextDefault for String {
     }
 }
 
-/// A newtype `#[derive(Elicit)]` with `transparent` or `try_from`/`from`
-/// implements this: it is one form value through its inner type, and a
-/// string default fills it when one fills the inner type.
-#[doc(hidden)]
-pub trait Wrapper: FormValue {
-    /// The type on the wire side: the newtype's field, or the `try_from`
-    /// type (a `FormValue`; not bound here, so a wrong one is reported once,
-    /// where the derive reads it).
-    type Inner;
-    /// The rule of the newtype's own format attribute, if it has one (it
-    /// comes before the inner type's rule for literal defaults).
-    const FORMAT: Option<LiteralRule> = None;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Wrapper> TextDefault for T
-where
-    T::Inner: TextDefault,
-{
-    const LITERAL: LiteralRule = match T::FORMAT {
-        Some(rule) => rule,
-        None => <T::Inner as TextDefault>::LITERAL,
-    };
-}
-
 impl LengthField for String {
     const OPTIONS: u64 = u64::MAX;
 }
@@ -784,332 +658,4 @@ impl<T: RangeField + FormValue> RangeField for Option<T> {
     const MIN: i128 = T::MIN;
     const MAX: i128 = T::MAX;
     const INTEGER: bool = T::INTEGER;
-}
-
-// ---------------------------------------------------------------------------
-// What derived code calls (through `__private`): thin glue, no rule. Values
-// are checked by [`crate::rules`], types converted by [`FormField`].
-
-/// A field's schema attributes, as written in `#[elicit(..)]`.
-#[doc(hidden)]
-#[derive(Default)]
-pub struct Attrs {
-    /// `title = ".."`.
-    pub title: Option<&'static str>,
-    /// `description = ".."` or the doc comment.
-    pub description: Option<&'static str>,
-    /// `range(min = ..)`.
-    pub min: Option<Num>,
-    /// `range(max = ..)`.
-    pub max: Option<Num>,
-    /// `length(min = ..)`.
-    pub min_length: Option<u64>,
-    /// `length(max = ..)`.
-    pub max_length: Option<u64>,
-    /// `pattern = ".."`.
-    pub pattern: Option<&'static str>,
-    /// `email`, `uri`, `date`, `date_time` or `format = ".."`.
-    pub format: Option<Format>,
-}
-
-/// Whether a field of type `T` is listed in `required`.
-const fn is_required<T: FormField>(has_default: bool) -> bool {
-    T::REQUIRED && !has_default
-}
-
-/// The property schema of a field of type `T` with its attributes applied.
-fn property<T: FormField>(attrs: &Attrs, default: Option<&T::Value>) -> PropertySchema {
-    let mut property = <T::Value as FormValue>::property();
-    apply(&mut property, attrs);
-    if let Some(default) = default {
-        set_default(&mut property, FormValue::to_value(default));
-    }
-    property
-}
-
-fn apply(property: &mut PropertySchema, attrs: &Attrs) {
-    if let Some(title) = attrs.title {
-        property.set_title(Some(title.to_owned()));
-    }
-    if let Some(description) = attrs.description {
-        property.set_description(Some(description.to_owned()));
-    }
-    match property {
-        PropertySchema::Integer(s) => {
-            // Intersect with the Rust type's range; never widen it.
-            if let Some(min) = attrs.min.and_then(int) {
-                s.minimum = Some(s.minimum.map_or(min, |m| m.max(min)));
-            }
-            if let Some(max) = attrs.max.and_then(int) {
-                s.maximum = Some(s.maximum.map_or(max, |m| m.min(max)));
-            }
-        }
-        PropertySchema::Number(s) => {
-            s.minimum = attrs.min.map(float).or(s.minimum);
-            s.maximum = attrs.max.map(float).or(s.maximum);
-        }
-        PropertySchema::String(s) => {
-            s.min_length = attrs.min_length.map(saturate_u32).or(s.min_length);
-            s.max_length = attrs.max_length.map(saturate_u32).or(s.max_length);
-            if let Some(pattern) = attrs.pattern {
-                s.pattern = Some(pattern.into());
-            }
-            if let Some(format) = &attrs.format {
-                s.format = Some(format.clone());
-            }
-        }
-        PropertySchema::MultiSelect(s) => {
-            s.min_items = attrs.min_length.or(s.min_items);
-            s.max_items = attrs.max_length.or(s.max_items);
-        }
-        PropertySchema::Boolean(_) | PropertySchema::Other(_) => {}
-    }
-}
-
-fn int(n: Num) -> Option<i64> {
-    match n {
-        Num::Int(i) => Some(i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX })),
-        Num::Float(_) => None,
-    }
-}
-
-fn float(n: Num) -> f64 {
-    match n {
-        #[allow(clippy::cast_precision_loss)]
-        Num::Int(i) => i as f64,
-        Num::Float(x) => x,
-    }
-}
-
-fn saturate_u32(n: u64) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn set_default(property: &mut PropertySchema, value: Value) {
-    match (property, value) {
-        (PropertySchema::String(s), Value::String(d)) => s.default = Some(d),
-        (PropertySchema::Integer(s), Value::Number(n)) => s.default = n.as_i64(),
-        (PropertySchema::Number(s), Value::Number(n)) => s.default = n.as_f64(),
-        (PropertySchema::Boolean(s), Value::Bool(b)) => s.default = Some(b),
-        (PropertySchema::MultiSelect(s), Value::Array(items)) => {
-            s.default = Some(
-                items
-                    .into_iter()
-                    .filter_map(|v| match v {
-                        Value::String(s) => Some(s),
-                        _ => None,
-                    })
-                    .collect(),
-            );
-        }
-        _ => {}
-    }
-}
-
-/// Takes, checks and converts the field at position `*index` of `schema`,
-/// whose content entry is `entry` (`None`: the key is absent). Generated code
-/// finds every field's entry in one pass over the content (see [`slot`]).
-///
-/// Absent or `null`: the default if there is one, `None` for an `Option`, a
-/// `Missing` error otherwise. Present: the engine checks it against the
-/// property, then the type converts it. Errors go to `errors`.
-fn take<T: FormField, E: Entry>(
-    entry: Option<E>,
-    schema: &ElicitationSchema,
-    index: &mut usize,
-    default: Option<fn() -> T::Value>,
-    errors: &mut Vec<FieldError>,
-) -> Option<T> {
-    let Some((name, property)) = schema.properties.get_index(*index) else {
-        // Generated code keeps the index within the schema it built.
-        return None;
-    };
-    *index += 1;
-    // Absent and `null` are the same (as in `rules::check_slot`).
-    let result = match entry {
-        Some(entry) if !entry.get().is_null() => entry.convert::<T>(property),
-        _ => match default {
-            Some(default) => Ok(T::from_default(default())),
-            None => T::absent().ok_or(FieldErrorKind::Missing),
-        },
-    };
-    match result {
-        Ok(value) => Some(value),
-        Err(kind) => {
-            errors.push(FieldError::new(name, kind));
-            None
-        }
-    }
-}
-
-/// One pass over `content`: each entry whose key `field` maps to the
-/// position of one of the form's own fields goes into that slot. This is
-/// what `from_content` does instead of one map lookup per field (hashing
-/// every name again); `field` is the derive's `match` on the wire names.
-#[inline]
-fn slot<const N: usize>(
-    content: &Content,
-    field: impl Fn(&str) -> Option<usize>,
-) -> [Option<&Value>; N] {
-    let mut slots = [None; N];
-    for (key, value) in content {
-        if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
-            *slot = Some(value);
-        }
-    }
-    slots
-}
-
-/// A content entry, borrowed (`from_content`) or owned
-/// (`from_content_owned`): the engine reads it, the field type converts it.
-#[doc(hidden)]
-pub trait Entry {
-    /// The value.
-    fn get(&self) -> &Value;
-    /// The value checked against `property` by the engine and converted to
-    /// the field's type.
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
-}
-
-/// Content, borrowed or owned, as derived code reads it: sorted into one
-/// slot per field in one pass.
-#[doc(hidden)]
-pub trait Source: Sized {
-    /// What a slot holds.
-    type Entry: Entry;
-    /// One pass over the content; `field` maps a key to its field's slot.
-    fn slots<const N: usize>(
-        self,
-        field: impl Fn(&str) -> Option<usize>,
-    ) -> [Option<Self::Entry>; N];
-    /// Runs `f` on the content as a borrowed map.
-    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R;
-}
-
-impl<'c> Source for &'c Content {
-    type Entry = &'c Value;
-    #[inline]
-    fn slots<const N: usize>(
-        self,
-        field: impl Fn(&str) -> Option<usize>,
-    ) -> [Option<&'c Value>; N] {
-        slot(self, field)
-    }
-    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
-        f(self)
-    }
-}
-
-impl Source for Content {
-    type Entry = Value;
-    #[inline]
-    fn slots<const N: usize>(self, field: impl Fn(&str) -> Option<usize>) -> [Option<Value>; N] {
-        slot_owned(self, field)
-    }
-    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
-        f(&self)
-    }
-}
-
-impl Entry for &Value {
-    #[inline]
-    fn get(&self) -> &Value {
-        self
-    }
-    #[inline]
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
-        T::__check_present(property, self)
-    }
-}
-
-impl Entry for Value {
-    #[inline]
-    fn get(&self) -> &Value {
-        self
-    }
-    #[inline]
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
-        T::__check_present_owned(property, self)
-    }
-}
-
-/// [`slot`] for owned content: each entry is moved into its slot; entries
-/// of no field are dropped.
-#[inline]
-fn slot_owned<const N: usize>(
-    content: Content,
-    field: impl Fn(&str) -> Option<usize>,
-) -> [Option<Value>; N] {
-    let mut slots = [const { None }; N];
-    for (key, value) in content {
-        if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
-            *slot = Some(value);
-        }
-    }
-    slots
-}
-
-/// Finishes `from_content`: the value if no field failed.
-#[doc(hidden)]
-pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, ContentError> {
-    match value {
-        Some(value) if errors.is_empty() => Ok(value),
-        _ => Err(ContentError::new(errors)),
-    }
-}
-
-/// Derived `from_content`: collects every field, then (with
-/// `deny_unknown_fields`) every unknown key.
-#[doc(hidden)]
-pub fn from_content<T: crate::Elicit>(content: &Content) -> Result<T, ContentError> {
-    let mut errors = Vec::new();
-    let value = T::__collect(content, &mut errors);
-    T::__deny_unknown(content, &mut errors);
-    finish(value, errors)
-}
-
-/// Derived `to_content`: every field written in order.
-#[doc(hidden)]
-pub fn to_content<T: crate::Elicit>(value: &T) -> Content {
-    let mut content = Content::new();
-    value.__write(&mut content);
-    content
-}
-
-/// The schema of a derived form that is not generic, built on first use.
-#[doc(hidden)]
-pub fn cached_schema(
-    cell: &'static std::sync::OnceLock<ElicitationSchema>,
-    build: fn() -> ElicitationSchema,
-) -> &'static ElicitationSchema {
-    cell.get_or_init(build)
-}
-
-/// The schema JSON of a derived form that is not generic, built and
-/// serialized on first use.
-#[doc(hidden)]
-pub fn cached_json(
-    cell: &'static std::sync::OnceLock<String>,
-    build: fn() -> ElicitationSchema,
-) -> &'static str {
-    cell.get_or_init(|| crate::schema::to_json(&build()))
-}
-
-/// Derived code (`transparent`): the property of the newtype's inner type
-/// with the inner field's attributes applied.
-#[doc(hidden)]
-pub fn transparent_property(mut property: PropertySchema, attrs: &Attrs) -> PropertySchema {
-    apply(&mut property, attrs);
-    property
-}
-
-/// Derived code (`try_from = "U"`): converts a `U` (read from a value the
-/// engine checked against `U`'s property) with `T`'s `TryFrom<U>`; its
-/// refusal is [`FieldErrorKind::Refused`] with the error's `Display`.
-#[doc(hidden)]
-pub fn try_convert<U, T: TryFrom<U>>(inner: U, rust_type: &'static str) -> Result<T, FieldErrorKind>
-where
-    T::Error: std::fmt::Display,
-{
-    T::try_from(inner).map_err(|e| crate::error::refused(rust_type, e))
 }

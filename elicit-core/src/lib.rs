@@ -83,8 +83,6 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
-use std::borrow::Cow;
-
 // Conversions to and from the official ACP Rust types (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
@@ -92,8 +90,9 @@ pub mod acp;
 #[cfg(feature = "acp-sdk")]
 pub mod acp_sdk;
 pub mod credential;
-pub mod error;
-pub mod field;
+mod error;
+mod field;
+mod form;
 pub mod format;
 mod json;
 pub mod limits;
@@ -102,7 +101,7 @@ pub mod protocol;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod rules;
-pub mod schema;
+mod schema;
 // The terminal renderer of client requests (docs in the module).
 #[cfg(feature = "terminal")]
 pub mod terminal;
@@ -114,7 +113,10 @@ pub use error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
     SchemaIssue,
 };
-pub use field::{Choice, ChoiceOption, FormField, FormValue, TextDefault};
+pub use field::{
+    Choice, ChoiceOption, FormField, FormValue, LengthField, RangeField, TextDefault, TextField,
+};
+pub use form::{Content, Elicit};
 pub use format::{Format, LiteralRule};
 pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
@@ -127,136 +129,6 @@ pub use schema::{
 /// multi-select). See the README's attribute reference.
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
-
-/// The `content` of an `accept` response: a flat JSON object.
-pub type Content = serde_json::Map<String, serde_json::Value>;
-
-/// A form that can be elicited: its schema, and conversions from and to the
-/// content a client submits.
-///
-/// Derive it with `#[derive(Elicit)]`; implementing it by hand is possible but
-/// then the schema and the parsing must be kept in agreement by hand.
-pub trait Elicit: Sized {
-    /// The form's `requestedSchema`, properties in declaration order.
-    fn schema() -> ElicitationSchema;
-
-    /// Parses and validates accepted content. Every rule of the schema is
-    /// checked again here (agents must not trust the client's validation),
-    /// plus what only the Rust type knows (e.g. that `1e39` does not fit an
-    /// `f32`). Collects every failing field.
-    fn from_content(content: &Content) -> Result<Self, ContentError>;
-
-    /// [`from_content`](Self::from_content) for content the caller owns,
-    /// such as the `content` of a response it received: strings are moved
-    /// into the struct instead of copied. Same checks, same errors.
-    ///
-    /// ```
-    /// use elicit_core::{Content, Elicit};
-    ///
-    /// #[derive(Elicit, Debug, PartialEq)]
-    /// struct Rename {
-    ///     #[elicit(length(min = 1))]
-    ///     name: String,
-    /// }
-    ///
-    /// let content: Content = serde_json::from_str(r#"{"name": "Ada"}"#).unwrap();
-    /// assert_eq!(Rename::from_content_owned(content).unwrap(), Rename { name: "Ada".into() });
-    /// ```
-    fn from_content_owned(content: Content) -> Result<Self, ContentError> {
-        // Unknown keys are found before the content is consumed, and
-        // reported after the fields, as `from_content` does.
-        let mut unknown = Vec::new();
-        Self::__deny_unknown(&content, &mut unknown);
-        let mut errors = Vec::new();
-        let value = Self::__collect_from(content, &mut errors);
-        errors.append(&mut unknown);
-        field::finish(value, errors)
-    }
-
-    /// The content a client would submit for this value.
-    fn to_content(&self) -> Content;
-
-    #[doc(hidden)]
-    /// Parses into `errors` instead of failing; used by `flatten`.
-    fn __collect(content: &Content, errors: &mut Vec<FieldError>) -> Option<Self> {
-        match Self::from_content(content) {
-            Ok(value) => Some(value),
-            Err(e) => {
-                errors.extend(e.into_errors());
-                None
-            }
-        }
-    }
-
-    #[doc(hidden)]
-    /// [`__collect`](Self::__collect) from borrowed or owned content.
-    /// Derived forms without flattened fields implement it once for both:
-    /// being generic, it is compiled for owned content only in programs that
-    /// call `from_content_owned`.
-    fn __collect_from<S: field::Source>(content: S, errors: &mut Vec<FieldError>) -> Option<Self> {
-        content.with_content(|content| Self::__collect(content, errors))
-    }
-
-    #[doc(hidden)]
-    /// With `deny_unknown_fields`: every content key the schema lacks.
-    fn __deny_unknown(_content: &Content, _errors: &mut Vec<FieldError>) {}
-
-    /// The form's `requestedSchema` as JSON text: what
-    /// `serde_json::to_string(&Self::schema())` gives.
-    ///
-    /// A derived form that is not generic builds and serializes its schema
-    /// once per process and hands out that text ever after, so sending the
-    /// form costs a copy, not a build and a serialization. (A generic form
-    /// builds it on each call.)
-    ///
-    /// ```
-    /// use elicit_core::Elicit;
-    ///
-    /// #[derive(Elicit)]
-    /// struct Rename {
-    ///     #[elicit(length(min = 1))]
-    ///     name: String,
-    /// }
-    ///
-    /// assert_eq!(
-    ///     Rename::schema_json(),
-    ///     r#"{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}"#
-    /// );
-    /// assert_eq!(Rename::schema_json(), serde_json::to_string(&Rename::schema()).unwrap());
-    /// ```
-    fn schema_json() -> Cow<'static, str> {
-        Cow::Owned(schema::to_json(Self::__schema().as_ref()))
-    }
-
-    #[doc(hidden)]
-    /// How many properties the schema has; used by `flatten`. Derived forms
-    /// add up their own fields and their flattened forms' counts.
-    fn __property_count() -> usize {
-        Self::__schema().properties.len()
-    }
-
-    #[doc(hidden)]
-    /// The schema built once, where the type can keep it in a static (a
-    /// derived form that is not generic); `None` otherwise.
-    fn __static_schema() -> Option<&'static ElicitationSchema> {
-        None
-    }
-
-    #[doc(hidden)]
-    /// The schema: the static one if there is one, else built now.
-    fn __schema() -> Cow<'static, ElicitationSchema> {
-        match Self::__static_schema() {
-            Some(schema) => Cow::Borrowed(schema),
-            None => Cow::Owned(Self::schema()),
-        }
-    }
-
-    #[doc(hidden)]
-    /// Writes this value's content into `content`; used by `flatten`.
-    fn __write(&self, content: &mut Content) {
-        content.extend(self.to_content());
-    }
-}
 
 /// Support for generated code. Not public API: may change in any release.
 #[doc(hidden)]

@@ -464,11 +464,14 @@ fn check_options(issues: &mut Vec<SchemaErrorKind>, options: &Options) {
 }
 
 /// With `deny_unknown_fields`: every content key the schema lacks.
-#[doc(hidden)]
 /// At most [`MAX_UNKNOWN_FIELDS_LISTED`] are listed, then one
 /// [`UnknownFieldAndMore`](FieldErrorKind::UnknownFieldAndMore) counts the
 /// rest; key names are cut to [`MAX_ECHOED_CHARS`].
-pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut Vec<FieldError>) {
+pub(crate) fn deny_unknown(
+    content: &Content,
+    schema: &ElicitationSchema,
+    errors: &mut Vec<FieldError>,
+) {
     let mut unknown = content
         .keys()
         .filter(|key| !schema.properties.contains(key));

@@ -738,42 +738,16 @@ impl From<String> for Pattern {
 }
 
 // ---------------------------------------------------------------------------
-// Building a derived schema (called by generated code through `__private`).
-
-/// The empty schema a derived `schema()` starts from, with room for its
-/// `fields` own properties, `required` of which are required.
-#[doc(hidden)]
-pub fn schema_with_capacity(fields: usize, required: usize) -> ElicitationSchema {
-    ElicitationSchema {
-        properties: Properties::with_capacity(fields),
-        required: Vec::with_capacity(required),
-        ..ElicitationSchema::default()
-    }
-}
+// The schema as text.
 
 /// The schema as JSON text. Cannot fail: every key is a string and every
 /// value serializes.
-#[doc(hidden)]
-pub fn to_json(schema: &ElicitationSchema) -> String {
+pub(crate) fn to_json(schema: &ElicitationSchema) -> String {
     match serde_json::to_string(schema) {
         Ok(json) => json,
         // serde_json fails only on a non-string map key or a failing
         // `Serialize` impl; the wire model has neither.
         Err(e) => unreachable!("an ElicitationSchema always serializes: {e}"),
-    }
-}
-
-/// Merges a flattened form's schema into the parent's, keeping order. A name
-/// defined twice stays twice, so [`ElicitationSchema::check`] reports it.
-#[doc(hidden)]
-pub fn merge(schema: &mut ElicitationSchema, inner: ElicitationSchema) {
-    for (name, property) in inner.properties.into_entries() {
-        schema.properties.push(name, property);
-    }
-    for name in inner.required {
-        if !schema.required.contains(&name) {
-            schema.required.push(name);
-        }
     }
 }
 

@@ -19,7 +19,7 @@ use elicit_core::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationCapabilities, ElicitationId, ElicitationMode,
 };
-use elicit_core::schema::{Items, PropertySchema};
+use elicit_core::{Items, PropertySchema};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -1,11 +1,10 @@
 //! elicit-core's modules import each other without cycles: a module that
 //! another imports from imports nothing back, directly or through others.
-//! Until issue 21 is done, the cycles left are listed (`KNOWN_TANGLES`) and
-//! no new one may appear.
 //!
-//! The graph is read from the `use` items of `elicit-core/src` (item-level
-//! ones, at the start of a line: a test module's imports are its own). A
-//! path is followed to the module that defines the item: through `pub use`
+//! The graph is read from `elicit-core/src`: its `use` items (item-level
+//! ones, at the start of a line: a test module's imports are its own) and
+//! every `crate::..` path written in code (not in comments or docs). A path
+//! is followed to the module that defines the item: through `pub use`
 //! re-exports (so `crate::Content` is an edge to the module that defines
 //! `Content`, not to `lib.rs`), and the crate root counts only for what
 //! `lib.rs` itself defines.
@@ -76,6 +75,35 @@ fn use_items(text: &str) -> Vec<(bool, String)> {
         ));
     }
     items
+}
+
+/// The `crate::a::b` paths written in the code of `text` (outside comments
+/// and `use` items, which [`use_items`] reads), each as written.
+fn inline_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for line in text.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with("use ") || code.starts_with("pub use ") {
+            continue;
+        }
+        let code = code.split("//").next().unwrap_or(code);
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let before = rest[..at].chars().next_back();
+            let after = &rest[at + "crate::".len()..];
+            let end = after
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(after.len());
+            let path = after[..end].trim_end_matches(':');
+            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                && !path.is_empty()
+            {
+                paths.push(format!("crate::{path}"));
+            }
+            rest = &after[end..];
+        }
+    }
+    paths
 }
 
 /// `a::{b,c::{d,e}}` as `a::b`, `a::c::d`, `a::c::e` (`self` and
@@ -181,6 +209,10 @@ fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
                 imports.entry(module.clone()).or_default().push(target);
             }
         }
+        imports
+            .entry(module.clone())
+            .or_default()
+            .extend(inline_paths(text));
     }
     let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     for (module, targets) in imports {
@@ -226,30 +258,25 @@ fn tangles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> BTreeSet<Vec<Module>> 
         .collect()
 }
 
-/// The tangle left, until issue 21 moves `Elicit` and `Content` out of
-/// `lib.rs` (the derive's glue into `__private`). The test below fails on any change to this
-/// list: a new cycle, or one removed without crossing it off here.
-const KNOWN_TANGLES: &[&[&str]] = &[&[
-    "crate",
-    "crate::field",
-    "crate::protocol::agent",
-    "crate::protocol::client",
-    "crate::protocol::messages",
-    "crate::rules",
-]];
-
 #[test]
-fn elicit_core_modules_import_each_other_without_new_cycles() {
-    let found = tangles(&graph());
-    let known: BTreeSet<Vec<Module>> = KNOWN_TANGLES
-        .iter()
-        .map(|t| t.iter().map(|m| (*m).to_owned()).collect())
-        .collect();
+fn elicit_core_modules_import_each_other_without_cycles() {
     assert_eq!(
-        found, known,
-        "the groups of elicit-core modules that import each other in a cycle changed: \
-         break a new cycle (move what both sides need into a module of its own), or \
-         cross a removed one off KNOWN_TANGLES"
+        tangles(&graph()),
+        BTreeSet::new(),
+        "these groups of elicit-core modules import each other in a cycle: break it by \
+         moving what both sides need into a module of its own"
+    );
+}
+
+/// Inline paths are read from code, not from comments, and not from a path
+/// that only ends in `crate::` (`elicit_core::`, `$crate::`).
+#[test]
+fn inline_paths_are_read_from_code_only() {
+    let text = "fn f() -> crate::schema::Items {\n    // crate::rules::x\n    \
+                $crate::a::b; my_crate::c; crate::field::read_choice::<C>(v)\n}\n/// [`x`](crate::limits)\n";
+    assert_eq!(
+        inline_paths(text),
+        ["crate::schema::Items", "crate::field::read_choice"]
     );
 }
 

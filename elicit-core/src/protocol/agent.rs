@@ -208,7 +208,7 @@ impl From<Unsendable> for AgentError {
 /// once too.
 pub(crate) fn sendable_schema<T: Elicit>()
 -> Result<std::borrow::Cow<'static, crate::ElicitationSchema>, Unsendable> {
-    let schema = T::__schema();
+    let schema = T::cached_schema();
     schema.check().map_err(Unsendable::Schema)?;
     if let Some(field) = schema.properties.names().find(|n| looks_like_credential(n)) {
         return Err(Unsendable::Credential(field.to_owned()));

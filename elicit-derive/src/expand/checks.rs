@@ -189,13 +189,13 @@ fn literal_default_check(
     })
 }
 
-/// The value type of a field: `<T as FormField>::Value` in a form (`T` or
-/// `Option<T>`), the type itself for a `transparent` newtype's field (a
+/// The value type of a field: `<T as __private::FieldGlue>::Default` (its
+/// `FormField::Value`) in a form (`T` or `Option<T>`), the type itself for a `transparent` newtype's field (a
 /// `FormValue`, named so a wrong one is reported once).
 fn value_type(krate: &TokenStream, input_is_form: bool, ty: &syn::Type) -> TokenStream {
     if input_is_form {
-        let form_field = qualified_on_type(krate, ty, "FormField");
-        quote_spanned!(last_span(ty)=> #form_field::Value)
+        let glue = qualified_on_type(krate, ty, "__private::FieldGlue");
+        quote_spanned!(last_span(ty)=> #glue::Default)
     } else {
         quote!(#ty)
     }

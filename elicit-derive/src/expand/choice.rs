@@ -44,7 +44,7 @@ pub(super) fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream
             fn to_value(&self) -> #krate::__private::Value {
                 #krate::__private::choice_to_value(self)
             }
-            fn __check(
+            fn check(
                 __property: &#krate::PropertySchema,
                 __value: &#krate::__private::Value,
             ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {

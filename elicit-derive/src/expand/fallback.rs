@@ -84,6 +84,20 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                     ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
                 }
             }
+            impl #impl_generics #krate::__private::DerivedForm for #ident #ty_generics #where_clause {
+                fn collect(
+                    _: &#krate::Content,
+                    _: &mut ::std::vec::Vec<#krate::FieldError>,
+                ) -> ::core::option::Option<Self> {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+                fn property_count() -> usize {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+                fn write(&self, _: &mut #krate::Content) {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+            }
         },
     };
     quote!(#checks #fallback)

@@ -65,11 +65,12 @@ pub(super) fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     }
 }
 
-/// `Option<fn() -> <T as FormField>::Value>` for the field's default.
+/// `Option<fn() -> <T as FieldGlue>::Default>` (the field's value type) for
+/// its default.
 fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
-    let form_field = qualified_on_type(krate, ty, "FormField");
-    let value_ty = quote_spanned!(last_span(ty)=> #form_field::Value);
+    let glue_trait = qualified_on_type(krate, ty, "__private::FieldGlue");
+    let value_ty = quote_spanned!(last_span(ty)=> #glue_trait::Default);
     match &field.attrs.default {
         Some(default) => {
             let expr = &default.value;
@@ -138,23 +139,32 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                 #krate::__private::from_content(__content)
             }
 
+            fn from_content_owned(
+                __content: #krate::Content,
+            ) -> ::core::result::Result<Self, #krate::ContentError> {
+                #krate::__private::from_content_owned(__content)
+            }
+
             fn to_content(&self) -> #krate::Content {
                 #krate::__private::to_content(self)
             }
 
+            #statics
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::DerivedForm for #ident #ty_generics #where_clause {
             #collect_fns
 
             #deny
 
-            fn __write(&self, __content: &mut #krate::Content) {
+            fn write(&self, __content: &mut #krate::Content) {
                 #(#write)*
             }
 
-            fn __property_count() -> usize {
-                #own_fields #(+ #flattened::__property_count())*
+            fn property_count() -> usize {
+                #own_fields #(+ #flattened::property_count())*
             }
-
-            #statics
         }
     }
 }
@@ -163,9 +173,9 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 struct Glue<'a> {
     /// `schema()`: each property pushed, or a flattened form merged.
     build: Vec<TokenStream>,
-    /// `__collect`: each field taken from its slot (or its flattened form).
+    /// `collect`: each field taken from its slot (or its flattened form).
     collect: Vec<TokenStream>,
-    /// `__write`: each field written back.
+    /// `write`: each field written back.
     write: Vec<TokenStream>,
     /// The struct literal's fields.
     init: Vec<TokenStream>,
@@ -199,27 +209,27 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
             continue;
         }
         if field.attrs.flatten.is_some() {
-            let elicit = qualified(krate, ty, "Elicit", ty.span());
+            let form = qualified(krate, ty, "__private::DerivedForm", ty.span());
             glue.build
-                .push(quote!(#krate::__private::merge(&mut __schema, #elicit::schema());));
+                .push(quote!(#krate::__private::merge(&mut __schema, #form::flattened_schema());));
             glue.collect.push(quote! {
-                let #var = #elicit::__collect(__content, __errors);
-                __index += #elicit::__property_count();
+                let #var = #form::collect(__content, __errors);
+                __index += #form::property_count();
             });
             glue.write
-                .push(quote!(#krate::Elicit::__write(&self.#member, __content);));
+                .push(quote!(#krate::__private::DerivedForm::write(&self.#member, __content);));
             glue.init.push(quote!(#member: #var?));
-            glue.flattened.push(elicit);
+            glue.flattened.push(form);
             continue;
         }
         let wire = &field.wire;
         let attrs = attrs(krate, field);
         let default = default_fn(krate, field);
-        let form_field = qualified_on_type(krate, ty, "FormField");
+        let glue_trait = qualified_on_type(krate, ty, "__private::FieldGlue");
         // Spanned on the type, so an unsupported type is reported there once.
         let span = last_span(ty);
         glue.build.push(quote_spanned! {span=>
-            #form_field::__push(&mut __schema, #wire, &#attrs, #default);
+            #glue_trait::push(&mut __schema, #wire, &#attrs, #default);
         });
         if field.attrs.default.is_none() {
             glue.may_be_required += 1;
@@ -227,10 +237,10 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
         let slot = glue.slots.len();
         glue.slots.push(wire);
         glue.collect.push(quote_spanned! {span=>
-            let #var = #form_field::__take(__slots[#slot].take(), __schema, &mut __index, #default, __errors);
+            let #var = #glue_trait::take(__slots[#slot].take(), __schema, &mut __index, #default, __errors);
         });
         glue.write
-            .push(quote_spanned!(span=> #form_field::__put(&self.#member, __content, #wire);));
+            .push(quote_spanned!(span=> #glue_trait::put(&self.#member, __content, #wire);));
         glue.init.push(quote!(#member: #var?));
     }
     glue
@@ -242,13 +252,12 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
 /// shared by every instantiation), through the trait's default methods.
 fn statics(krate: &TokenStream) -> TokenStream {
     quote! {
-        fn __static_schema() -> ::core::option::Option<&'static #krate::ElicitationSchema> {
+        fn cached_schema() -> #krate::__private::Cow<'static, #krate::ElicitationSchema> {
             static __SCHEMA: #krate::__private::OnceLock<#krate::ElicitationSchema> =
                 #krate::__private::OnceLock::new();
-            ::core::option::Option::Some(#krate::__private::cached_schema(
-                &__SCHEMA,
-                <Self as #krate::Elicit>::schema,
-            ))
+            #krate::__private::Cow::Borrowed(
+                __SCHEMA.get_or_init(<Self as #krate::Elicit>::schema),
+            )
         }
 
         fn schema_json() -> #krate::__private::Cow<'static, str> {
@@ -256,7 +265,7 @@ fn statics(krate: &TokenStream) -> TokenStream {
                 #krate::__private::OnceLock::new();
             #krate::__private::Cow::Borrowed(#krate::__private::cached_json(
                 &__JSON,
-                <Self as #krate::Elicit>::schema,
+                <Self as #krate::Elicit>::cached_schema,
             ))
         }
     }
@@ -265,19 +274,19 @@ fn statics(krate: &TokenStream) -> TokenStream {
 /// `let __schema: &ElicitationSchema`, the form's schema (static or built).
 fn schema_ref(krate: &TokenStream) -> TokenStream {
     quote! {
-        let __schema = <Self as #krate::Elicit>::__schema();
+        let __schema = <Self as #krate::Elicit>::cached_schema();
         let __schema: &#krate::ElicitationSchema = __schema.as_ref();
     }
 }
 
-/// `__deny_unknown` with `deny_unknown_fields`. Unknown keys are judged by
+/// `deny_unknown` with `deny_unknown_fields`. Unknown keys are judged by
 /// the outermost form only: a flattened form does not see its parent's
 /// fields.
 fn deny_unknown(krate: &TokenStream, input: &Input<'_>) -> Option<TokenStream> {
     let schema_ref = schema_ref(krate);
     input.attrs.deny_unknown_fields.map(|_| {
         quote! {
-            fn __deny_unknown(
+            fn deny_unknown(
                 __content: &#krate::Content,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
             ) {
@@ -288,7 +297,7 @@ fn deny_unknown(krate: &TokenStream, input: &Input<'_>) -> Option<TokenStream> {
     })
 }
 
-/// `__collect` (and `__collect_from`): one pass over the content, a `match`
+/// `collect` (and `collect_from`): one pass over the content, a `match`
 /// on the wire names (what serde generates too) instead of one map lookup
 /// per field, then each field taken from its slot.
 fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
@@ -315,14 +324,14 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
     // borrowed content only.
     if glue.flattened.is_empty() {
         quote! {
-            fn __collect(
+            fn collect(
                 __content: &#krate::Content,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
             ) -> ::core::option::Option<Self> {
-                <Self as #krate::Elicit>::__collect_from(__content, __errors)
+                <Self as #krate::__private::DerivedForm>::collect_from(__content, __errors)
             }
 
-            fn __collect_from<__S: #krate::__private::Source>(
+            fn collect_from<__S: #krate::__private::Source>(
                 __content: __S,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
             ) -> ::core::option::Option<Self> {
@@ -337,7 +346,7 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
         }
     } else {
         quote! {
-            fn __collect(
+            fn collect(
                 __content: &#krate::Content,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
             ) -> ::core::option::Option<Self> {

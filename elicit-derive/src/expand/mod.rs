@@ -3,15 +3,16 @@
 //! elicit-core; the output is glue. One file per kind of output; this one
 //! dispatches and holds the token helpers they share:
 //!
-//! - a form (`form.rs`): the `Elicit` impl. `schema()` pushes each field's
-//!   property through its type's `FormField::__push`, with the attributes as
-//!   `__private::Attrs` and the default; `__collect_from` (borrowed or owned
-//!   content, one generic body) sorts the content's entries into one slot
-//!   per field in one `match` on the wire names, then takes each with
-//!   `FormField::__take`; `from_content`/`to_content` call elicit-core's
-//!   non-generic helpers; `to_content` writes each field with
-//!   `FormField::__put`. A flattened field delegates to its own `Elicit`. A
-//!   non-generic form keeps its schema and its JSON in statics.
+//! - a form (`form.rs`): the `Elicit` and `__private::DerivedForm` impls.
+//!   `schema()` pushes each field's property through its type's
+//!   `__private::FieldGlue::push`, with the attributes as `__private::Attrs`
+//!   and the default; `collect_from` (borrowed or owned content, one generic
+//!   body) sorts the content's entries into one slot per field in one
+//!   `match` on the wire names, then takes each with `FieldGlue::take`;
+//!   `from_content`/`from_content_owned`/`to_content` call elicit-core's
+//!   helpers; `write` puts each field back with `FieldGlue::put`. A flattened
+//!   field delegates to its own `DerivedForm`. A non-generic form keeps its
+//!   schema and its JSON in statics.
 //! - a single-select (`choice.rs`): the `FormValue` and `Choice` impls, with a
 //!   `match` per direction between variants and wire values.
 //! - a newtype used as one field (`newtype.rs`): `transparent`, and
@@ -85,8 +86,7 @@ fn qualified(
     trait_: &str,
     span: proc_macro2::Span,
 ) -> TokenStream {
-    let trait_ident = syn::Ident::new(trait_, span);
-    let path = respan(quote!(#krate::#trait_ident), span);
+    let path = respan(trait_path(krate, trait_, span), span);
     let lt = respan(quote!(<), span);
     let gt = respan(quote!(>), span);
     let as_ = respan(quote!(as), span);
@@ -100,12 +100,17 @@ fn qualified(
 /// (`Box<String>`, not just `Box`) on stable, where spans cannot be joined.
 fn qualified_on_type(krate: &TokenStream, ty: &syn::Type, trait_: &str) -> TokenStream {
     let first = ty.span();
-    let trait_ident = syn::Ident::new(trait_, first);
-    let path = respan(quote!(#krate::#trait_ident), first);
+    let path = respan(trait_path(krate, trait_, first), first);
     let lt = respan(quote!(<), first);
     let as_ = respan(quote!(as), first);
     let gt = respan(quote!(>), last_span(ty));
     quote!(#lt #ty #as_ #path #gt)
+}
+
+/// `krate::a::B` from `"a::B"`.
+fn trait_path(krate: &TokenStream, trait_: &str, span: proc_macro2::Span) -> TokenStream {
+    let segments = trait_.split("::").map(|s| syn::Ident::new(s, span));
+    quote!(#krate #(:: #segments)*)
 }
 
 /// The span of a type's last token.

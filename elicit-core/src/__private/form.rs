@@ -1,0 +1,185 @@
+//! A derived form's glue: [`DerivedForm`], the bodies of its `Elicit`
+//! methods, and content sorted into one slot per field in one pass.
+
+use serde_json::Value;
+
+use crate::error::FieldErrorKind;
+use crate::field::FormField;
+use crate::schema::{ElicitationSchema, PropertySchema};
+use crate::{Content, ContentError, Elicit, FieldError};
+
+/// What `#[derive(Elicit)]` implements for a form besides [`Elicit`]: the
+/// pieces `flatten` composes (a flattened form is collected, counted and
+/// written by its parent) and the owned-content path.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a form that derives `Elicit`, so it cannot be flattened",
+    label = "`#[elicit(flatten)]` on this field",
+    note = "`#[elicit(flatten)]` merges a struct with `#[derive(Elicit)]` into this form; for one value, drop `flatten` and give the field a form field type"
+)]
+pub trait DerivedForm: Elicit {
+    /// Parses into `errors` instead of failing.
+    fn collect(content: &Content, errors: &mut Vec<FieldError>) -> Option<Self>;
+
+    /// [`collect`](Self::collect) from borrowed or owned content. A form
+    /// without flattened fields implements it once for both: being generic,
+    /// it is compiled for owned content only in programs that call
+    /// `from_content_owned`.
+    fn collect_from<S: Source>(content: S, errors: &mut Vec<FieldError>) -> Option<Self> {
+        content.with_content(|content| Self::collect(content, errors))
+    }
+
+    /// With `deny_unknown_fields`: every content key the schema lacks.
+    fn deny_unknown(_content: &Content, _errors: &mut Vec<FieldError>) {}
+
+    /// How many properties the schema has: the form's own fields and its
+    /// flattened forms' counts.
+    fn property_count() -> usize;
+
+    /// Writes this value's content into `content`.
+    fn write(&self, content: &mut Content);
+
+    /// The schema a parent merges in: [`Elicit::schema`], named through this
+    /// trait so a field that is no derived form is reported once.
+    fn flattened_schema() -> ElicitationSchema {
+        Self::schema()
+    }
+}
+
+/// Derived `from_content`: collects every field, then (with
+/// `deny_unknown_fields`) every unknown key.
+pub fn from_content<T: DerivedForm>(content: &Content) -> Result<T, ContentError> {
+    let mut errors = Vec::new();
+    let value = T::collect(content, &mut errors);
+    T::deny_unknown(content, &mut errors);
+    finish(value, errors)
+}
+
+/// Derived `from_content_owned`: strings are moved out of the content.
+/// Unknown keys are found before the content is consumed, and reported
+/// after the fields, as [`from_content`] does.
+pub fn from_content_owned<T: DerivedForm>(content: Content) -> Result<T, ContentError> {
+    let mut unknown = Vec::new();
+    T::deny_unknown(&content, &mut unknown);
+    let mut errors = Vec::new();
+    let value = T::collect_from(content, &mut errors);
+    errors.append(&mut unknown);
+    finish(value, errors)
+}
+
+/// Derived `to_content`: every field written in order.
+pub fn to_content<T: DerivedForm>(value: &T) -> Content {
+    let mut content = Content::new();
+    value.write(&mut content);
+    content
+}
+
+/// The value if no field failed.
+fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, ContentError> {
+    match value {
+        Some(value) if errors.is_empty() => Ok(value),
+        _ => Err(ContentError::new(errors)),
+    }
+}
+
+/// Derived `deny_unknown` (the rule is [`rules::deny_unknown`](crate::rules)).
+pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut Vec<FieldError>) {
+    crate::rules::deny_unknown(content, schema, errors);
+}
+
+/// The schema JSON of a derived form that is not generic, serialized on
+/// first use from its cached schema.
+pub fn cached_json(
+    cell: &'static std::sync::OnceLock<String>,
+    schema: fn() -> std::borrow::Cow<'static, ElicitationSchema>,
+) -> &'static str {
+    cell.get_or_init(|| crate::schema::to_json(&schema()))
+}
+
+/// A content entry, borrowed (`from_content`) or owned
+/// (`from_content_owned`): the engine reads it, the field type converts it.
+pub trait Entry {
+    /// The value.
+    fn get(&self) -> &Value;
+    /// The value checked against `property` by the engine and converted to
+    /// the field's type.
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
+}
+
+/// Content, borrowed or owned, as derived code reads it: sorted into one
+/// slot per field in one pass.
+pub trait Source: Sized {
+    /// What a slot holds.
+    type Entry: Entry;
+    /// One pass over the content; `field` maps a key to its field's slot.
+    fn slots<const N: usize>(
+        self,
+        field: impl Fn(&str) -> Option<usize>,
+    ) -> [Option<Self::Entry>; N];
+    /// Runs `f` on the content as a borrowed map.
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R;
+}
+
+impl<'c> Source for &'c Content {
+    type Entry = &'c Value;
+    /// One pass over `content`: each entry whose key `field` maps to the
+    /// position of one of the form's own fields goes into that slot, instead
+    /// of one map lookup per field (hashing every name again); `field` is
+    /// the derive's `match` on the wire names.
+    #[inline]
+    fn slots<const N: usize>(
+        self,
+        field: impl Fn(&str) -> Option<usize>,
+    ) -> [Option<&'c Value>; N] {
+        let mut slots = [None; N];
+        for (key, value) in self {
+            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+                *slot = Some(value);
+            }
+        }
+        slots
+    }
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
+        f(self)
+    }
+}
+
+impl Source for Content {
+    type Entry = Value;
+    /// The borrowed pass for owned content: each entry is moved into its
+    /// slot; entries of no field are dropped.
+    #[inline]
+    fn slots<const N: usize>(self, field: impl Fn(&str) -> Option<usize>) -> [Option<Value>; N] {
+        let mut slots = [const { None }; N];
+        for (key, value) in self {
+            if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
+                *slot = Some(value);
+            }
+        }
+        slots
+    }
+    fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
+        f(&self)
+    }
+}
+
+impl Entry for &Value {
+    #[inline]
+    fn get(&self) -> &Value {
+        self
+    }
+    #[inline]
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+        T::check_present(property, self)
+    }
+}
+
+impl Entry for Value {
+    #[inline]
+    fn get(&self) -> &Value {
+        self
+    }
+    #[inline]
+    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+        T::check_present_owned(property, self)
+    }
+}

@@ -1,0 +1,40 @@
+//! Support for generated code: what `#[derive(Elicit)]` names, and nothing
+//! else. Not public API: may change in any release.
+//!
+//! The glue lives here, in hidden traits and functions the derive's output
+//! calls; every rule it applies lives once in elicit-core's public modules
+//! (`rules`, `format`, `credential`).
+//!
+//! - `form.rs`: `DerivedForm`, what a derived form implements besides
+//!   `Elicit` (collect, write, count, unknown keys), and the
+//!   derived `from_content` / `from_content_owned` / `to_content` bodies;
+//!   content read in one pass into one slot per field (`Source`, `Entry`).
+//! - `field.rs`: `FieldGlue`, implemented for every field type (push its
+//!   property, take its value, put it back), and the field attributes
+//!   (`Attrs`); newtype glue (`Wrapper`, `transparent_property`,
+//!   `try_convert`).
+//! - `choice.rs`: the bodies of a derived single-select's `FormValue` impl.
+//! - `schema.rs`: building a derived schema (capacity, flatten's merge).
+
+mod choice;
+mod field;
+mod form;
+mod schema;
+
+pub use choice::{choice_check, choice_from_value, choice_property, choice_to_value};
+pub use field::{
+    Attrs, FieldGlue, REFUSES_ZERO_MESSAGE, Wrapper, transparent_property, try_convert,
+};
+pub use form::{
+    DerivedForm, Entry, Source, cached_json, deny_unknown, from_content, from_content_owned,
+    to_content,
+};
+pub use schema::{merge, schema_with_capacity};
+
+pub use crate::credential::{FORM_FIELD_MESSAGE, looks_like_credential};
+pub use crate::error::Num;
+pub use crate::field::{LengthField, RangeField, TextField};
+pub use crate::format::{Format, LiteralRule, is_date, is_date_time, is_email, is_uri};
+pub use serde_json::Value;
+pub use std::borrow::Cow;
+pub use std::sync::OnceLock;
