@@ -85,12 +85,10 @@ extern crate self as elicit_core;
 
 use std::borrow::Cow;
 
-// Conversions to and from the official ACP Rust types (docs in the module).
+// Conversions to and from the official ACP Rust types, and (feature
+// `acp-sdk`) one call per flow on the official ACP SDK (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
-// One call per flow on the official ACP SDK (docs in the module).
-#[cfg(feature = "acp-sdk")]
-pub mod acp_sdk;
 pub mod credential;
 pub mod error;
 pub mod field;
@@ -98,9 +96,9 @@ pub mod format;
 mod json;
 pub mod limits;
 pub mod protocol;
-// Conversions to rmcp's MCP elicitation types (docs in the module).
+// MCP elicitation on rmcp: conversions and the one-call API (docs in the module).
 #[cfg(feature = "rmcp")]
-pub mod rmcp;
+pub mod mcp;
 pub mod rules;
 pub mod schema;
 // The terminal renderer of client requests (docs in the module).

@@ -234,7 +234,7 @@ const KNOWN_TANGLES: &[&[&str]] = &[&[
     "crate::field",
     "crate::protocol::agent",
     "crate::protocol::client",
-    "crate::protocol::messages",
+    "crate::protocol::messages::response",
     "crate::rules",
 ]];
 

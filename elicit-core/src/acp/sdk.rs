@@ -33,7 +33,7 @@
 //! };
 //! use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
 //! use elicit_core::Elicit;
-//! use elicit_core::acp_sdk::{AgentElicitations, ElicitError};
+//! use elicit_core::acp::sdk::{AgentElicitations, ElicitError};
 //! use elicit_core::protocol::{ElicitationScope, Outcome};
 //!
 //! /// How to deploy.
@@ -116,7 +116,7 @@
 //! use agent_client_protocol::v1::schema::{
 //!     ClientCapabilities, ElicitationCapabilities, ElicitationFormCapabilities,
 //! };
-//! use elicit_core::acp_sdk::ClientElicitations;
+//! use elicit_core::acp::sdk::ClientElicitations;
 //! # use elicit_core::protocol::client::{FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation, AnswerError};
 //! # use elicit_core::protocol::url::UrlRejection;
 //! # struct MyUi;
@@ -149,7 +149,6 @@ use agent_client_protocol_schema::v1 as sdk;
 use serde::{Deserialize, Serialize};
 
 use crate::Elicit;
-use crate::acp::{ConversionError, OutcomeError, UrlOutcomeAcpError};
 use crate::error::ContentError;
 use crate::protocol::agent::{
     AgentConnection, AgentError, CompletionError, Retry, UrlOutcomeError, UrlRequest, VerifiedUser,
@@ -160,6 +159,8 @@ use crate::protocol::{
     ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities, ElicitationId,
     ElicitationScope, JsonRpcError, Outcome, UrlOutcome,
 };
+
+use super::error::{ConversionError, OutcomeError, UrlResponseError};
 
 /// `elicitation/create` as the SDK sends it: elicit's own request as params
 /// (the form's properties keep declaration order; the SDK's
@@ -606,11 +607,11 @@ async fn url_flow(
             Ok(UrlOutcome::UnknownAction(other))
         }
         Ok(outcome) => Ok(outcome),
-        Err(UrlOutcomeAcpError::Conversion(e)) => {
+        Err(UrlResponseError::Conversion(e)) => {
             abandon(state);
             Err(ElicitError::Unreadable(e))
         }
-        Err(UrlOutcomeAcpError::Outcome(e)) => Err(ElicitError::Url(e)),
+        Err(UrlResponseError::Outcome(e)) => Err(ElicitError::Url(e)),
     }
 }
 
@@ -756,7 +757,7 @@ impl<R: Render + Send + 'static> HandleDispatchFrom<Agent> for ElicitationHandle
     }
 
     fn describe_chain(&self) -> impl fmt::Debug {
-        "elicit_core::acp_sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
+        "elicit_core::acp::sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
     }
 }
 
