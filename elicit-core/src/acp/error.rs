@@ -131,7 +131,7 @@ pub enum ConversionErrorKind {
     },
 }
 
-/// Why an SDK response could not be read as a form's [`Outcome`].
+/// Why an SDK response could not be read as a form's [`Outcome`](crate::Outcome).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OutcomeError {
     /// The response holds something elicit's model cannot (see

@@ -69,7 +69,7 @@ pub enum ConversionErrorKind {
     },
 }
 
-/// Why an rmcp `ElicitResult` could not be read as a form's [`Outcome`].
+/// Why an rmcp `ElicitResult` could not be read as a form's [`Outcome`](crate::Outcome).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OutcomeError {
