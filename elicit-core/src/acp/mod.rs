@@ -1,6 +1,9 @@
 //! Conversions between elicit's wire model and the official ACP Rust types,
 //! `agent-client-protocol-schema`'s `v1` elicitation types (feature `acp`).
 //!
+//! With feature `acp-sdk`, the `sdk` submodule adds one call per elicitation
+//! flow on the official SDK (`agent-client-protocol`).
+//!
 //! The official SDK (`agent-client-protocol`) re-exports those types, so an
 //! agent or client built on it hands them to elicit and back:
 //!
