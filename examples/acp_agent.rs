@@ -12,7 +12,7 @@
 //!
 //! 1. It reports a tool call and asks for [`DeployForm`] with one call,
 //!    `elicitor.elicit_form::<DeployForm>(scope, message).retry(2)`
-//!    (`elicit_core::acp_sdk`, in the turn's task started with
+//!    (`elicit_core::acp::sdk`, in the turn's task started with
 //!    `AgentElicitations::spawn`): the request is scoped to the session and
 //!    that tool call, sent only if the client advertised form mode, and the
 //!    answer is validated again here. An answer that breaks a rule only this
@@ -41,9 +41,10 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::{Agent, Client, Stdio};
 use elicit_core::Elicit;
-use elicit_core::acp_sdk::{AgentElicitations, ElicitError, Elicitor};
+use elicit_core::acp::sdk::{AgentElicitations, ElicitError, Elicitor};
+use elicit_core::protocol::ElicitationScope;
 use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
-use elicit_core::protocol::{ElicitationScope, Outcome, UrlOutcome};
+use elicit_core::protocol::agent::{Outcome, UrlOutcome};
 
 /// A service name as typed: its rules are sent in the form.
 #[derive(Elicit, Debug, Clone, PartialEq, Eq)]

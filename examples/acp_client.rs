@@ -33,7 +33,7 @@
 //! the form UI and diagnostics go to stderr.
 //!
 //! Elicitation is one handler on the SDK's client builder
-//! (`elicit_core::acp_sdk::ClientElicitations::handler`): the guard
+//! (`elicit_core::acp::sdk::ClientElicitations::handler`): the guard
 //! (`-32602` for a mode this client did not advertise, or a malformed
 //! request), the terminal renderer (`elicit_core::terminal`) on a thread of
 //! its own, validate-before-send, and `elicitation/complete` routed to the
@@ -52,7 +52,7 @@ use agent_client_protocol::v1::schema::{
     NewSessionRequest, PromptRequest, SessionNotification, SessionUpdate, TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client, LineDirection};
-use elicit_core::acp_sdk::ClientElicitations;
+use elicit_core::acp::sdk::ClientElicitations;
 use elicit_core::terminal::Renderer;
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The smallest complete ACP agent that elicits a form: `initialize`,
 //! `session/new` and `session/prompt` handlers on the official SDK, over
 //! stdio. The README's "Using it with the ACP SDK" and the
-//! `elicit_core::acp_sdk` docs show this file; `tests/it/acp_demo.rs` runs it
+//! `elicit_core::acp::sdk` docs show this file; `tests/it/acp_demo.rs` runs it
 //! against the demo client:
 //!
 //! ```sh
@@ -18,8 +18,9 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
 use elicit_core::Elicit;
-use elicit_core::acp_sdk::{AgentElicitations, ElicitError};
-use elicit_core::protocol::{ElicitationScope, Outcome};
+use elicit_core::acp::sdk::{AgentElicitations, ElicitError};
+use elicit_core::protocol::ElicitationScope;
+use elicit_core::protocol::agent::Outcome;
 
 /// How to deploy.
 #[derive(Elicit)]

@@ -11,7 +11,7 @@
 //! tests/it/rmcp.rs drives this same server with rmcp's client.
 //!
 //! What it shows: one call, `peer.elicit_form::<Deploy>(message).retry(n)`
-//! (`elicit_core::rmcp::ElicitExt`), which
+//! (`elicit_core::mcp::ElicitExt`), which
 //! - refuses, sending nothing, when the client did not advertise form mode
 //!   (MCP's rule: an empty `elicitation` capability is form mode);
 //! - sends `Deploy::schema()` in MCP's shape (the ACP-only parts are dropped
@@ -25,8 +25,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use elicit_core::rmcp::{ElicitExt, McpElicitError};
-use elicit_core::{Elicit, Outcome};
+use elicit_core::Elicit;
+use elicit_core::mcp::{ElicitError, ElicitExt};
+use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
@@ -142,7 +143,7 @@ pub async fn deploy(peer: &Peer<RoleServer>) -> Result<String, String> {
             other.action()
         )),
         // No request was sent: the client has no form mode.
-        Err(McpElicitError::ModeNotAdvertised { .. }) => Err(
+        Err(ElicitError::ModeNotAdvertised { .. }) => Err(
             "This client cannot show forms (no form elicitation): nothing was deployed. \
              Ask the user for the environment and replica count instead."
                 .to_owned(),

@@ -26,10 +26,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use elicit_core::limits::{
     MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED,
 };
+use elicit_core::protocol::agent::AgentConnection;
 use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
-use elicit_core::protocol::{
-    AgentConnection, ClientConnection, ElicitationCapabilities, ElicitationScope,
-};
+use elicit_core::protocol::client::ClientConnection;
+use elicit_core::protocol::{ElicitationCapabilities, ElicitationScope};
 use elicit_core::{Content, ContentError, Elicit, FieldErrorKind};
 use serde_json::{Map, Value, json};
 

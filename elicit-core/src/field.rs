@@ -19,6 +19,24 @@ use crate::schema::{
     PropertySchema, StringSchema,
 };
 
+/// Puts the "cannot be a form field" diagnostic on a trait: the traits a
+/// field's type must implement (`FormValue`, `FormField`, and the derive's
+/// `__private::FieldGlue`) say the same thing, written once here.
+macro_rules! not_a_form_field {
+    ($item:item) => {
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` cannot be a form field: ACP forms are flat",
+            label = "not a flat form field type",
+            note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
+            note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
+            note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
+        )]
+        $item
+    };
+}
+pub(crate) use not_a_form_field;
+
+not_a_form_field! {
 /// A type that is one flat form value: a string, a boolean, a number, a
 /// single-select enum, or a multi-select of such an enum.
 ///
@@ -28,13 +46,6 @@ use crate::schema::{
 /// `transparent` or `try_from`/`into`, and, behind features, the date, time,
 /// URL and UUID types of `chrono`, `time`, `jiff`, `url` and `uuid` (see the
 /// README's type table).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a form field: ACP forms are flat",
-    label = "not a flat form field type",
-    note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
-    note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
-    note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
-)]
 pub trait FormValue: Sized {
     /// The Rust type's name, for error messages.
     const RUST_TYPE: &'static str;
@@ -86,16 +97,11 @@ pub trait FormValue: Sized {
     /// requires a `range` that leaves 0 out, so the schema stays exact.
     const REFUSES_ZERO: bool = false;
 }
+}
 
+not_a_form_field! {
 /// A type a form field can have: a [`FormValue`] (required), or an `Option`
 /// of one (optional: absent or `null` is `None`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a form field: ACP forms are flat",
-    label = "not a flat form field type",
-    note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
-    note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
-    note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
-)]
 pub trait FormField: Sized {
     /// The value type inside (`T` for both `T` and `Option<T>`); a field's
     /// `default = ..` is of this type.
@@ -126,6 +132,7 @@ pub trait FormField: Sized {
 
     /// The value to submit, or `None` to leave the key out.
     fn to_entry(&self) -> Option<Value>;
+}
 }
 
 impl<T: FormValue> FormField for T {

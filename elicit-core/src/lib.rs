@@ -74,6 +74,10 @@
 //! ([`AgentConnection::sensitive`](protocol::agent::AgentConnection::sensitive)).
 //! `#[secret]` on a field, or a field whose name looks like a credential, is a
 //! compile error that says so.
+//!
+//! [`Outcome`]: protocol::agent::Outcome
+//! [`AgentConnection`]: protocol::agent::AgentConnection
+//! [`ClientConnection`]: protocol::client::ClientConnection
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 // docs.rs (`--cfg docsrs`, Cargo.toml) marks each feature-gated item with the
@@ -83,12 +87,10 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
-// Conversions to and from the official ACP Rust types (docs in the module).
+// Conversions to and from the official ACP Rust types, and (feature
+// `acp-sdk`) one call per flow on the official ACP SDK (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
-// One call per flow on the official ACP SDK (docs in the module).
-#[cfg(feature = "acp-sdk")]
-pub mod acp_sdk;
 pub mod credential;
 mod error;
 mod field;
@@ -97,9 +99,9 @@ pub mod format;
 mod json;
 pub mod limits;
 pub mod protocol;
-// Conversions to rmcp's MCP elicitation types (docs in the module).
+// MCP elicitation on rmcp: conversions and the one-call API (docs in the module).
 #[cfg(feature = "rmcp")]
-pub mod rmcp;
+pub mod mcp;
 pub mod rules;
 mod schema;
 // The terminal renderer of client requests (docs in the module).
@@ -117,8 +119,6 @@ pub use field::{
     Choice, ChoiceOption, FormField, FormValue, LengthField, RangeField, TextDefault, TextField,
 };
 pub use form::{Content, Elicit};
-pub use format::{Format, LiteralRule};
-pub use protocol::{AgentConnection, ClientConnection, Outcome, UrlOutcome};
 pub use schema::{
     BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, Meta, MultiSelectSchema,
     NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,

@@ -895,7 +895,7 @@ fn serde_read_name(attr: &Attribute, key: &str) -> Option<LitStr> {
 #[cfg(test)]
 mod tests {
     use super::KNOWN_FORMATS;
-    use elicit_core::Format;
+    use elicit_core::format::Format;
 
     /// The derive's copy of the known formats (a proc-macro cannot depend on
     /// elicit-core) is elicit-core's list: same order, wire names, variants.

@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 
 use arbitrary::{Result, Unstructured};
-use elicit_core::ClientConnection;
+use elicit_core::protocol::client::ClientConnection;
 use elicit_core::limits::MAX_PENDING_URLS;
 use elicit_core::protocol::client::{Completion, Incoming};
 use elicit_core::protocol::url::UrlReview;

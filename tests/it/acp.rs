@@ -12,6 +12,8 @@ use crate::common::readme::{lines, readme_block, snippet};
 use crate::common::*;
 use agent_client_protocol_schema::v1 as sdk;
 use elicit_core::acp::{ConversionErrorKind, OutcomeError};
+use elicit_core::format::Format;
+use elicit_core::protocol::agent::Outcome;
 use elicit_core::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, UserBinding};
 use elicit_core::protocol::client::{ClientConnection, Incoming};
 use elicit_core::protocol::{
@@ -19,33 +21,13 @@ use elicit_core::protocol::{
     ElicitationCapabilities, ElicitationScope, RequestId,
 };
 use elicit_core::{
-    Content, Elicit, ElicitationSchema, EnumOption, Format, Items, MultiSelectSchema, Options,
-    Outcome, PropertySchema, StringSchema,
+    Content, Elicit, ElicitationSchema, EnumOption, Items, MultiSelectSchema, Options,
+    PropertySchema, StringSchema,
 };
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
 // Schemas
-
-/// Every derived test type's schema, with a name for messages.
-fn derived() -> Vec<(&'static str, ElicitationSchema)> {
-    vec![
-        ("Refactor", Refactor::schema()),
-        ("Deploy", Deploy::schema()),
-        ("Profile", Profile::schema()),
-        ("Integers", Integers::schema()),
-        ("Numbers", Numbers::schema()),
-        ("Optionals", Optionals::schema()),
-        ("MultiSelects", MultiSelects::schema()),
-        ("Renamed", Renamed::schema()),
-        ("SerdeRenamed", SerdeRenamed::schema()),
-        ("Feedback", Feedback::schema()),
-        ("Defaults", Defaults::schema()),
-        ("Reexported", Reexported::schema()),
-        ("Pick<Strategy>", Pick::<Strategy>::schema()),
-        ("Pick<Environment>", Pick::<Environment>::schema()),
-    ]
-}
 
 fn has_other(schema: &sdk::ElicitationSchema) -> Vec<String> {
     schema
@@ -80,7 +62,7 @@ fn names(schema: &ElicitationSchema) -> Vec<&str> {
 
 #[test]
 fn every_derived_type_converts_to_the_sdk_without_other_variants() {
-    for (name, ours) in derived() {
+    for (name, ours) in derived_schemas() {
         let theirs =
             sdk::ElicitationSchema::try_from(&ours).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(has_other(&theirs), Vec::<String>::new(), "{name}");
@@ -98,7 +80,7 @@ fn every_derived_type_converts_to_the_sdk_without_other_variants() {
 #[test]
 fn every_derived_type_comes_back_unchanged_except_property_order() {
     let mut reordered = 0;
-    for (name, ours) in derived() {
+    for (name, ours) in derived_schemas() {
         let theirs = sdk::ElicitationSchema::try_from(&ours).unwrap();
         let back = ElicitationSchema::try_from(&theirs).unwrap_or_else(|e| panic!("{name}: {e}"));
 
@@ -141,7 +123,7 @@ fn every_derived_type_comes_back_unchanged_except_property_order() {
 
 #[test]
 fn the_sdk_parses_what_elicit_sends_into_the_same_value() {
-    for (name, ours) in derived() {
+    for (name, ours) in derived_schemas() {
         let converted = sdk::ElicitationSchema::try_from(&ours).unwrap();
         let parsed: sdk::ElicitationSchema =
             serde_json::from_str(&serde_json::to_string(&ours).unwrap()).unwrap();
@@ -764,7 +746,8 @@ mod readme {
 use agent_client_protocol_schema::v1 as acp; // = agent_client_protocol::v1::schema
 use elicit_core::protocol::ElicitationScope;
 use elicit_core::protocol::agent::AgentConnection;
-use elicit_core::{Elicit, Outcome};
+use elicit_core::Elicit;
+use elicit_core::protocol::agent::Outcome;
 
 #[derive(Elicit, Debug)]
 #[elicit(rename_all = "lowercase")]

@@ -523,7 +523,7 @@ fn the_readme_agent_without_form_mode_says_why() {
     assert_has(&output.stderr, "the turn ended (EndTurn)", "stderr");
 }
 
-/// The README's agent, the `acp_sdk` module docs' agent and
+/// The README's agent, the `acp::sdk` module docs' agent and
 /// `examples/acp_minimal_agent.rs` are the same code.
 #[test]
 fn the_readme_the_module_docs_and_the_example_agree() {
@@ -540,7 +540,7 @@ fn the_readme_the_module_docs_and_the_example_agree() {
         .iter()
         .position(|l| l.starts_with("fn main()"))
         .expect("the example's main")];
-    let module = include_str!("../../elicit-core/src/acp_sdk.rs");
+    let module = include_str!("../../elicit-core/src/acp/sdk.rs");
     let section = &module[module.find("//! # Agent").expect("the docs' Agent section")..];
     let block = &section[section.find("//! ```no_run\n").expect("a doctest") + 14..];
     let block = &block[..block.find("//! # fn main() {}").expect("the doctest's end")];
@@ -552,6 +552,6 @@ fn the_readme_the_module_docs_and_the_example_agree() {
     assert_eq!(
         lines(&docs),
         example,
-        "the acp_sdk docs and the example differ"
+        "the acp::sdk docs and the example differ"
     );
 }

@@ -1,4 +1,4 @@
-//! `elicit_core::acp_sdk` end to end, in process: an agent on the official
+//! `elicit_core::acp::sdk` end to end, in process: an agent on the official
 //! ACP SDK asking with `elicitor.elicit_form` / `elicit_url` /
 //! `elicit_sensitive` / `complete` (in a task of `AgentElicitations::spawn`), against a client on the same SDK answering with
 //! `ClientElicitations::handler` and a scripted renderer. The two are joined
@@ -19,17 +19,16 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::{Agent, Client, HandleDispatchFrom};
 use elicit_core::Elicit;
-use elicit_core::acp_sdk::{
+use elicit_core::acp::sdk::{
     AgentElicitations, ClientElicitations, ElicitError, ElicitationRequest, Elicitor,
 };
 use elicit_core::protocol::agent::{AgentError, CompletionError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{Outcome, UrlOutcome};
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
 };
 use elicit_core::protocol::url::UrlRejection;
-use elicit_core::protocol::{
-    CreateElicitationRequest, ElicitationId, ElicitationScope, Outcome, UrlOutcome,
-};
+use elicit_core::protocol::{CreateElicitationRequest, ElicitationId, ElicitationScope};
 use serde_json::{Value, json};
 
 /// The form the agent asks for.

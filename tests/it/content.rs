@@ -9,9 +9,9 @@ use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::common::*;
+use elicit_core::format::Format;
 use elicit_core::{
-    Content, ContentError, Elicit, ElicitationSchema, FieldError, FieldErrorKind, Format, JsonKind,
-    Num,
+    Content, ContentError, Elicit, ElicitationSchema, FieldError, FieldErrorKind, JsonKind, Num,
 };
 use serde_json::{Value, json};
 

@@ -24,21 +24,21 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::{ElicitationMode, NotificationContext, RequestContext, RoleClient};
 use ::rmcp::{ClientHandler, Peer, RoleServer, ServiceError, ServiceExt};
+use elicit_core::format::Format;
+use elicit_core::mcp::{
+    ConversionErrorKind, Dropped, DroppedPart, ElicitError, ElicitExt, OutcomeError, UrlRequest,
+    dropped, to_mcp_schema,
+};
+use elicit_core::protocol::Mode;
+use elicit_core::protocol::agent::Outcome;
+use elicit_core::protocol::agent::{Retry, UrlOutcome};
 use elicit_core::protocol::url::UrlRejection;
-use elicit_core::protocol::{Mode, Retry, UrlOutcome};
-use elicit_core::rmcp::{
-    Dropped, DroppedPart, ElicitExt, McpElicitError, McpOutcomeError, McpSchemaErrorKind,
-    UrlElicitation, dropped, to_mcp_schema,
-};
-use elicit_core::{
-    Elicit, ElicitationSchema, EnumOption, Format, JsonKind, MultiSelectSchema, Options, Outcome,
-    StringSchema,
-};
+use elicit_core::{Elicit, ElicitationSchema, JsonKind, MultiSelectSchema, Options, StringSchema};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 // ---------------------------------------------------------------------------
-// One test per property kind, through rmcp's own types
+// Property kinds, through rmcp's own types
 
 /// A one-property form converted to rmcp's type; returns that property's
 /// JSON as rmcp writes it, after checking that rmcp parses its own output
@@ -54,22 +54,102 @@ fn through_rmcp(property: impl Into<elicit_core::PropertySchema>) -> Value {
     json["properties"]["p"].clone()
 }
 
+fn property_json(value: Value) -> elicit_core::PropertySchema {
+    serde_json::from_value(value).unwrap()
+}
+
+/// The variant of rmcp's property type a property parses into.
+fn rmcp_kind(property: &mcp::PrimitiveSchemaDefinition) -> &'static str {
+    use mcp::SingleSelectEnumSchema as Single;
+    use mcp::{EnumSchema, MultiSelectEnumSchema, PrimitiveSchemaDefinition as P};
+    match property {
+        P::String(_) => "string",
+        P::Number(_) => "number",
+        P::Integer(_) => "integer",
+        P::Boolean(_) => "boolean",
+        P::Enum(EnumSchema::Single(Single::Untitled(_))) => "untitled single-select",
+        P::Enum(EnumSchema::Single(Single::Titled(_))) => "titled single-select",
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Untitled(_))) => "untitled multi-select",
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Titled(_))) => "titled multi-select",
+        _ => "another kind",
+    }
+}
+
+/// Each property kind through rmcp's own types: elicit's property (as JSON),
+/// what rmcp writes for it, and the variant rmcp reads that back into.
 #[test]
-fn string_keeps_everything_but_pattern() {
-    let property = StringSchema::new()
-        .title("Name")
-        .description("Your name.")
-        .length(Some(2), Some(20))
-        .pattern("^[a-z]+$")
-        .default_value("ada");
-    assert_eq!(
-        through_rmcp(property),
-        json!({"type": "string", "title": "Name", "description": "Your name.",
-               "minLength": 2, "maxLength": 20, "default": "ada"})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition =
-        serde_json::from_value(through_rmcp(StringSchema::new())).unwrap();
-    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::String(_)));
+fn every_property_kind_converts_to_its_rmcp_variant() {
+    let rows = [
+        (
+            "a string keeps everything but its pattern",
+            json!({"type": "string", "title": "Name", "description": "Your name.",
+                   "minLength": 2, "maxLength": 20, "pattern": "^[a-z]+$", "default": "ada"}),
+            json!({"type": "string", "title": "Name", "description": "Your name.",
+                   "minLength": 2, "maxLength": 20, "default": "ada"}),
+            "string",
+        ),
+        (
+            "an untitled single-select",
+            json!({"type": "string", "title": "Pick", "enum": ["a", "b"], "default": "b"}),
+            json!({"type": "string", "title": "Pick", "enum": ["a", "b"], "default": "b"}),
+            "untitled single-select",
+        ),
+        (
+            "a titled single-select drops its options' descriptions",
+            json!({"type": "string", "description": "Pick a letter.",
+                   "oneOf": [{"const": "a", "title": "Ay"},
+                             {"const": "b", "title": "Bee", "description": "The second letter."}]}),
+            json!({"type": "string", "description": "Pick a letter.",
+                   "oneOf": [{"const": "a", "title": "Ay"}, {"const": "b", "title": "Bee"}]}),
+            "titled single-select",
+        ),
+        (
+            "a number",
+            json!({"type": "number", "title": "Ratio", "description": "0 to 1.",
+                   "minimum": 0.0, "maximum": 1.0, "default": 0.5}),
+            json!({"type": "number", "title": "Ratio", "description": "0 to 1.",
+                   "minimum": 0.0, "maximum": 1.0, "default": 0.5}),
+            "number",
+        ),
+        (
+            "an integer with the widest bounds",
+            json!({"type": "integer", "title": "Replicas", "minimum": i64::MIN,
+                   "maximum": i64::MAX, "default": -2}),
+            json!({"type": "integer", "title": "Replicas", "minimum": i64::MIN,
+                   "maximum": i64::MAX, "default": -2}),
+            "integer",
+        ),
+        (
+            "a boolean",
+            json!({"type": "boolean", "description": "Notify?", "default": true}),
+            json!({"type": "boolean", "description": "Notify?", "default": true}),
+            "boolean",
+        ),
+        (
+            "an untitled multi-select",
+            json!({"type": "array", "title": "Letters", "minItems": 1, "maxItems": 2,
+                   "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a"]}),
+            json!({"type": "array", "title": "Letters", "minItems": 1, "maxItems": 2,
+                   "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a"]}),
+            "untitled multi-select",
+        ),
+        (
+            "a titled multi-select drops its options' descriptions",
+            json!({"type": "array", "description": "Any letters.",
+                   "items": {"anyOf": [{"const": "a", "title": "Ay", "description": "First."},
+                                       {"const": "b", "title": "Bee"}]}}),
+            json!({"type": "array", "description": "Any letters.",
+                   "items": {"anyOf": [{"const": "a", "title": "Ay"},
+                                       {"const": "b", "title": "Bee"}]}}),
+            "titled multi-select",
+        ),
+    ];
+    for (case, ours, theirs, kind) in rows {
+        let json = through_rmcp(property_json(ours));
+        assert_eq!(json, theirs, "{case}");
+        let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
+        assert_eq!(rmcp_kind(&parsed), kind, "{case}");
+    }
 }
 
 #[test]
@@ -94,50 +174,10 @@ fn string_formats_the_four_known_ones() {
     assert_eq!(err.property(), Some("phone"));
     assert_eq!(
         err.kind(),
-        &McpSchemaErrorKind::CustomFormat {
+        &ConversionErrorKind::CustomFormat {
             format: "phone".into()
         }
     );
-}
-
-#[test]
-fn untitled_single_select() {
-    let property = StringSchema::select(Options::Untitled(vec!["a".into(), "b".into()]))
-        .title("Pick")
-        .default_value("b");
-    let json = through_rmcp(property);
-    assert_eq!(
-        json,
-        json!({"type": "string", "title": "Pick", "enum": ["a", "b"], "default": "b"})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(
-        parsed,
-        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Single(
-            mcp::SingleSelectEnumSchema::Untitled(_)
-        ))
-    ));
-}
-
-#[test]
-fn titled_single_select_drops_option_descriptions() {
-    let mut b = EnumOption::new("b", "Bee");
-    b.description = Some("The second letter.".into());
-    let property = StringSchema::select(Options::Titled(vec![EnumOption::new("a", "Ay"), b]))
-        .description("Pick a letter.");
-    let json = through_rmcp(property);
-    assert_eq!(
-        json,
-        json!({"type": "string", "description": "Pick a letter.",
-               "oneOf": [{"const": "a", "title": "Ay"}, {"const": "b", "title": "Bee"}]})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(
-        parsed,
-        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Single(
-            mcp::SingleSelectEnumSchema::Titled(_)
-        ))
-    ));
 }
 
 #[test]
@@ -145,100 +185,9 @@ fn a_select_default_that_is_not_an_option_is_refused() {
     let property = StringSchema::select(Options::Untitled(vec!["a".into()])).default_value("z");
     let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
     assert!(
-        matches!(err.kind(), McpSchemaErrorKind::Rejected { .. }),
+        matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
         "{err}"
     );
-}
-
-fn property_json(value: Value) -> elicit_core::PropertySchema {
-    serde_json::from_value(value).unwrap()
-}
-
-#[test]
-fn number() {
-    let json = through_rmcp(property_json(json!({
-        "type": "number", "title": "Ratio", "description": "0 to 1.",
-        "minimum": 0.0, "maximum": 1.0, "default": 0.5
-    })));
-    assert_eq!(
-        json,
-        json!({"type": "number", "title": "Ratio", "description": "0 to 1.",
-               "minimum": 0.0, "maximum": 1.0, "default": 0.5})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Number(_)));
-}
-
-#[test]
-fn integer() {
-    let json = through_rmcp(property_json(json!({
-        "type": "integer", "title": "Replicas", "minimum": i64::MIN, "maximum": i64::MAX,
-        "default": -2
-    })));
-    assert_eq!(
-        json,
-        json!({"type": "integer", "title": "Replicas", "minimum": i64::MIN,
-               "maximum": i64::MAX, "default": -2})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Integer(_)));
-}
-
-#[test]
-fn boolean() {
-    let json = through_rmcp(property_json(json!({
-        "type": "boolean", "description": "Notify?", "default": true
-    })));
-    assert_eq!(
-        json,
-        json!({"type": "boolean", "description": "Notify?", "default": true})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(parsed, mcp::PrimitiveSchemaDefinition::Boolean(_)));
-}
-
-#[test]
-fn untitled_multi_select() {
-    let mut property = MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()]));
-    property.title = Some("Letters".into());
-    property.min_items = Some(1);
-    property.max_items = Some(2);
-    property.default = Some(vec!["a".into()]);
-    let json = through_rmcp(property);
-    assert_eq!(
-        json,
-        json!({"type": "array", "title": "Letters", "minItems": 1, "maxItems": 2,
-               "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a"]})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(
-        parsed,
-        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Multi(
-            mcp::MultiSelectEnumSchema::Untitled(_)
-        ))
-    ));
-}
-
-#[test]
-fn titled_multi_select_drops_option_descriptions() {
-    let mut a = EnumOption::new("a", "Ay");
-    a.description = Some("First.".into());
-    let mut property =
-        MultiSelectSchema::new(Options::Titled(vec![a, EnumOption::new("b", "Bee")]));
-    property.description = Some("Any letters.".into());
-    let json = through_rmcp(property);
-    assert_eq!(
-        json,
-        json!({"type": "array", "description": "Any letters.",
-               "items": {"anyOf": [{"const": "a", "title": "Ay"}, {"const": "b", "title": "Bee"}]}})
-    );
-    let parsed: mcp::PrimitiveSchemaDefinition = serde_json::from_value(json).unwrap();
-    assert!(matches!(
-        parsed,
-        mcp::PrimitiveSchemaDefinition::Enum(mcp::EnumSchema::Multi(
-            mcp::MultiSelectEnumSchema::Titled(_)
-        ))
-    ));
 }
 
 #[test]
@@ -248,7 +197,7 @@ fn multi_select_bounds_rmcp_refuses_are_refused() {
     property.max_items = Some(1);
     let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
     assert!(
-        matches!(err.kind(), McpSchemaErrorKind::Rejected { .. }),
+        matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
         "{err}"
     );
 }
@@ -263,7 +212,7 @@ fn unknown_kinds_have_no_place_in_mcp() {
     assert_eq!(err.property(), Some("where"));
     assert_eq!(
         err.kind(),
-        &McpSchemaErrorKind::UnknownPropertyType {
+        &ConversionErrorKind::UnknownPropertyType {
             type_: "_location".into()
         }
     );
@@ -273,7 +222,7 @@ fn unknown_kinds_have_no_place_in_mcp() {
     .unwrap();
     assert_eq!(
         to_mcp_schema(&schema).unwrap_err().kind(),
-        &McpSchemaErrorKind::UnknownItems
+        &ConversionErrorKind::UnknownItems
     );
 }
 
@@ -282,22 +231,7 @@ fn unknown_kinds_have_no_place_in_mcp() {
 
 #[test]
 fn every_derived_type_converts_keeping_declaration_order() {
-    for (name, ours) in [
-        ("Refactor", Refactor::schema()),
-        ("Deploy", Deploy::schema()),
-        ("Profile", Profile::schema()),
-        ("Integers", Integers::schema()),
-        ("Numbers", Numbers::schema()),
-        ("Optionals", Optionals::schema()),
-        ("MultiSelects", MultiSelects::schema()),
-        ("Renamed", Renamed::schema()),
-        ("SerdeRenamed", SerdeRenamed::schema()),
-        ("Feedback", Feedback::schema()),
-        ("Defaults", Defaults::schema()),
-        ("Reexported", Reexported::schema()),
-        ("Pick<Strategy>", Pick::<Strategy>::schema()),
-        ("Pick<Environment>", Pick::<Environment>::schema()),
-    ] {
+    for (name, ours) in derived_schemas() {
         let theirs = to_mcp_schema(&ours).unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = serde_json::to_string(&theirs).unwrap();
         // Property order survives (rmcp keeps it), in rmcp's own output ...
@@ -395,7 +329,7 @@ fn dropped_lists_what_the_conversion_drops() {
 
 #[test]
 fn form_request_is_a_form_mode_elicitation() {
-    let params = elicit_core::rmcp::form_request::<Refactor>("How?").unwrap();
+    let params = elicit_core::mcp::form_request::<Refactor>("How?").unwrap();
     assert_eq!(
         serde_json::to_value(&params).unwrap(),
         json!({"mode": "form", "message": "How?", "requestedSchema": {
@@ -417,7 +351,7 @@ fn result(value: Value) -> ElicitResult {
 #[test]
 fn accept_with_content() {
     assert_eq!(
-        elicit_core::rmcp::outcome::<Refactor>(&result(
+        elicit_core::mcp::outcome::<Refactor>(&result(
             json!({"action": "accept", "content": {"strategy": "conservative"}})
         ))
         .unwrap(),
@@ -448,11 +382,10 @@ fn accept_without_content_is_an_empty_form() {
         result(json!({"action": "accept", "content": null})),
     ] {
         assert!(matches!(
-            elicit_core::rmcp::outcome::<Defaults>(&r).unwrap(),
+            elicit_core::mcp::outcome::<Defaults>(&r).unwrap(),
             Outcome::Accepted(Defaults { force: true, .. })
         ));
-        let Err(McpOutcomeError::Invalid(errors)) = elicit_core::rmcp::outcome::<Refactor>(&r)
-        else {
+        let Err(OutcomeError::Invalid(errors)) = elicit_core::mcp::outcome::<Refactor>(&r) else {
             panic!("`strategy` is required");
         };
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["strategy"]);
@@ -462,10 +395,10 @@ fn accept_without_content_is_an_empty_form() {
 #[test]
 fn accept_with_content_that_is_not_an_object() {
     assert_eq!(
-        elicit_core::rmcp::outcome::<Refactor>(&result(
+        elicit_core::mcp::outcome::<Refactor>(&result(
             json!({"action": "accept", "content": ["balanced"]})
         )),
-        Err(McpOutcomeError::ContentNotAnObject {
+        Err(OutcomeError::ContentNotAnObject {
             found: JsonKind::Array
         })
     );
@@ -481,14 +414,11 @@ fn decline_and_cancel_ignore_content() {
             result(json!({"action": action})),
             result(json!({"action": action, "content": {"strategy": "nope"}})),
         ] {
-            assert_eq!(
-                elicit_core::rmcp::outcome::<Refactor>(&r).unwrap(),
-                expected
-            );
+            assert_eq!(elicit_core::mcp::outcome::<Refactor>(&r).unwrap(), expected);
         }
     }
     assert_eq!(
-        elicit_core::rmcp::outcome::<Refactor>(&ElicitResult::new(ElicitationAction::Decline))
+        elicit_core::mcp::outcome::<Refactor>(&ElicitResult::new(ElicitationAction::Decline))
             .unwrap(),
         Outcome::Declined
     );
@@ -506,7 +436,7 @@ fn a_dropped_pattern_is_still_checked_on_the_server() {
     let r = result(json!({"action": "accept", "content": {
         "name": "Ada", "handle": "Not A Handle", "email": "ada@example.com"
     }}));
-    let Err(McpOutcomeError::Invalid(errors)) = elicit_core::rmcp::outcome::<Profile>(&r) else {
+    let Err(OutcomeError::Invalid(errors)) = elicit_core::mcp::outcome::<Profile>(&r) else {
         panic!("the pattern is checked");
     };
     assert_eq!(errors.fields().collect::<Vec<_>>(), ["handle"]);
@@ -643,7 +573,7 @@ fn the_example_server_deploys_what_the_user_accepted() {
     };
     assert_eq!(
         serde_json::to_value(requested_schema).unwrap(),
-        serde_json::to_value(elicit_core::rmcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
+        serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
     );
     assert!(requested_schema.properties.contains_key("branch"));
 }
@@ -788,7 +718,7 @@ fn elicit_form_returns_the_accepted_form() {
     assert_eq!(message, DEPLOY_MESSAGE);
     assert_eq!(
         serde_json::to_value(requested_schema).unwrap(),
-        serde_json::to_value(elicit_core::rmcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
+        serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
     );
 }
 
@@ -856,7 +786,7 @@ fn elicit_form_gives_up_after_the_retries_with_the_errors_and_attempts() {
                 None => form.await,
             }
         }));
-        let Err(McpElicitError::Invalid {
+        let Err(ElicitError::Invalid {
             errors,
             attempts: n,
         }) = outcome
@@ -866,7 +796,7 @@ fn elicit_form_gives_up_after_the_retries_with_the_errors_and_attempts() {
         assert_eq!(n as usize, attempts);
         assert_eq!(seen.len(), attempts);
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["env"]);
-        let message = McpElicitError::Invalid {
+        let message = ElicitError::Invalid {
             errors,
             attempts: n,
         }
@@ -892,7 +822,7 @@ fn elicit_form_is_refused_without_form_mode_and_sends_nothing() {
         assert!(
             matches!(
                 outcome,
-                Err(McpElicitError::ModeNotAdvertised { mode: Mode::Form })
+                Err(ElicitError::ModeNotAdvertised { mode: Mode::Form })
             ),
             "{capability:?}: {outcome:?}"
         );
@@ -914,13 +844,13 @@ fn a_form_mcp_cannot_carry_is_refused_before_sending() {
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
         peer.elicit_form::<Phone>("Your phone number?").await
     }));
-    let Err(McpElicitError::UnsendableForm(error)) = outcome else {
+    let Err(ElicitError::UnsendableForm(error)) = outcome else {
         panic!("refused: {outcome:?}");
     };
     assert_eq!(error.property(), Some("phone"));
     assert_eq!(
         error.kind(),
-        &McpSchemaErrorKind::CustomFormat {
+        &ConversionErrorKind::CustomFormat {
             format: "phone".into()
         }
     );
@@ -973,8 +903,8 @@ fn supports_elicitation_agrees_with_rmcp() {
 }
 
 /// The URL-mode request the tests send.
-fn connect() -> UrlElicitation {
-    UrlElicitation::new(
+fn connect() -> UrlRequest {
+    UrlRequest::new(
         "Connect your GitHub account.",
         "https://mcp.example.com/connect?elicitation=gh-42",
         "gh-42",
@@ -993,14 +923,11 @@ fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
             )
         }));
         assert!(
-            matches!(sensitive, Err(McpElicitError::SensitiveInputNeedsUrlMode)),
+            matches!(sensitive, Err(ElicitError::SensitiveInputNeedsUrlMode)),
             "{capability:?}: {sensitive:?}"
         );
         assert!(
-            matches!(
-                url,
-                Err(McpElicitError::ModeNotAdvertised { mode: Mode::Url })
-            ),
+            matches!(url, Err(ElicitError::ModeNotAdvertised { mode: Mode::Url })),
             "{capability:?}: {url:?}"
         );
         assert!(seen.is_empty(), "{capability:?}: {seen:?}");
@@ -1049,7 +976,7 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
     assert_eq!(completed.method, "notifications/elicitation/complete");
     assert_eq!(
         completed.method,
-        elicit_core::rmcp::ELICITATION_COMPLETE_NOTIFICATION
+        elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION
     );
     assert_eq!(completed.params, Some(json!({"elicitationId": "gh-42"})));
 }
@@ -1074,15 +1001,15 @@ fn url_mode_decline_and_cancel() {
 fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
     let ((http, empty, notify), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let http = UrlElicitation::new("Sign in.", "http://mcp.example.com/login", "e1");
-        let empty = UrlElicitation::new("Sign in.", "https://mcp.example.com/login", "");
+        let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login", "e1");
+        let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login", "");
         (
             peer.elicit_sensitive(http).await,
             peer.elicit_url_consent(empty).await,
             peer.notify_elicitation_complete(&"".into()).await,
         )
     }));
-    let Err(McpElicitError::UnsafeUrl(rejection)) = http else {
+    let Err(ElicitError::UnsafeUrl(rejection)) = http else {
         panic!("refused: {http:?}");
     };
     assert_eq!(
@@ -1092,11 +1019,11 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         }
     );
     assert!(
-        matches!(empty, Err(McpElicitError::EmptyElicitationId)),
+        matches!(empty, Err(ElicitError::EmptyElicitationId)),
         "{empty:?}"
     );
     assert!(
-        matches!(notify, Err(McpElicitError::EmptyElicitationId)),
+        matches!(notify, Err(ElicitError::EmptyElicitationId)),
         "{notify:?}"
     );
     assert!(seen.is_empty(), "{seen:?}");
@@ -1111,7 +1038,7 @@ fn a_failed_request_is_the_service_error() {
             .retry(2)
             .await
     }));
-    let Err(McpElicitError::Service(ServiceError::McpError(error))) = outcome else {
+    let Err(ElicitError::Service(ServiceError::McpError(error))) = outcome else {
         panic!("rmcp's error, wrapped: {outcome:?}");
     };
     assert_eq!(error.message, "no scripted answer left");
@@ -1125,8 +1052,9 @@ fn a_failed_request_is_the_service_error() {
 #[allow(dead_code)]
 mod readme {
 // README snippet start
-use elicit_core::rmcp::{ElicitExt, McpElicitError};
-use elicit_core::{Elicit, Outcome};
+use elicit_core::mcp::{ElicitExt, ElicitError};
+use elicit_core::Elicit;
+use elicit_core::protocol::agent::Outcome;
 use rmcp::{Peer, RoleServer};
 
 #[derive(Elicit, Debug)]
@@ -1136,7 +1064,7 @@ struct Confirm {
 }
 
 /// From a tool handler: `confirm(&context.peer).await`.
-async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, McpElicitError> {
+async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
     // Refused, sending nothing, if the client has no form mode; the answer is
     // validated again by `Confirm::from_content`, and an invalid one is asked
     // again (twice at most) with the errors in the message.

@@ -1,11 +1,11 @@
-//! A form field's glue: its attributes, and [`FieldGlue`], the one blanket
-//! impl through which derived code pushes, takes and puts every field.
+//! A form field's glue: its attributes, and [`FieldGlue`], through which
+//! derived code pushes, takes and puts every field.
 
 use serde_json::Value;
 
 use super::form::Entry;
 use crate::error::{FieldErrorKind, Num};
-use crate::field::{FormField, FormValue, TextDefault};
+use crate::field::{FormField, FormValue, TextDefault, not_a_form_field};
 use crate::format::{Format, LiteralRule};
 use crate::schema::{ElicitationSchema, PropertySchema};
 use crate::{Content, FieldError};
@@ -17,19 +17,13 @@ pub const REFUSES_ZERO_MESSAGE: &str = "this field's type (a signed `NonZero` in
      `range(min = 1)` for positive values or `range(max = -1)` for negative ones (or use a plain \
      integer type and check for 0 yourself)";
 
+not_a_form_field! {
 /// What derived code does with a field of any [`FormField`] type (`T` or
 /// `Option<T>` of a [`FormValue`]). The derive names the field's type only
 /// as `<T as FieldGlue>` (its default's type too, [`Default`](Self::Default)),
 /// so a type that is no form field is one error.
-// The same message as `FormField`: derived code names a field's type only
+// Said as `FormField` says it: derived code names a field's type only
 // through this trait, so this is the error a user reads.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a form field: ACP forms are flat",
-    label = "not a flat form field type",
-    note = "a form field is one of: `String`, `char`, `bool`, an integer type, a `NonZero` integer, `f32`/`f64`, a unit-only enum with `#[derive(Elicit)]` (single-select), a `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), a newtype with `#[derive(Elicit)]` and `#[elicit(transparent)]` or `#[elicit(try_from = \"..\", into = \"..\")]`, or an `Option` of any of these (not `Option<Option<T>>`)",
-    note = "with elicit-core's features: `chrono` (`NaiveDate`, `DateTime<Utc>`, `DateTime<FixedOffset>`), `time` (`Date`, `OffsetDateTime`), `jiff` (`civil::Date`, `Timestamp`), `url` (`Url`), `uuid` (`Uuid`)",
-    note = "a struct that derives `Elicit` is merged into this form with `#[elicit(flatten)]` on the field; references and smart pointers (`&str`, `Box<T>`, `Arc<T>`) are not fields: use the owned type, e.g. `String`; for a list of free text, ask for one `String` or elicit again"
-)]
 pub trait FieldGlue: Sized {
     /// The type of the field's `default = ..`: [`FormField::Value`].
     type Default;
@@ -54,6 +48,7 @@ pub trait FieldGlue: Sized {
 
     /// Writes this field into content (an absent `Option` is left out).
     fn put(&self, content: &mut Content, name: &'static str);
+}
 }
 
 // Two impls, as `FormField` has, not one over `T: FormField`: then the one

@@ -313,7 +313,7 @@ impl<T: Elicit> Outcome<T> {
 }
 
 /// The "ask again with the errors" policy of the one-call helpers
-/// (`elicit_core::acp_sdk`'s `elicit_form`, `elicit_core::rmcp`'s
+/// (`elicit_core::acp::sdk`'s `elicit_form`, `elicit_core::mcp`'s
 /// `elicit_form`): how many more times a form is sent when the accepted
 /// content breaks the form's rules, and with which message.
 ///
@@ -398,7 +398,7 @@ pub struct AwaitingCompletion {
 
 impl AwaitingCompletion {
     /// For the SDK helpers that read a URL-mode answer themselves
-    /// (`elicit_core::rmcp`).
+    /// (`elicit_core::mcp`).
     #[cfg(feature = "rmcp")]
     pub(crate) fn new(id: ElicitationId) -> Self {
         Self { id }

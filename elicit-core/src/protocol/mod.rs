@@ -6,8 +6,11 @@
 //! transport and no SDK. You put the messages into your JSON-RPC framing
 //! (method names [`ELICITATION_CREATE`], [`ELICITATION_COMPLETE`]).
 //!
-//! - [`messages`]: the wire types, faithful to the official ACP schema.
-//!   Unknown modes and actions are kept raw and never read as known ones.
+//! - The wire messages ([`ElicitationCapabilities`],
+//!   [`CreateElicitationRequest`], [`CreateElicitationResponse`],
+//!   [`CompleteElicitationNotification`], [`JsonRpcError`] and their parts),
+//!   faithful to the official ACP schema. Unknown modes and actions are kept
+//!   raw and never read as known ones ([below](#the-wire-messages)).
 //! - [`agent`]: [`AgentConnection`], one per client
 //!   connection: builds checked requests, reads typed outcomes, binds URL
 //!   elicitations to the verified user and completes them.
@@ -16,6 +19,23 @@
 //!   modes), form validation before sending, the completion tracker.
 //! - [`url`]: the URL policy and [`UrlReview`], shared by both
 //!   sides. Nothing here ever fetches a URL.
+//!
+//! # The wire messages
+//!
+//! serde derives every shape; the field order is fixed and matches the
+//! protocol page's examples: scope, `mode`, the URL fields, `message`,
+//! `requestedSchema`, `_meta` for requests; `action`, `content`, `_meta` for
+//! responses. A request's `requestedSchema` is read from its own text once
+//! the `mode` is known, so its properties keep document order, and a key
+//! given twice anywhere in a request is refused. Reading is tolerant where
+//! the official schema is ("default on error" fields such as `_meta` and
+//! `toolCallId` that are malformed read as absent), strict where it is not
+//! (a request without `mode`, `message` or a scope is an error).
+//!
+//! Unknown `mode` and `action` values are kept raw in [`OtherMode`] and
+//! [`OtherAction`] and written back unchanged. Neither type can hold a known
+//! value, so an unknown mode is never mistaken for form or URL mode and an
+//! unknown action never for accept, decline or cancel.
 //!
 //! # Writing an agent
 //!
@@ -292,18 +312,19 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! [`AgentConnection`]: agent::AgentConnection
+//! [`ClientConnection`]: client::ClientConnection
+//! [`UrlReview`]: url::UrlReview
 
 pub mod agent;
 pub mod client;
-pub mod messages;
+mod messages;
 pub mod url;
 
-pub use agent::{AgentConnection, Outcome, Retry, UrlOutcome};
-pub use client::ClientConnection;
 pub use messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
     ElicitationId, ElicitationMode, ElicitationScope, INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError,
     Mode, ModeCapabilities, OtherAction, OtherMode, RequestId,
 };
-pub use url::UrlReview;

@@ -114,8 +114,9 @@ use std::process::{Command, Stdio};
 use crate::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Incoming, Render, UrlAnswer, UrlElicitation,
 };
+use crate::protocol::url::UrlReview;
 use crate::protocol::url::{UrlRejection, UrlVerdict, UrlWarning};
-use crate::protocol::{CreateElicitationResponse, ElicitationAction, ElicitationScope, UrlReview};
+use crate::protocol::{CreateElicitationResponse, ElicitationAction, ElicitationScope};
 use crate::{Content, SchemaErrorKind};
 
 mod describe;

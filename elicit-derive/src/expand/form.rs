@@ -1,6 +1,6 @@
-//! A form's `Elicit` impl: per field, its property pushed through its
-//! type's `FormField`, its slot in the one pass over the content, and how it
-//! is written back.
+//! A form's `Elicit` and `__private::DerivedForm` impls: per field, its
+//! property pushed through its type's `__private::FieldGlue`, its slot in
+//! the one pass over the content, and how it is written back.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -217,7 +217,7 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
                 __index += #form::property_count();
             });
             glue.write
-                .push(quote!(#krate::__private::DerivedForm::write(&self.#member, __content);));
+                .push(quote!(#form::write(&self.#member, __content);));
             glue.init.push(quote!(#member: #var?));
             glue.flattened.push(form);
             continue;

@@ -326,3 +326,25 @@ pub struct UuidTyped {
     pub parent: uuid::Uuid,
     pub other: Option<uuid::Uuid>,
 }
+
+/// Every derived test form's schema but the typed ones (`StdTyped`,
+/// `ChronoTyped`, ..), with a name for messages: what the ACP and MCP
+/// conversion tests run through.
+pub fn derived_schemas() -> Vec<(&'static str, elicit_core::ElicitationSchema)> {
+    vec![
+        ("Refactor", Refactor::schema()),
+        ("Deploy", Deploy::schema()),
+        ("Profile", Profile::schema()),
+        ("Integers", Integers::schema()),
+        ("Numbers", Numbers::schema()),
+        ("Optionals", Optionals::schema()),
+        ("MultiSelects", MultiSelects::schema()),
+        ("Renamed", Renamed::schema()),
+        ("SerdeRenamed", SerdeRenamed::schema()),
+        ("Feedback", Feedback::schema()),
+        ("Defaults", Defaults::schema()),
+        ("Reexported", Reexported::schema()),
+        ("Pick<Strategy>", Pick::<Strategy>::schema()),
+        ("Pick<Environment>", Pick::<Environment>::schema()),
+    ]
+}

@@ -3,7 +3,7 @@
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{PromptRequest, PromptResponse, StopReason};
 use agent_client_protocol::{Agent, Client, on_receive_request};
-use elicit_core::acp_sdk::{AgentElicitations, ElicitClient};
+use elicit_core::acp::sdk::{AgentElicitations, ElicitClient};
 use elicit_core::protocol::ElicitationScope;
 use elicit_core::Elicit;
 

@@ -33,8 +33,9 @@
 //! };
 //! use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
 //! use elicit_core::Elicit;
-//! use elicit_core::acp_sdk::{AgentElicitations, ElicitError};
-//! use elicit_core::protocol::{ElicitationScope, Outcome};
+//! use elicit_core::acp::sdk::{AgentElicitations, ElicitError};
+//! use elicit_core::protocol::ElicitationScope;
+//! use elicit_core::protocol::agent::Outcome;
 //!
 //! /// How to deploy.
 //! #[derive(Elicit)]
@@ -116,7 +117,7 @@
 //! use agent_client_protocol::v1::schema::{
 //!     ClientCapabilities, ElicitationCapabilities, ElicitationFormCapabilities,
 //! };
-//! use elicit_core::acp_sdk::ClientElicitations;
+//! use elicit_core::acp::sdk::ClientElicitations;
 //! # use elicit_core::protocol::client::{FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation, AnswerError};
 //! # use elicit_core::protocol::url::UrlRejection;
 //! # struct MyUi;
@@ -149,17 +150,19 @@ use agent_client_protocol_schema::v1 as sdk;
 use serde::{Deserialize, Serialize};
 
 use crate::Elicit;
-use crate::acp::{ConversionError, OutcomeError, UrlOutcomeAcpError};
 use crate::error::ContentError;
 use crate::protocol::agent::{
     AgentConnection, AgentError, CompletionError, Retry, UrlOutcomeError, UrlRequest, VerifiedUser,
 };
+use crate::protocol::agent::{Outcome, UrlOutcome};
 use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, ELICITATION_COMPLETE,
     ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities, ElicitationId,
-    ElicitationScope, JsonRpcError, Outcome, UrlOutcome,
+    ElicitationScope, JsonRpcError,
 };
+
+use super::error::{ConversionError, OutcomeError, UrlResponseError};
 
 /// `elicitation/create` as the SDK sends it: elicit's own request as params
 /// (the form's properties keep declaration order; the SDK's
@@ -606,11 +609,11 @@ async fn url_flow(
             Ok(UrlOutcome::UnknownAction(other))
         }
         Ok(outcome) => Ok(outcome),
-        Err(UrlOutcomeAcpError::Conversion(e)) => {
+        Err(UrlResponseError::Conversion(e)) => {
             abandon(state);
             Err(ElicitError::Unreadable(e))
         }
-        Err(UrlOutcomeAcpError::Outcome(e)) => Err(ElicitError::Url(e)),
+        Err(UrlResponseError::Outcome(e)) => Err(ElicitError::Url(e)),
     }
 }
 
@@ -756,7 +759,7 @@ impl<R: Render + Send + 'static> HandleDispatchFrom<Agent> for ElicitationHandle
     }
 
     fn describe_chain(&self) -> impl fmt::Debug {
-        "elicit_core::acp_sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
+        "elicit_core::acp::sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
     }
 }
 

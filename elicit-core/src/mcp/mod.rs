@@ -1,0 +1,87 @@
+//! MCP servers built on [rmcp](https://docs.rs/rmcp) (feature `rmcp`):
+//! typed elicitation in one call on rmcp's server peer ([`ElicitExt`]:
+//! `peer.elicit_form::<T>(message).retry(n).await`, URL mode, sensitive
+//! input), and underneath it a derived form's schema as rmcp's
+//! `ElicitationSchema` (the MCP 2025-11-25 shape) and rmcp's `ElicitResult`
+//! as a typed [`Outcome<T>`], for code that drives rmcp itself.
+//!
+//! ```
+//! use elicit_core::Elicit;
+//! use elicit_core::protocol::agent::Outcome;
+//! use rmcp::model::{ElicitResult, ElicitationAction};
+//!
+//! #[derive(Elicit, Debug, PartialEq)]
+//! #[elicit(rename_all = "lowercase")]
+//! enum Strategy { Conservative, Balanced, Aggressive }
+//!
+//! #[derive(Elicit, Debug, PartialEq)]
+//! struct Refactor { strategy: Strategy }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // The params of `elicitation/create`, for `peer.create_elicitation(..)`:
+//! let params = elicit_core::mcp::form_request::<Refactor>("How should I refactor?")?;
+//! let json = serde_json::to_value(&params)?;
+//! assert_eq!(json["requestedSchema"]["properties"]["strategy"]["enum"][1], "balanced");
+//!
+//! // The client's answer, validated again with `Refactor::from_content`:
+//! let result = ElicitResult::new(ElicitationAction::Accept)
+//!     .with_content(serde_json::json!({"strategy": "balanced"}));
+//! let outcome = elicit_core::mcp::outcome::<Refactor>(&result)?;
+//! assert_eq!(outcome, Outcome::Accepted(Refactor { strategy: Strategy::Balanced }));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! rmcp 3.x calls the result type `ElicitResult` (older releases called it
+//! `CreateElicitationResult`); it is what `Peer::<RoleServer>::create_elicitation`
+//! returns.
+//!
+//! The feature turns on rmcp's `server` feature (`Peer<RoleServer>`), not its
+//! `elicitation` feature: [`ElicitExt`] sends `elicitation/create` through
+//! `Peer::send_request` and applies MCP's capability rule itself
+//! ([`client_supports`]), so the `url` crate rmcp's `elicitation` feature
+//! brings is not needed.
+//!
+//! # Conversion rules
+//!
+//! MCP's restricted schema is ACP's minus a few parts. Each part is either
+//! dropped (what is left still describes the same answers, or fewer checks
+//! on the client) or refused with a typed [`ConversionError`] (the form would
+//! mean something else):
+//!
+//! | part | rule |
+//! |---|---|
+//! | property order | **kept** (rmcp keeps the wire order) |
+//! | titles, descriptions, lengths, bounds, defaults, `required` of properties | kept |
+//! | `format` `email`, `uri`, `date`, `date-time` | kept |
+//! | a custom `format` | **refused** ([`ConversionErrorKind::CustomFormat`]): MCP allows only those four, and rmcp's `StringFormat` is a closed enum |
+//! | `pattern` | **dropped**: MCP's string schema has none. The client then cannot check it, so a user may submit a value the pattern rejects; nothing unchecked gets through, because [`outcome`] validates the content again with `T::from_content`, pattern included, and returns the error (naming the field) for you to ask again. If the client's pre-check matters, send a form without `pattern` |
+//! | schema-level `title` and `description` | **dropped**: not in MCP's `requestedSchema`. Say it in the request's `message`, which MCP clients show |
+//! | option `description`s (titled single- and multi-selects) | **dropped**: MCP options are `{const, title}`; the titles are kept |
+//! | `_meta` inside the schema (form, properties, options) | **dropped**: MCP has no `_meta` there |
+//! | `minLength`, `maxLength`, `format` on a single-select | **dropped**: MCP's enum schemas have none; the options already constrain the value |
+//! | an unknown property type or multi-select `items` kind | **refused**: MCP has no place for it |
+//! | a property name twice (through `flatten`) | **refused** |
+//! | a select default that is not an option, multi-select bounds rmcp's builder rejects | **refused** ([`ConversionErrorKind::Rejected`]); [`ElicitationSchema::check`] reports these too |
+//!
+//! [`dropped`] lists what a conversion drops, e.g. to log it once at startup.
+//!
+//! Capabilities differ too: for MCP an empty `elicitation` capability object
+//! means form mode (ACP reads it as no mode). rmcp's
+//! `Peer::<RoleServer>::supported_elicitation_modes` applies MCP's rule.
+//!
+//! [`Outcome<T>`]: crate::protocol::agent::Outcome
+//! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
+
+mod convert;
+mod dropped;
+mod error;
+mod peer;
+
+pub use convert::{form_request, outcome, schema, to_mcp_schema};
+pub use dropped::{Dropped, DroppedPart, dropped};
+pub use error::{ConversionError, ConversionErrorKind, OutcomeError};
+pub use peer::{
+    ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt, FormCall, UrlRequest,
+    client_supports,
+};

@@ -1,0 +1,534 @@
+//! Typed elicitation in one call on rmcp's server peer: [`ElicitExt`], its
+//! form builder [`FormCall`], URL mode and the completion notification.
+
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+
+use ::rmcp::model;
+use ::rmcp::{Peer, RoleServer, ServiceError};
+use serde_json::{Map, Value};
+
+use crate::Elicit;
+use crate::error::{ContentError, SchemaError};
+use crate::protocol::agent::{AwaitingCompletion, Unsendable, sendable_schema};
+use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
+use crate::protocol::url::{UrlRejection, check_url};
+use crate::protocol::{ElicitationId, Mode};
+
+use super::convert::{form_params, other_action, outcome, to_mcp_schema};
+use super::error::{ConversionError, OutcomeError};
+
+/// The JSON-RPC method of MCP's URL-mode completion notification, which
+/// rmcp 3.11 has no type for: [`ElicitExt::notify_elicitation_complete`]
+/// sends it as a custom notification.
+pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/complete";
+
+/// Why an [`ElicitExt`] call returned no answer. Each message says what
+/// happened and what to do; the variants before [`Service`](Self::Service)
+/// are refusals made before any request was sent.
+///
+/// Match the variants you can act on and let the rest fail the tool call
+/// with their message (the enum is `#[non_exhaustive]`, so a `_` arm is
+/// needed anyway):
+///
+/// ```no_run
+/// use elicit_core::mcp::{ElicitError, ElicitExt};
+/// use elicit_core::Elicit;
+/// use elicit_core::protocol::agent::Outcome;
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::{Peer, RoleServer};
+///
+/// #[derive(Elicit)]
+/// struct Confirm {
+///     /// Go ahead with the deployment?
+///     proceed: bool,
+/// }
+///
+/// /// A tool's result: text for the model, and whether the call failed.
+/// async fn deploy(peer: &Peer<RoleServer>) -> CallToolResult {
+///     let text = match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await {
+///         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+///         // Declined, cancelled, or "no": nothing happens, nothing is asked again.
+///         Ok(_) => "Not deploying.".to_owned(),
+///         // Nothing was sent: this client cannot show forms. Fall back.
+///         Err(ElicitError::ModeNotAdvertised { .. }) => {
+///             "This client cannot show forms: ask the user in the conversation.".to_owned()
+///         }
+///         // Every answer broke a rule: the errors name the fields.
+///         Err(ElicitError::Invalid { errors, attempts }) => {
+///             let fields: Vec<&str> = errors.fields().collect();
+///             let text = format!("no valid answer in {attempts} tries (fields: {fields:?})");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The transport or the client failed: nothing was accepted.
+///         Err(ElicitError::Service(error)) => {
+///             let text = format!("could not ask the user: {error}");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The rest are the form's or the URL's own faults (a credential-named
+///         // field, a part MCP cannot carry, an unsafe URL): fix them in code.
+///         Err(other) => return CallToolResult::error(vec![ContentBlock::text(other.to_string())]),
+///     };
+///     CallToolResult::success(vec![ContentBlock::text(text)])
+/// }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ElicitError {
+    /// The client did not advertise this elicitation mode (MCP's rule: see
+    /// [`client_supports`]). No request was sent.
+    #[error(
+        "the MCP client did not advertise elicitation {mode} mode (`capabilities.elicitation` \
+         of its `initialize`; an empty object means form mode only): no request was sent; \
+         fall back (ask in the conversation, use a default) or fail the tool call"
+    )]
+    ModeNotAdvertised {
+        /// The mode that was asked for.
+        mode: Mode,
+    },
+    /// [`ElicitExt::elicit_sensitive`] needs URL mode, which the client did
+    /// not advertise. No request was sent; there is no fallback to a form.
+    #[error(
+        "sensitive input needs URL mode, which the MCP client did not advertise \
+         (`capabilities.elicitation.url`): no request was sent; never ask for it in a form; \
+         tell the user where to enter it outside MCP, or fail the tool call"
+    )]
+    SensitiveInputNeedsUrlMode,
+    /// The form's schema is not a valid restricted schema (a hand-written
+    /// `Elicit` impl; derived forms are checked at compile time).
+    #[error("the form cannot be sent, no request was sent: {0}")]
+    InvalidFormSchema(#[source] SchemaError),
+    /// A form property is named like a credential: secrets never go through
+    /// a form.
+    #[error(
+        "the form field `{field}` looks like a credential, no request was sent: forms must \
+         never collect secrets; use `elicit_sensitive` (URL mode) instead"
+    )]
+    CredentialField {
+        /// The property's wire name.
+        field: String,
+    },
+    /// The form has a part MCP cannot carry (see the
+    /// [rules](crate::mcp#conversion-rules)).
+    #[error("the form cannot be sent over MCP, no request was sent: {0}")]
+    UnsendableForm(#[source] ConversionError),
+    /// The URL is refused by the URL policy
+    /// ([`check_url`]).
+    #[error("unsafe elicitation URL, no request was sent: {0}")]
+    UnsafeUrl(#[source] UrlRejection),
+    /// The `elicitationId` is empty.
+    #[error(
+        "the elicitationId is empty, nothing was sent: give each URL elicitation a unique \
+         non-empty id (e.g. the one your callback URL carries)"
+    )]
+    EmptyElicitationId,
+    /// rmcp could not send the request or notification, or the client
+    /// answered with an error (transport closed, timeout, a JSON-RPC error,
+    /// a protocol version without server-to-client requests, ...).
+    #[error(
+        "rmcp could not send the elicitation or get its answer: {0}; treat it as no \
+         answer (nothing was accepted) and fail the tool call or ask in the conversation"
+    )]
+    Service(#[source] ServiceError),
+    /// The client's answer cannot be read (accepted content that is not an
+    /// object, an action elicit cannot name). Not asked again: it is a client
+    /// fault, not the user's.
+    #[error("the MCP client's answer cannot be read: {0}; nothing was accepted")]
+    Unreadable(#[source] OutcomeError),
+    /// Every answer broke the form's rules, the last one as `errors`, after
+    /// `attempts` requests (see [`FormCall::retry`]).
+    #[error(
+        "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
+         accepted: ask in the conversation or fail the tool call"
+    )]
+    Invalid {
+        /// What was wrong with the last answer, by field.
+        #[source]
+        errors: ContentError,
+        /// How many form requests were sent.
+        attempts: u32,
+    },
+}
+
+/// Whether an MCP client with these `initialize` capabilities accepts
+/// elicitation `mode`, by MCP's rule: no `elicitation` capability means no
+/// mode; an empty `elicitation` object means form mode only (the
+/// 2025-06-18 shape); otherwise exactly the modes it lists. This is the rule
+/// of rmcp's `Peer::<RoleServer>::supported_elicitation_modes`, which needs
+/// rmcp's `elicitation` feature (and the `url` crate); this one does not.
+///
+/// ```
+/// use elicit_core::protocol::Mode;
+/// use elicit_core::mcp::client_supports;
+/// use rmcp::model::{ClientCapabilities, ElicitationCapability, UrlElicitationCapability};
+///
+/// let mut capabilities = ClientCapabilities::default();
+/// assert!(!client_supports(&capabilities, Mode::Form));
+///
+/// capabilities.elicitation = Some(ElicitationCapability::new());
+/// assert!(client_supports(&capabilities, Mode::Form));
+/// assert!(!client_supports(&capabilities, Mode::Url));
+///
+/// capabilities.elicitation =
+///     Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()));
+/// assert!(!client_supports(&capabilities, Mode::Form));
+/// assert!(client_supports(&capabilities, Mode::Url));
+/// ```
+pub fn client_supports(capabilities: &model::ClientCapabilities, mode: Mode) -> bool {
+    let Some(elicitation) = &capabilities.elicitation else {
+        return false;
+    };
+    match mode {
+        // `{}` (neither listed) is form mode.
+        Mode::Form => elicitation.form.is_some() || elicitation.url.is_none(),
+        Mode::Url => elicitation.url.is_some(),
+    }
+}
+
+/// A URL-mode elicitation to send with [`ElicitExt::elicit_url_consent`] or
+/// [`ElicitExt::elicit_sensitive`]: the message the client shows, the URL it
+/// offers to open, and the `elicitationId` your out-of-band callback will
+/// report as complete.
+///
+/// ```
+/// use elicit_core::mcp::UrlRequest;
+///
+/// let request = UrlRequest::new(
+///     "Connect your GitHub account.",
+///     "https://mcp.example.com/connect?elicitation=gh-42",
+///     "gh-42",
+/// );
+/// assert_eq!(request.id().as_str(), "gh-42");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRequest {
+    message: String,
+    url: String,
+    id: ElicitationId,
+}
+
+impl UrlRequest {
+    /// A request showing `message` and offering to open `url`, identified by
+    /// `elicitation_id`. Ids must be unique among this client's outstanding
+    /// URL elicitations; the URL is checked when the request is sent.
+    ///
+    /// Nothing here keeps state: your server remembers which ids are
+    /// outstanding, for which client and which verified user, and checks the
+    /// completing user in its callback before it calls
+    /// [`ElicitExt::notify_elicitation_complete`].
+    pub fn new(
+        message: impl Into<String>,
+        url: impl Into<String>,
+        elicitation_id: impl Into<ElicitationId>,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            url: url.into(),
+            id: elicitation_id.into(),
+        }
+    }
+
+    /// The `elicitationId`.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for ::rmcp::Peer<::rmcp::RoleServer> {}
+}
+
+/// Typed elicitation in one call on rmcp's server-side peer
+/// (`context.peer` in a tool handler). Implemented for
+/// `Peer<RoleServer>` only (sealed).
+///
+/// Every call checks the client's capabilities first ([`client_supports`])
+/// and refuses, sending nothing, when the mode is not advertised.
+///
+/// ```no_run
+/// use elicit_core::mcp::{ElicitError, ElicitExt};
+/// use elicit_core::Elicit;
+/// use elicit_core::protocol::agent::Outcome;
+/// use rmcp::{Peer, RoleServer};
+///
+/// #[derive(Elicit, Debug)]
+/// struct Confirm {
+///     /// Go ahead with the deployment?
+///     proceed: bool,
+/// }
+///
+/// async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
+///     // Asks up to 3 times if the answer breaks the form's rules.
+///     match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await? {
+///         Outcome::Accepted(form) => Ok(form.proceed),
+///         Outcome::Declined | Outcome::Cancelled | Outcome::UnknownAction(_) => Ok(false),
+///     }
+/// }
+/// ```
+///
+/// The URL-mode call is `elicit_url_consent`, not `elicit_url`: rmcp's peer
+/// has an inherent `elicit_url` (feature `elicitation`), which method-call
+/// syntax would pick instead.
+pub trait ElicitExt: sealed::Sealed {
+    /// Whether the client advertised elicitation `mode` in `initialize`, by
+    /// MCP's rule ([`client_supports`]); `false` before initialization.
+    fn supports_elicitation(&self, mode: Mode) -> bool;
+
+    /// Asks for the form `T` in form mode; await it (see
+    /// [`FormCall`]), optionally after
+    /// [`.retry(n)`](FormCall::retry).
+    ///
+    /// MCP drops the form's title and description: say what the user needs
+    /// to know in `message`, which clients show.
+    fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T>;
+
+    /// Sends a URL-mode elicitation. The answer's `accept` only means the
+    /// user **consented to open the URL** ([`UrlOutcome::Consented`]); the
+    /// interaction itself is complete when your own out-of-band callback
+    /// says so (then [`notify_elicitation_complete`](Self::notify_elicitation_complete)).
+    ///
+    /// Refused, sending nothing, when the client did not advertise URL mode
+    /// ([`ElicitError::ModeNotAdvertised`]), the URL fails
+    /// [`check_url`]
+    /// ([`ElicitError::UnsafeUrl`]) or the id is empty.
+    ///
+    /// ```no_run
+    /// use elicit_core::protocol::agent::UrlOutcome;
+    /// use elicit_core::mcp::{ElicitError, ElicitExt, UrlRequest};
+    /// use rmcp::{Peer, RoleServer};
+    ///
+    /// async fn connect(peer: &Peer<RoleServer>) -> Result<String, ElicitError> {
+    ///     let request = UrlRequest::new(
+    ///         "Connect your GitHub account.",
+    ///         "https://mcp.example.com/connect?elicitation=gh-42",
+    ///         "gh-42",
+    ///     );
+    ///     Ok(match peer.elicit_url_consent(request).await? {
+    ///         // Consent only: wait for your callback before using the account.
+    ///         UrlOutcome::Consented(waiting) => format!("waiting for {}", waiting.id().as_str()),
+    ///         UrlOutcome::Declined | UrlOutcome::Cancelled => "not connected".to_owned(),
+    ///         UrlOutcome::UnknownAction(other) => format!("unknown answer `{}`", other.action()),
+    ///     })
+    /// }
+    /// ```
+    fn elicit_url_consent(
+        &self,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_;
+
+    /// The entry point for sensitive input (passwords, API keys, tokens,
+    /// payment details): [`elicit_url_consent`](Self::elicit_url_consent),
+    /// but a client without URL mode gets
+    /// [`ElicitError::SensitiveInputNeedsUrlMode`] and no request. It never
+    /// falls back to a form, whatever the client supports.
+    fn elicit_sensitive(
+        &self,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_;
+
+    /// Tells the client that the out-of-band interaction of URL elicitation
+    /// `id` finished ([`ELICITATION_COMPLETE_NOTIFICATION`], optional in
+    /// MCP). Send it only to the client that received the request, once your
+    /// callback has checked who completed it.
+    fn notify_elicitation_complete(
+        &self,
+        id: &ElicitationId,
+    ) -> impl Future<Output = Result<(), ElicitError>> + Send + '_;
+}
+
+impl ElicitExt for Peer<RoleServer> {
+    fn supports_elicitation(&self, mode: Mode) -> bool {
+        self.peer_info()
+            .is_some_and(|client| client_supports(&client.capabilities, mode))
+    }
+
+    fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T> {
+        FormCall {
+            peer: self,
+            message: message.into(),
+            retry: Retry::NEVER,
+            _form: PhantomData,
+        }
+    }
+
+    fn elicit_url_consent(
+        &self,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
+        ask_url(self, request, false)
+    }
+
+    fn elicit_sensitive(
+        &self,
+        request: UrlRequest,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
+        ask_url(self, request, true)
+    }
+
+    fn notify_elicitation_complete(
+        &self,
+        id: &ElicitationId,
+    ) -> impl Future<Output = Result<(), ElicitError>> + Send + '_ {
+        let id = id.clone();
+        async move {
+            if id.as_str().is_empty() {
+                return Err(ElicitError::EmptyElicitationId);
+            }
+            let mut params = Map::new();
+            params.insert("elicitationId".to_owned(), id.into_string().into());
+            let notification = model::CustomNotification::new(
+                ELICITATION_COMPLETE_NOTIFICATION,
+                Some(Value::Object(params)),
+            );
+            self.send_notification(model::ServerNotification::CustomNotification(notification))
+                .await
+                .map_err(ElicitError::Service)
+        }
+    }
+}
+
+/// A form elicitation of `T`, built by [`ElicitExt::elicit_form`]; `.await`
+/// it to send it.
+///
+/// Awaiting it checks form mode, checks the form (a valid restricted schema,
+/// no credential-like field, nothing MCP cannot carry), sends
+/// `elicitation/create`, and reads the answer with [`outcome`] (validated
+/// again by `T::from_content`, including what the client cannot check, such
+/// as a `pattern`).
+///
+/// With [`retry(n)`](Self::retry), an accept whose content breaks the form's
+/// rules is asked again, up to `n` more times, with the message
+/// [`Retry::message`] builds (the original message, then the errors by
+/// field). A decline or cancel is the user's answer and is returned at once.
+///
+/// It is a builder awaited through [`IntoFuture`] rather than a second
+/// method (`elicit_form_with_retry`), so the common call stays
+/// `peer.elicit_form::<T>(msg).await` and options read in place. The price
+/// is one boxed future per call.
+#[must_use = "nothing is sent until the elicitation is awaited"]
+pub struct FormCall<'a, T> {
+    peer: &'a Peer<RoleServer>,
+    message: String,
+    retry: Retry,
+    _form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for FormCall<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormCall")
+            .field("form", &std::any::type_name::<T>())
+            .field("message", &self.message)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> FormCall<'_, T> {
+    /// Asks again up to `again` more times (so at most `again + 1` requests)
+    /// when the accepted content breaks the form's rules; the default is
+    /// [`Retry::NEVER`]. After the last attempt the error is
+    /// [`ElicitError::Invalid`], with the errors and the attempt count.
+    pub fn retry(mut self, again: u32) -> Self {
+        self.retry = Retry::times(again);
+        self
+    }
+}
+
+impl<'a, T: Elicit + 'a> IntoFuture for FormCall<'a, T> {
+    type Output = Result<Outcome<T>, ElicitError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(ask_form::<T>(self.peer, self.message, self.retry))
+    }
+}
+
+async fn ask_form<T: Elicit>(
+    peer: &Peer<RoleServer>,
+    message: String,
+    retry: Retry,
+) -> Result<Outcome<T>, ElicitError> {
+    if !peer.supports_elicitation(Mode::Form) {
+        return Err(ElicitError::ModeNotAdvertised { mode: Mode::Form });
+    }
+    let requested = checked_form::<T>()?;
+    let mut attempts: u32 = 0;
+    let mut next = message.clone();
+    loop {
+        attempts = attempts.saturating_add(1);
+        let result = send(peer, form_params(next, requested.clone())).await?;
+        match outcome::<T>(&result) {
+            Ok(outcome) => return Ok(outcome),
+            Err(OutcomeError::Invalid(errors)) if attempts > retry.again() => {
+                return Err(ElicitError::Invalid { errors, attempts });
+            }
+            Err(OutcomeError::Invalid(errors)) => next = Retry::message(&message, &errors),
+            Err(other) => return Err(ElicitError::Unreadable(other)),
+        }
+    }
+}
+
+/// `T`'s schema, checked as [`AgentConnection::form`] checks it, in MCP's
+/// shape.
+///
+/// [`AgentConnection::form`]: crate::protocol::agent::AgentConnection::form
+fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
+    let schema = sendable_schema::<T>().map_err(|unsendable| match unsendable {
+        Unsendable::Schema(e) => ElicitError::InvalidFormSchema(e),
+        Unsendable::Credential(field) => ElicitError::CredentialField { field },
+    })?;
+    to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
+}
+
+async fn ask_url(
+    peer: &Peer<RoleServer>,
+    request: UrlRequest,
+    sensitive: bool,
+) -> Result<UrlOutcome, ElicitError> {
+    if !peer.supports_elicitation(Mode::Url) {
+        return Err(if sensitive {
+            ElicitError::SensitiveInputNeedsUrlMode
+        } else {
+            ElicitError::ModeNotAdvertised { mode: Mode::Url }
+        });
+    }
+    check_url(&request.url).map_err(ElicitError::UnsafeUrl)?;
+    if request.id.as_str().is_empty() {
+        return Err(ElicitError::EmptyElicitationId);
+    }
+    let params = model::ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: request.message,
+        url: request.url,
+        elicitation_id: request.id.as_str().to_owned(),
+    };
+    let result = send(peer, params).await?;
+    // Any content is ignored: nothing obtained out of band travels over MCP.
+    Ok(match &result.action {
+        model::ElicitationAction::Accept => {
+            UrlOutcome::Consented(AwaitingCompletion::new(request.id))
+        }
+        model::ElicitationAction::Decline => UrlOutcome::Declined,
+        model::ElicitationAction::Cancel => UrlOutcome::Cancelled,
+        other => {
+            UrlOutcome::UnknownAction(other_action(other, None).map_err(ElicitError::Unreadable)?)
+        }
+    })
+}
+
+/// Sends `elicitation/create` (what rmcp's `create_elicitation` does, which
+/// needs rmcp's `elicitation` feature).
+async fn send(
+    peer: &Peer<RoleServer>,
+    params: model::ElicitRequestParams,
+) -> Result<model::ElicitResult, ElicitError> {
+    let request = model::ServerRequest::ElicitRequest(model::ElicitRequest::new(params));
+    match peer.send_request(request).await {
+        Ok(model::ClientResult::ElicitResult(result)) => Ok(result),
+        Ok(_) => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
+        Err(e) => Err(ElicitError::Service(e)),
+    }
+}
