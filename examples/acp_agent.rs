@@ -43,8 +43,8 @@ use agent_client_protocol::{Agent, Client, Stdio};
 use elicit_core::Elicit;
 use elicit_core::acp::sdk::{AgentElicitations, ElicitError, Elicitor};
 use elicit_core::protocol::ElicitationScope;
-use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
 use elicit_core::protocol::agent::{Outcome, UrlOutcome};
+use elicit_core::protocol::agent::{SendError, UrlRequest, UserBinding};
 
 /// A service name as typed: its rules are sent in the form.
 #[derive(Elicit, Debug, Clone, PartialEq, Eq)]
@@ -257,7 +257,7 @@ async fn run_turn(
                 other.action()
             ));
         }
-        Err(ElicitError::NotSent(AgentError::ModeNotAdvertised { .. })) => {
+        Err(ElicitError::NotSent(SendError::ModeNotAdvertised { .. })) => {
             return failed(
                 "Your client cannot show forms (it advertised no elicitation form mode), so I \
                  can't ask for the deployment settings here, and I won't guess them. Nothing \
@@ -315,7 +315,7 @@ async fn run_turn(
              started.",
             other.action()
         )),
-        Err(ElicitError::NotSent(AgentError::SensitiveInputNeedsUrlMode)) => failed(
+        Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode)) => failed(
             "To push the release I need a deploy token, and a token must never be typed into \
              a form or this chat. Your client has no secure browser flow (URL mode), so I \
              won't ask for it here. Your settings are kept; connect a token in the deploy \

@@ -27,7 +27,7 @@ use elicit_core::limits::{
     MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED,
 };
 use elicit_core::protocol::agent::AgentConnection;
-use elicit_core::protocol::agent::{AgentError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{SendError, UrlRequest, UserBinding};
 use elicit_core::protocol::client::ClientConnection;
 use elicit_core::protocol::{ElicitationCapabilities, ElicitationScope};
 use elicit_core::{Content, ContentError, Elicit, FieldErrorKind};
@@ -449,7 +449,7 @@ fn the_id_tables_stay_bounded() {
     }
     assert!(matches!(
         agent.url(url_request(MAX_OUTSTANDING_URLS)),
-        Err(AgentError::TooManyOutstanding)
+        Err(SendError::TooManyOutstanding)
     ));
     assert_eq!(agent.outstanding().count(), MAX_OUTSTANDING_URLS);
     assert!(agent.abandon(&ids[0]));

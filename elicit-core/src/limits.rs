@@ -52,7 +52,7 @@ pub const MAX_PENDING_URLS: usize = 1024;
 /// [`AgentConnection`](crate::protocol::agent::AgentConnection) keeps
 /// outstanding at once (sent, not yet declined, cancelled, completed or
 /// abandoned): the next one is refused with
-/// [`AgentError::TooManyOutstanding`](crate::protocol::agent::AgentError::TooManyOutstanding).
+/// [`SendError::TooManyOutstanding`](crate::protocol::agent::SendError::TooManyOutstanding).
 /// It is the client's own limit, [`MAX_PENDING_URLS`], so the table of
 /// either side stays bounded and an agent never sends a request a client
 /// built on this crate must refuse.

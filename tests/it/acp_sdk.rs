@@ -22,7 +22,7 @@ use elicit_core::Elicit;
 use elicit_core::acp::sdk::{
     AgentElicitations, ClientElicitations, ElicitError, ElicitationRequest, Elicitor,
 };
-use elicit_core::protocol::agent::{AgentError, CompletionError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{CompletionError, SendError, UrlRequest, UserBinding};
 use elicit_core::protocol::agent::{Outcome, UrlOutcome};
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
@@ -401,7 +401,7 @@ fn an_unadvertised_mode_is_not_sent() {
         matches!(
             none.got,
             Got::Form(Err(ElicitError::NotSent(
-                AgentError::ModeNotAdvertised { .. }
+                SendError::ModeNotAdvertised { .. }
             )))
         ),
         "{:?}",
@@ -415,7 +415,7 @@ fn an_unadvertised_mode_is_not_sent() {
         matches!(
             url.got,
             Got::Url(Err(ElicitError::NotSent(
-                AgentError::ModeNotAdvertised { .. }
+                SendError::ModeNotAdvertised { .. }
             )))
         ),
         "{:?}",
@@ -452,7 +452,7 @@ fn sensitive_input_without_url_mode_is_refused_not_asked_in_a_form() {
         matches!(
             run.got,
             Got::Url(Err(ElicitError::NotSent(
-                AgentError::SensitiveInputNeedsUrlMode
+                SendError::SensitiveInputNeedsUrlMode
             )))
         ),
         "{:?}",

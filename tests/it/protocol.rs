@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use agent_client_protocol_schema::v1 as acp;
 use elicit_core::protocol::agent::{
-    AgentConnection, AgentError, CompletionError, Outcome, UrlOutcome, UrlOutcomeError, UrlRequest,
+    AgentConnection, CompletionError, Outcome, SendError, UrlOutcome, UrlOutcomeError, UrlRequest,
     UserBinding, VerifiedUser,
 };
 use elicit_core::protocol::client::{AnswerError, ClientConnection, Completion, Incoming};
@@ -688,7 +688,7 @@ fn agent_refuses_unadvertised_modes() {
             Ok((request, _)) => assert!(form && request.mode.known() == Some(Mode::Form)),
             Err(e) => {
                 assert!(!form);
-                assert_eq!(e, AgentError::ModeNotAdvertised { mode: Mode::Form });
+                assert_eq!(e, SendError::ModeNotAdvertised { mode: Mode::Form });
                 assert!(e.to_string().contains("fall back"), "{e}");
             }
         }
@@ -696,7 +696,7 @@ fn agent_refuses_unadvertised_modes() {
             Ok((request, _)) => assert!(url && request.mode.known() == Some(Mode::Url)),
             Err(e) => {
                 assert!(!url);
-                assert_eq!(e, AgentError::ModeNotAdvertised { mode: Mode::Url });
+                assert_eq!(e, SendError::ModeNotAdvertised { mode: Mode::Url });
             }
         }
     }
@@ -778,7 +778,7 @@ fn sensitive_input_never_yields_a_form_request() {
             }
             Err(e) => {
                 assert!(!url, "{caps:?}");
-                assert_eq!(e, AgentError::SensitiveInputNeedsUrlMode);
+                assert_eq!(e, SendError::SensitiveInputNeedsUrlMode);
                 assert!(
                     e.to_string().contains("never fall back to form mode"),
                     "{e}"
@@ -790,7 +790,7 @@ fn sensitive_input_never_yields_a_form_request() {
         if url {
             assert!(matches!(
                 agent.sensitive(unbound("https://agent.example.com/?api_key=1")),
-                Err(AgentError::UnsafeUrl(
+                Err(SendError::UnsafeUrl(
                     UrlRejection::CredentialParameter { .. }
                 ))
             ));
@@ -818,7 +818,7 @@ fn hand_written_forms_asking_for_secrets_are_refused() {
     let error = agent.form::<Login>(session(), "Log in").unwrap_err();
     assert_eq!(
         error,
-        AgentError::CredentialField {
+        SendError::CredentialField {
             field: "password".into()
         }
     );
@@ -835,13 +835,13 @@ fn duplicate_outstanding_ids_are_refused_on_both_sides() {
         agent
             .url(unbound("https://agent.example.com/").elicitation_id("dup"))
             .unwrap_err(),
-        AgentError::DuplicateElicitationId("dup".into())
+        SendError::DuplicateElicitationId("dup".into())
     );
     assert_eq!(
         agent
             .url(unbound("https://agent.example.com/").elicitation_id(""))
             .unwrap_err(),
-        AgentError::EmptyElicitationId
+        SendError::EmptyElicitationId
     );
     // Generated ids never collide with caller-given ones or each other.
     let mut ids = std::collections::HashSet::new();
@@ -1629,7 +1629,7 @@ fn url_table() {
         match &verdict {
             UrlVerdict::Refused(r) => {
                 assert_eq!(check_url(url).as_ref(), Err(r), "{url}");
-                assert_eq!(sent.unwrap_err(), AgentError::UnsafeUrl(r.clone()), "{url}");
+                assert_eq!(sent.unwrap_err(), SendError::UnsafeUrl(r.clone()), "{url}");
                 assert!(!r.to_string().is_empty());
             }
             _ => {

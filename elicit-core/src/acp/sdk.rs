@@ -152,7 +152,7 @@ use serde::{Deserialize, Serialize};
 use crate::Elicit;
 use crate::error::ContentError;
 use crate::protocol::agent::{
-    AgentConnection, AgentError, CompletionError, Retry, UrlOutcomeError, UrlRequest, VerifiedUser,
+    AgentConnection, CompletionError, Retry, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
 };
 use crate::protocol::agent::{Outcome, UrlOutcome};
 use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
@@ -181,7 +181,7 @@ pub enum ElicitError {
     /// The message says what to do instead (ask in the conversation, fail
     /// the operation, ...).
     #[error("{0}")]
-    NotSent(#[source] AgentError),
+    NotSent(#[source] SendError),
     /// The request failed: the client answered with a JSON-RPC error (a
     /// client refuses a request it cannot accept with `-32602`), or the
     /// connection closed.

@@ -129,7 +129,7 @@ impl UrlRequest {
 /// Why the agent cannot send an elicitation. Each message says what to do.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
-pub enum AgentError {
+pub enum SendError {
     /// The client did not advertise this mode (or elicitation at all).
     #[error(
         "the client did not advertise elicitation {mode} mode \
@@ -193,11 +193,11 @@ pub(crate) enum Unsendable {
     Credential(String),
 }
 
-impl From<Unsendable> for AgentError {
+impl From<Unsendable> for SendError {
     fn from(unsendable: Unsendable) -> Self {
         match unsendable {
-            Unsendable::Schema(e) => AgentError::InvalidFormSchema(e),
-            Unsendable::Credential(field) => AgentError::CredentialField { field },
+            Unsendable::Schema(e) => SendError::InvalidFormSchema(e),
+            Unsendable::Credential(field) => SendError::CredentialField { field },
         }
     }
 }
@@ -530,11 +530,11 @@ impl AgentConnection {
         self.capabilities.as_ref().is_some_and(|c| c.supports(mode))
     }
 
-    fn require(&self, mode: Mode) -> Result<(), AgentError> {
+    fn require(&self, mode: Mode) -> Result<(), SendError> {
         if self.supports(mode) {
             Ok(())
         } else {
-            Err(AgentError::ModeNotAdvertised { mode })
+            Err(SendError::ModeNotAdvertised { mode })
         }
     }
 
@@ -548,9 +548,9 @@ impl AgentConnection {
         &self,
         scope: ElicitationScope,
         message: impl Into<String>,
-    ) -> Result<(CreateElicitationRequest, PendingForm<T>), AgentError> {
+    ) -> Result<(CreateElicitationRequest, PendingForm<T>), SendError> {
         self.require(Mode::Form)?;
-        let schema = sendable_schema::<T>().map_err(AgentError::from)?;
+        let schema = sendable_schema::<T>().map_err(SendError::from)?;
         Ok((
             CreateElicitationRequest::form(scope, message, schema.into_owned()),
             PendingForm { _form: PhantomData },
@@ -566,7 +566,7 @@ impl AgentConnection {
     pub fn url(
         &mut self,
         request: UrlRequest,
-    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
+    ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
         self.require(Mode::Url)?;
         self.build_url(request)
     }
@@ -576,14 +576,14 @@ impl AgentConnection {
     /// to your server and never through ACP.
     ///
     /// When the client did not advertise URL mode this fails with
-    /// [`AgentError::SensitiveInputNeedsUrlMode`]. It never falls back to
+    /// [`SendError::SensitiveInputNeedsUrlMode`]. It never falls back to
     /// form mode, whatever the client supports.
     pub fn sensitive(
         &mut self,
         request: UrlRequest,
-    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
+    ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
         if !self.supports_url() {
-            return Err(AgentError::SensitiveInputNeedsUrlMode);
+            return Err(SendError::SensitiveInputNeedsUrlMode);
         }
         self.build_url(request)
     }
@@ -591,16 +591,16 @@ impl AgentConnection {
     fn build_url(
         &mut self,
         request: UrlRequest,
-    ) -> Result<(CreateElicitationRequest, PendingUrl), AgentError> {
-        check_url(&request.url).map_err(AgentError::UnsafeUrl)?;
+    ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
+        check_url(&request.url).map_err(SendError::UnsafeUrl)?;
         // Every completed id is in `completed_order`; the rest are outstanding.
         if self.urls.len() - self.completed_order.len() >= MAX_OUTSTANDING_URLS {
-            return Err(AgentError::TooManyOutstanding);
+            return Err(SendError::TooManyOutstanding);
         }
         let id = match request.elicitation_id {
-            Some(id) if id.as_str().is_empty() => return Err(AgentError::EmptyElicitationId),
+            Some(id) if id.as_str().is_empty() => return Err(SendError::EmptyElicitationId),
             Some(id) if self.is_outstanding(&id) => {
-                return Err(AgentError::DuplicateElicitationId(id));
+                return Err(SendError::DuplicateElicitationId(id));
             }
             Some(id) => id,
             None => self.fresh_id(),
@@ -774,7 +774,7 @@ mod tests {
         let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
         assert_eq!(
             a.url(unbound("http://example.com/")).unwrap_err(),
-            AgentError::UnsafeUrl(UrlRejection::InsecureHttp {
+            SendError::UnsafeUrl(UrlRejection::InsecureHttp {
                 host: "example.com".into()
             })
         );
@@ -789,7 +789,7 @@ mod tests {
             .unwrap();
         assert!(matches!(
             a.url(unbound("https://x.example/").elicitation_id("e")),
-            Err(AgentError::DuplicateElicitationId(_))
+            Err(SendError::DuplicateElicitationId(_))
         ));
         a.complete(p.id(), None).unwrap();
         assert!(

@@ -43,12 +43,12 @@
 //! created from the capabilities the client sent in `initialize`. It refuses
 //! what the protocol forbids (a mode the client did not advertise, an unsafe
 //! URL, a duplicate `elicitationId`, a completion by another user) with a
-//! typed [`AgentError`](agent::AgentError) that says what to do instead. Every
+//! typed [`SendError`](agent::SendError) that says what to do instead. Every
 //! answer has a safe path: the agent never assumes an elicitation succeeds.
 //!
 //! ```
 //! use elicit_core::protocol::agent::{
-//!     AgentConnection, AgentError, CompletionError, Outcome, UrlOutcome, UrlRequest,
+//!     AgentConnection, SendError, CompletionError, Outcome, UrlOutcome, UrlRequest,
 //!     UserBinding, VerifiedUser,
 //! };
 //! use elicit_core::protocol::{
@@ -174,7 +174,7 @@
 //! // 4. Secrets only ever go through URL mode. Without it, fail: no form fallback.
 //! let mut form_only = AgentConnection::from_client_capabilities(&json!({"elicitation": {"form": {}}}));
 //! let error = form_only.sensitive(url_request()).unwrap_err();
-//! assert_eq!(error, AgentError::SensitiveInputNeedsUrlMode);
+//! assert_eq!(error, SendError::SensitiveInputNeedsUrlMode);
 //! println!("{error}"); // "... never fall back to form mode; ..."
 //!
 //! // Unsafe URLs and unadvertised modes are refused before anything is sent.
@@ -184,11 +184,11 @@
 //!     "http://agent.example.com/login?password=hunter2",
 //!     UserBinding::NoUserAuthentication,
 //! );
-//! assert!(matches!(connection.url(unsafe_url), Err(AgentError::UnsafeUrl(_))));
+//! assert!(matches!(connection.url(unsafe_url), Err(SendError::UnsafeUrl(_))));
 //! let no_elicitation = AgentConnection::from_client_capabilities(&json!({}));
 //! assert!(matches!(
 //!     no_elicitation.form::<Refactor>(scope, "?"),
-//!     Err(AgentError::ModeNotAdvertised { .. })
+//!     Err(SendError::ModeNotAdvertised { .. })
 //! ));
 //! # Ok(())
 //! # }
