@@ -33,7 +33,7 @@ use elicit_core::protocol::Mode;
 use elicit_core::protocol::agent::Outcome;
 use elicit_core::protocol::agent::{Retry, UrlOutcome};
 use elicit_core::protocol::url::UrlRejection;
-use elicit_core::{Elicit, ElicitationSchema, JsonKind, MultiSelectSchema, Options, StringSchema};
+use elicit_core::{Elicit, ElicitationSchema, JsonKind, StringSchema};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -180,26 +180,30 @@ fn string_formats_the_four_known_ones() {
     );
 }
 
+/// Properties elicit's model holds and rmcp's constructors refuse: the
+/// conversion refuses them too, naming the property, instead of building a
+/// schema rmcp would not.
 #[test]
-fn a_select_default_that_is_not_an_option_is_refused() {
-    let property = StringSchema::select(Options::Untitled(vec!["a".into()])).default_value("z");
-    let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
-    assert!(
-        matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
-        "{err}"
-    );
-}
-
-#[test]
-fn multi_select_bounds_rmcp_refuses_are_refused() {
-    let mut property = MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()]));
-    property.min_items = Some(2);
-    property.max_items = Some(1);
-    let err = to_mcp_schema(&ElicitationSchema::new().property("p", property, true)).unwrap_err();
-    assert!(
-        matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
-        "{err}"
-    );
+fn what_rmcp_refuses_is_refused() {
+    for (case, property) in [
+        (
+            "a select default that is not an option",
+            json!({"type": "string", "enum": ["a"], "default": "z"}),
+        ),
+        (
+            "multi-select bounds that cross",
+            json!({"type": "array", "minItems": 2, "maxItems": 1,
+                   "items": {"type": "string", "enum": ["a", "b"]}}),
+        ),
+    ] {
+        let schema = ElicitationSchema::new().property("p", property_json(property), true);
+        let err = to_mcp_schema(&schema).unwrap_err();
+        assert_eq!(err.property(), Some("p"), "{case}");
+        assert!(
+            matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
+            "{case}: {err}"
+        );
+    }
 }
 
 #[test]
