@@ -73,15 +73,19 @@
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
 //! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
 
-mod convert;
 mod dropped;
 mod error;
 mod peer;
+mod request;
+mod response;
+mod schema;
 
-pub use convert::{form_request, outcome, schema, to_mcp_schema};
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use error::{ConversionError, ConversionErrorKind, OutcomeError};
 pub use peer::{
     ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt, FormCall, UrlRequest,
     client_supports,
 };
+pub use request::form_request;
+pub use response::outcome;
+pub use schema::{schema, to_mcp_schema};

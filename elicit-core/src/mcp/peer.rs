@@ -17,8 +17,10 @@ use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
 use crate::protocol::url::{UrlRejection, check_url};
 use crate::protocol::{ElicitationId, Mode};
 
-use super::convert::{form_params, other_action, outcome, to_mcp_schema};
 use super::error::{ConversionError, OutcomeError};
+use super::request::form_params;
+use super::response::{other_action, outcome};
+use super::schema::to_mcp_schema;
 
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
 /// rmcp 3.11 has no type for: [`ElicitExt::notify_elicitation_complete`]

@@ -1,52 +1,23 @@
-//! A form's schema in MCP's shape (rmcp's `ElicitationSchema` and the
-//! `elicitation/create` params), and rmcp's `ElicitResult` read as a typed
-//! outcome.
+//! A form's schema in MCP's shape: rmcp's `ElicitationSchema`, by the
+//! [rules](crate::mcp#conversion-rules).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use ::rmcp::model;
-use serde_json::{Map, Value};
 
-use crate::error::JsonKind;
-use crate::protocol::OtherAction;
-use crate::protocol::agent::Outcome;
+use crate::Elicit;
 use crate::schema::{
     ElicitationSchema, EnumOption, Format, Items, MultiSelectSchema, Options, PropertySchema,
     StringSchema,
 };
-use crate::{Content, Elicit};
 
-use super::error::{ConversionError, ConversionErrorKind, OutcomeError};
-
-// ---------------------------------------------------------------------------
-// Schema conversion
+use super::error::{ConversionError, ConversionErrorKind};
 
 /// The form `T`'s schema as rmcp's `ElicitationSchema`, by the
 /// [rules](crate::mcp#conversion-rules): `to_mcp_schema(&T::schema())`.
 pub fn schema<T: Elicit>() -> Result<model::ElicitationSchema, ConversionError> {
     to_mcp_schema(&T::schema())
-}
-
-/// The `elicitation/create` params of a form request for `T`, ready for
-/// `peer.create_elicitation(..)`. Put the form's title and description (which
-/// MCP drops) into `message` if the user needs them.
-pub fn form_request<T: Elicit>(
-    message: impl Into<String>,
-) -> Result<model::ElicitRequestParams, ConversionError> {
-    Ok(form_params(message.into(), schema::<T>()?))
-}
-
-/// The `elicitation/create` params of a form request.
-pub(super) fn form_params(
-    message: String,
-    requested_schema: model::ElicitationSchema,
-) -> model::ElicitRequestParams {
-    model::ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message,
-        requested_schema,
-    }
 }
 
 /// Any restricted schema as rmcp's `ElicitationSchema`, by the
@@ -233,81 +204,4 @@ fn multi_select_to_mcp(s: &MultiSelectSchema) -> Result<model::EnumSchema, Conve
         builder = builder.with_default(default.clone()).map_err(rejected)?;
     }
     Ok(builder.build())
-}
-
-// ---------------------------------------------------------------------------
-// Outcomes
-
-/// Reads rmcp's `ElicitResult` to a form request as a typed [`Outcome`]:
-/// `accept` content (omitted or `null` is an empty form) is validated again
-/// with `T::from_content`, which also checks what the MCP client could not
-/// (a dropped `pattern`); `decline` and `cancel` map to their variants and
-/// ignore any content.
-///
-/// ```
-/// use elicit_core::Elicit;
-/// use elicit_core::protocol::agent::Outcome;
-/// use rmcp::model::{ElicitResult, ElicitationAction};
-///
-/// #[derive(Elicit, Debug, PartialEq)]
-/// struct Confirm { ok: bool }
-///
-/// let cancel = ElicitResult::new(ElicitationAction::Cancel);
-/// assert_eq!(elicit_core::mcp::outcome::<Confirm>(&cancel).unwrap(), Outcome::Cancelled);
-/// ```
-pub fn outcome<T: Elicit>(result: &model::ElicitResult) -> Result<Outcome<T>, OutcomeError> {
-    match &result.action {
-        model::ElicitationAction::Accept => {
-            let empty = Content::new();
-            let content = match &result.content {
-                None | Some(Value::Null) => &empty,
-                Some(Value::Object(content)) => content,
-                Some(other) => {
-                    return Err(OutcomeError::ContentNotAnObject {
-                        found: JsonKind::of(other),
-                    });
-                }
-            };
-            Ok(Outcome::Accepted(T::from_content(content)?))
-        }
-        model::ElicitationAction::Decline => Ok(Outcome::Declined),
-        model::ElicitationAction::Cancel => Ok(Outcome::Cancelled),
-        // An action rmcp added later: unknown, never one of the three.
-        other => other_action(other, result.content.as_ref()).map(Outcome::UnknownAction),
-    }
-}
-
-/// An action rmcp added after the version elicit was built against, kept raw
-/// with its `content` (if any).
-pub(super) fn other_action(
-    action: &model::ElicitationAction,
-    content: Option<&Value>,
-) -> Result<OtherAction, OutcomeError> {
-    let name = match serde_json::to_value(action) {
-        Ok(Value::String(name)) => name,
-        Ok(value) => {
-            return Err(OutcomeError::UnreadableAction {
-                reason: format!("its JSON is {}, not a string", JsonKind::of(&value)),
-            });
-        }
-        Err(e) => {
-            return Err(OutcomeError::UnreadableAction {
-                reason: e.to_string(),
-            });
-        }
-    };
-    let mut fields = Map::new();
-    if let Some(content) = content {
-        fields.insert("content".to_owned(), content.clone());
-    }
-    OtherAction::new(name.clone(), fields).ok_or_else(|| OutcomeError::UnreadableAction {
-        reason: format!("`{name}` is a known action"),
-    })
-}
-
-impl<T: Elicit> Outcome<T> {
-    /// Reads rmcp's `ElicitResult`: see [`outcome`].
-    pub fn from_mcp(result: &model::ElicitResult) -> Result<Self, OutcomeError> {
-        outcome(result)
-    }
 }

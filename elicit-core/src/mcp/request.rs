@@ -1,0 +1,29 @@
+//! The `elicitation/create` params of a form request.
+
+use ::rmcp::model;
+
+use crate::Elicit;
+
+use super::error::ConversionError;
+use super::schema::schema;
+
+/// The `elicitation/create` params of a form request for `T`, ready for
+/// `peer.create_elicitation(..)`. Put the form's title and description (which
+/// MCP drops) into `message` if the user needs them.
+pub fn form_request<T: Elicit>(
+    message: impl Into<String>,
+) -> Result<model::ElicitRequestParams, ConversionError> {
+    Ok(form_params(message.into(), schema::<T>()?))
+}
+
+/// The `elicitation/create` params of a form request.
+pub(super) fn form_params(
+    message: String,
+    requested_schema: model::ElicitationSchema,
+) -> model::ElicitRequestParams {
+    model::ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message,
+        requested_schema,
+    }
+}
