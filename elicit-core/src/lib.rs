@@ -104,6 +104,10 @@ pub mod protocol;
 pub mod mcp;
 pub mod rules;
 mod schema;
+// Sensitive input on a page the agent serves (docs and threat model in the
+// module).
+#[cfg(feature = "sensitive")]
+pub mod sensitive;
 // The terminal renderer of client requests (docs in the module).
 #[cfg(feature = "terminal")]
 pub mod terminal;

@@ -21,4 +21,5 @@ mod protocol;
 mod rmcp;
 mod roundtrip;
 mod schema;
+mod sensitive_page;
 mod url_whatwg;

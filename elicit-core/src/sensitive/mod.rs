@@ -1,0 +1,59 @@
+//! Sensitive input on a page the agent serves (feature `sensitive`): the
+//! door that form mode's compile errors point to. The protocol says an agent
+//! MUST ask for passwords, API keys, tokens and payment data through URL
+//! mode, out of band, and MUST verify that whoever completes the interaction
+//! is the user who started it. This module is that page, built from the same
+//! restricted schema and checked by the same engine as a form.
+//!
+//! What is here so far: the page itself ([`PageForm`]), rendered on the
+//! server as plain HTML, no script, every text escaped, secret fields never
+//! pre-filled or echoed. The server that serves it, the user binding and the
+//! one-call flows build on it (issue 22); the threat model below is what they
+//! must meet, and each check names where it lives.
+//!
+//! # Threat model
+//!
+//! **What is protected.** The secret a user types (an API key, a password, a
+//! token); that the value reaches the agent that asked and no one else; that
+//! the value the agent receives is what that user submitted.
+//!
+//! **Who can reach the page.**
+//! - The user, in a browser, after the client showed the URL and the user
+//!   consented.
+//! - The client: it relays the URL and may log it, but it never sees the
+//!   secret (URL mode keeps the value out of ACP).
+//! - Other web pages open in the same browser: they can make the browser
+//!   send requests to the page's address (cross-site requests), and can
+//!   point a hostname of theirs at `127.0.0.1` (DNS rebinding).
+//! - Other people: anyone the URL is forwarded to, or who reads it from a
+//!   log, a screen or the browser history; for a hosted agent, anyone on
+//!   the network path.
+//! - Other users and programs on the same machine, for the loopback server.
+//!
+//! Out of scope: a compromised agent host, browser or client machine
+//! (malware reads keystrokes whatever the page does).
+//!
+//! **Threats, and the check that stops each.**
+//!
+//! | threat | check | where |
+//! |---|---|---|
+//! | the URL leaks (client log, history, `Referer`) and is replayed by someone else | the URL carries only an opaque id of at least 128 bits from the OS RNG, no credential, personal data or pre-authenticated access; `Referrer-Policy: no-referrer`; the user binding below | server |
+//! | someone other than the user completes it (spec MUST) | a user verifier over the HTTP request refuses anyone but the user the elicitation was made for; a hosted server must be given one; on loopback the first visit binds an `HttpOnly`, `SameSite=Strict` cookie and another browser is refused | server |
+//! | DNS rebinding: a remote page reads or posts to the loopback server through its own hostname | the `Host` header must be exactly the bound address | server |
+//! | cross-site request forgery: another site posts the form | `Origin` / `Sec-Fetch-Site` must be same-origin, and a CSRF token tied to the binding cookie must match | server (token field: [`PageForm::hidden`]) |
+//! | replay, or use after the answer | single use: a second submission or a visit after completion gets the "already used" page; expiry (10 minutes by default) resolves the flow as expired | server ([`Notice::Used`], [`Notice::Expired`]) |
+//! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy` (`default-src 'none'`, no script at all) makes a missed escape inert | page ([`escape`]); server (headers) |
+//! | the page framed by another site (clickjacking) | `frame-ancestors 'none'` | server |
+//! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message | page (rendering); server (headers); derive (the type) |
+//! | content sniffing turns a response into something else | `X-Content-Type-Options: nosniff`; every response has its exact type | server |
+//! | eavesdropping on the network | `https` required except on loopback | server |
+//! | exhaustion: huge bodies, slow clients, floods | a body size cap, only `application/x-www-form-urlencoded` (else 415), repeated keys and invalid UTF-8 refused, request and header timeouts, caps on connections and on pending elicitations | server |
+//! | a value the rules refuse, from a browser that skipped its own checks | the server validates every submission with the same engine as form mode; a refused submission shows its errors on the same page and does not use up the elicitation | page ([`PageForm::errors`]); server |
+//!
+//! The page mirrors the rules as HTML constraint attributes (`required`,
+//! `minlength`, `maxlength`, `min`, `max`, `type=email|url|date|number`)
+//! only to help the user: the server's check is the one that counts.
+
+mod page;
+
+pub use page::{Notice, PageForm, STYLE, Unrenderable, escape};
