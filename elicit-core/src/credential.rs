@@ -16,9 +16,9 @@
 /// [looks like a credential](looks_like_credential), reported at that name.
 pub const FORM_FIELD_MESSAGE: &str = "this field's wire name looks like a credential: form mode \
      must not collect secrets (passwords, API keys, tokens, private keys, recovery codes, payment \
-     data). Ask for it through URL mode with `AgentConnection::sensitive` \
-     (elicit_core::protocol), or, if it is not a credential, say why with \
-     `#[elicit(not_secret = \"..\")]`";
+     data). Collect it on a page through URL mode: `#[elicit(sensitive)]` on the struct, and \
+     `#[secret]` on this field as a `SecretString` (elicit-core's feature `sensitive`); or, if it \
+     is not a credential, say why with `#[elicit(not_secret = \"..\")]`";
 
 /// Single words that name a credential.
 pub const CREDENTIAL_WORDS: &[&str] = &[

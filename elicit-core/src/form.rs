@@ -12,6 +12,12 @@ pub type Content = serde_json::Map<String, serde_json::Value>;
 ///
 /// Derive it with `#[derive(Elicit)]`; implementing it by hand is possible but
 /// then the schema and the parsing must be kept in agreement by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a form that can be sent in form mode",
+    label = "not an `Elicit` form",
+    note = "a form is a struct with named fields and `#[derive(Elicit)]`",
+    note = "a sensitive form (`#[elicit(sensitive)]`) holds secrets, so it is never sent in form mode: the user answers it on its page, through URL mode (`elicit_core::sensitive`)"
+)]
 pub trait Elicit: Sized {
     /// The form's `requestedSchema`, properties in declaration order.
     fn schema() -> ElicitationSchema;

@@ -84,6 +84,12 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
     if let Some(options) = &s.options {
         return check_option(options, text);
     }
+    check_text(s, text)
+}
+
+/// The rules of a free-text string property (length, format, pattern) on
+/// `text`. No error holds the text: a secret is checked here too.
+pub(crate) fn check_text(s: &StringSchema, text: &str) -> Result<(), FieldErrorKind> {
     // A string has between `len / 4` (rounded up) and `len` scalar values,
     // so its byte length alone usually settles both bounds; count only when
     // it does not.

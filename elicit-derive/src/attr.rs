@@ -209,6 +209,9 @@ pub struct ContainerAttrs {
     pub from: Option<Sp<syn::Type>>,
     /// `into = "Type"`, spanned on the string.
     pub into: Option<Sp<syn::Type>>,
+    /// `sensitive`, spanned on the key: a form collected on a page (URL
+    /// mode), whose `#[secret]` fields are `SecretString`s.
+    pub sensitive: Option<Span>,
 }
 
 impl ContainerAttrs {
@@ -230,6 +233,9 @@ impl ContainerAttrs {
         }
         if let Some(span) = self.allow_empty {
             out.push(("allow_empty", span));
+        }
+        if let Some(span) = self.sensitive {
+            out.push(("sensitive", span));
         }
         out
     }
@@ -282,6 +288,7 @@ const CONTAINER_KEYS: &[&str] = &[
     "try_from",
     "from",
     "into",
+    "sensitive",
 ];
 
 /// Every variant attribute key.
@@ -474,6 +481,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     let mut try_from = Attr::none(cx, "try_from");
     let mut from = Attr::none(cx, "from");
     let mut into = Attr::none(cx, "into");
+    let mut sensitive = Attr::<()>::none(cx, "sensitive");
     for attr in attrs {
         if attr.path().is_ident("serde") {
             serde_rename_all_value = serde_rename_all(attr).or(serde_rename_all_value);
@@ -490,6 +498,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     "try_from" => try_from.set(at, lit_type(&meta)?),
                     "from" => from.set(at, lit_type(&meta)?),
                     "into" => into.set(at, lit_type(&meta)?),
+                    "sensitive" => sensitive.set_flag(&meta)?,
                     "crate" => {
                         let s = lit_string(&meta)?;
                         match syn::parse_str::<syn::Path>(&s.value) {
@@ -524,6 +533,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         try_from: try_from.get(),
         from: from.get(),
         into: into.get(),
+        sensitive: sensitive.span(),
     }
 }
 

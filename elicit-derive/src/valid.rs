@@ -15,9 +15,10 @@ use crate::limits::{
 };
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
-    tokens, private keys, recovery codes, payment data): remove this field and ask through URL \
-    mode with `AgentConnection::sensitive` (elicit_core::protocol), so the user enters it on your \
-    own HTTPS page, never in the client or the model's context";
+    tokens, private keys, recovery codes, payment data): make this a sensitive form, \
+    `#[elicit(sensitive)]` on the struct and this field a `SecretString` (elicit-core's feature \
+    `sensitive`), so the user enters it on a page the agent serves, through URL mode, never in the \
+    client or the model's context";
 
 /// Runs every check.
 pub fn check(cx: &Ctxt, input: &Input<'_>) {
@@ -26,7 +27,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
         Data::Form(fields) => {
             let mut wire_names = Vec::new();
             for field in fields {
-                check_no_secret(cx, field);
+                check_secret(cx, input, field);
                 check_not_secret_reason(cx, field);
                 if let Some(skip) = field.attrs.skip {
                     check_skip_alone(cx, field, skip);
@@ -34,6 +35,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
                 }
                 if let Some(flatten) = field.attrs.flatten {
                     check_flatten_alone(cx, field, flatten);
+                    check_no_flatten_in_sensitive(cx, input, flatten);
                     continue;
                 }
                 check_one_format(cx, field);
@@ -61,6 +63,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
             check_not_generic(cx, input, "a type converted with `try_from`/`from`");
         }
         Data::Choice(variants) => {
+            check_choice_not_sensitive(cx, input);
             check_choice_not_empty(cx, input, variants);
             check_choice_not_generic(cx, input);
             let mut wire_values = Vec::new();
@@ -211,17 +214,67 @@ fn check_conversion_pair(cx: &Ctxt, input: &Input<'_>) {
     }
 }
 
-/// No field is a secret (`secret`); none is marked both `secret` and `not_secret`.
-fn check_no_secret(cx: &Ctxt, field: &Field<'_>) {
+/// A secret (`secret`) is a field of a sensitive form only, has no default
+/// and no `range`; no field is marked both `secret` and `not_secret`.
+fn check_secret(cx: &Ctxt, input: &Input<'_>, field: &Field<'_>) {
     let a = &field.attrs;
-    if let Some(span) = a.secret {
+    let Some(span) = a.secret else {
+        return;
+    };
+    if input.attrs.sensitive.is_none() {
         cx.error_at(span, URL_MODE);
-        if let Some(not_secret) = &a.not_secret {
+    }
+    if let Some(not_secret) = &a.not_secret {
+        cx.error_at(
+            not_secret.span,
+            "`not_secret` contradicts `secret` on the same field: remove one",
+        );
+    }
+    if input.attrs.sensitive.is_some() {
+        if let Some(default) = &a.default {
             cx.error_at(
-                not_secret.span,
-                "`not_secret` contradicts `secret` on the same field: remove one",
+                default.span,
+                "a secret has no default: the page would show it to whoever opens it; remove \
+                 `default`",
             );
         }
+        if let Some(span) = a.range.span {
+            cx.error_at(
+                span,
+                "`range` applies to numbers, and a secret is text: bound its length with \
+                 `length(min = .., max = ..)`",
+            );
+        }
+    }
+}
+
+/// A newtype's field is no secret (`secret`): a secret is a field of a
+/// sensitive form.
+fn check_no_secret(cx: &Ctxt, field: &Field<'_>) {
+    if let Some(span) = field.attrs.secret {
+        cx.error_at(span, URL_MODE);
+    }
+}
+
+/// A sensitive form does not flatten another form: its fields, secret or
+/// not, are its own.
+fn check_no_flatten_in_sensitive(cx: &Ctxt, input: &Input<'_>, flatten: proc_macro2::Span) {
+    if input.attrs.sensitive.is_some() {
+        cx.error_at(
+            flatten,
+            "a sensitive form cannot `flatten` another form: write the fields here",
+        );
+    }
+}
+
+/// `sensitive` is a form's attribute, not a single-select's.
+fn check_choice_not_sensitive(cx: &Ctxt, input: &Input<'_>) {
+    if let Some(span) = input.attrs.sensitive {
+        cx.error_at(
+            span,
+            "`sensitive` applies to a struct with named fields (a form whose fields may be \
+             secrets), not to a single-select enum: remove it",
+        );
     }
 }
 

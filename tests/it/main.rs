@@ -21,5 +21,6 @@ mod protocol;
 mod rmcp;
 mod roundtrip;
 mod schema;
+mod sensitive_form;
 mod sensitive_page;
 mod url_whatwg;

@@ -1,7 +1,6 @@
 //! Feature `sensitive`: the page a sensitive elicitation is answered on.
 //! Each test is one rule of the page (see the threat model in the
 //! `elicit_core::sensitive` docs) and fails without it.
-#![cfg(feature = "sensitive")]
 
 use elicit_core::format::Format;
 use elicit_core::sensitive::{Notice, PageForm, Unrenderable, escape};

@@ -168,7 +168,7 @@ fn property<T: FormField>(attrs: &Attrs, default: Option<&T::Value>) -> Property
     property
 }
 
-fn apply(property: &mut PropertySchema, attrs: &Attrs) {
+pub(super) fn apply(property: &mut PropertySchema, attrs: &Attrs) {
     if let Some(title) = attrs.title {
         property.set_title(Some(title.to_owned()));
     }

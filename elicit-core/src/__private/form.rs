@@ -74,7 +74,7 @@ pub fn to_content<T: DerivedForm>(value: &T) -> Content {
 }
 
 /// The value if no field failed.
-fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, ContentError> {
+pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, ContentError> {
     match value {
         Some(value) if errors.is_empty() => Ok(value),
         _ => Err(ContentError::new(errors)),

@@ -15,21 +15,26 @@
 //!   `try_convert`).
 //! - `choice.rs`: the bodies of a derived single-select's `FormValue` impl.
 //! - `schema.rs`: building a derived schema (capacity, flatten's merge).
+//! - `secret.rs` (feature `sensitive`): a `#[secret]` field's glue.
 
 mod choice;
 mod field;
 mod form;
 mod schema;
+#[cfg(feature = "sensitive")]
+mod secret;
 
 pub use choice::{choice_check, choice_from_value, choice_property, choice_to_value};
 pub use field::{
     Attrs, FieldGlue, REFUSES_ZERO_MESSAGE, Wrapper, transparent_property, try_convert,
 };
 pub use form::{
-    DerivedForm, Entry, Source, cached_json, deny_unknown, from_content, from_content_owned,
-    to_content,
+    DerivedForm, Entry, Source, cached_json, deny_unknown, finish, from_content,
+    from_content_owned, to_content,
 };
 pub use schema::{merge, schema_with_capacity};
+#[cfg(feature = "sensitive")]
+pub use secret::{SecretGlue, submission_parts};
 
 pub use crate::credential::{FORM_FIELD_MESSAGE, looks_like_credential};
 pub use crate::error::Num;

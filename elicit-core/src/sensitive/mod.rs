@@ -5,11 +5,19 @@
 //! is the user who started it. This module is that page, built from the same
 //! restricted schema and checked by the same engine as a form.
 //!
-//! What is here so far: the page itself ([`PageForm`]), rendered on the
-//! server as plain HTML, no script, every text escaped, secret fields never
-//! pre-filled or echoed. The server that serves it, the user binding and the
-//! one-call flows build on it (issue 22); the threat model below is what they
-//! must meet, and each check names where it lives.
+//! What is here so far:
+//! - [`SensitiveForm`]: the typed value a page collects. Derive it with
+//!   `#[derive(Elicit)]` and `#[elicit(sensitive)]`; each `#[secret]` field
+//!   is a [`SecretString`]. It is not an [`Elicit`](crate::Elicit) form, so
+//!   sending it in form mode does not compile, and no error or `Debug`
+//!   output holds a secret.
+//! - [`PageForm`]: the page, rendered on the server as plain HTML, no
+//!   script, every text escaped, secret fields never pre-filled or echoed;
+//!   and the pages that end a flow ([`Notice`]).
+//!
+//! The server that serves the page, the user binding and the one-call flows
+//! build on these (issue 22, in progress); the threat model below is what
+//! they must meet, and each check names where it lives.
 //!
 //! # Threat model
 //!
@@ -44,7 +52,7 @@
 //! | replay, or use after the answer | single use: a second submission or a visit after completion gets the "already used" page; expiry (10 minutes by default) resolves the flow as expired | server ([`Notice::Used`], [`Notice::Expired`]) |
 //! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy` (`default-src 'none'`, no script at all) makes a missed escape inert | page ([`escape`]); server (headers) |
 //! | the page framed by another site (clickjacking) | `frame-ancestors 'none'` | server |
-//! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message | page (rendering); server (headers); derive (the type) |
+//! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message | page (rendering); server (headers); [`SensitiveForm`] (the type) |
 //! | content sniffing turns a response into something else | `X-Content-Type-Options: nosniff`; every response has its exact type | server |
 //! | eavesdropping on the network | `https` required except on loopback | server |
 //! | exhaustion: huge bodies, slow clients, floods | a body size cap, only `application/x-www-form-urlencoded` (else 415), repeated keys and invalid UTF-8 refused, request and header timeouts, caps on connections and on pending elicitations | server |
@@ -54,6 +62,11 @@
 //! `minlength`, `maxlength`, `min`, `max`, `type=email|url|date|number`)
 //! only to help the user: the server's check is the one that counts.
 
+mod form;
 mod page;
 
+pub use form::{SensitiveForm, Submission};
 pub use page::{Notice, PageForm, STYLE, Unrenderable, escape};
+/// A secret field's type, and how to read one: `secrecy`'s string (zeroized
+/// on drop, redacted in `Debug`) and its `expose_secret()`.
+pub use secrecy::{ExposeSecret, SecretString};

@@ -27,6 +27,12 @@ pub(super) fn checks(krate: &TokenStream, input: &Input<'_>, fields: &[Field<'_>
             out.push(credential_check(krate, field));
         }
         out.extend(format_default_check(krate, field));
+        // A secret is a `SecretString` (its glue's bound says so), text that
+        // takes `length`, `pattern` and the formats: no check through a
+        // form field's type applies.
+        if a.secret.is_some() {
+            continue;
+        }
         // Checks through the field's type: not for types that mention a
         // generic parameter (a `const` cannot name them); those are checked
         // where the form is used.

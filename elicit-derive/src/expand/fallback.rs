@@ -26,9 +26,17 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                         // Already an error of its own (see `valid.rs`).
                         && !f.is_nested_option()
                 })
+                // A secret of a form that is not sensitive is an error of its
+                // own; a sensitive form's secret is a `SecretGlue` type.
+                .filter(|f| f.attrs.secret.is_none() || input.attrs.sensitive.is_some())
                 .map(|f| {
                     let ty = f.ty;
-                    let form_field = qualified_on_type(&krate, ty, "FormField");
+                    let glue = if f.attrs.secret.is_some() {
+                        "__private::SecretGlue"
+                    } else {
+                        "FormField"
+                    };
+                    let form_field = qualified_on_type(&krate, ty, glue);
                     quote_spanned!(last_span(ty)=> let _: bool = #form_field::REQUIRED;)
                 });
             let types = quote!(const _: () = { #(#types)* };);
@@ -72,6 +80,19 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                 }
             }
         }
+        Data::Form(_) if input.attrs.sensitive.is_some() => quote! {
+            impl #impl_generics #krate::sensitive::SensitiveForm for #ident #ty_generics #where_clause {
+                const SECRET_FIELDS: &'static [&'static str] = &[];
+                fn schema() -> #krate::ElicitationSchema {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+                fn from_submission(
+                    _: #krate::sensitive::Submission,
+                ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
+                }
+            }
+        },
         _ => quote! {
             impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
                 fn schema() -> #krate::ElicitationSchema {

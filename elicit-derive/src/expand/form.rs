@@ -67,7 +67,7 @@ pub(super) fn attrs(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
 
 /// `Option<fn() -> <T as FieldGlue>::Default>` (the field's value type) for
 /// its default.
-fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
+pub(super) fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     let glue_trait = qualified_on_type(krate, ty, "__private::FieldGlue");
     let value_ty = quote_spanned!(last_span(ty)=> #glue_trait::Default);

@@ -13,6 +13,9 @@
 //!   helpers; `write` puts each field back with `FieldGlue::put`. A flattened
 //!   field delegates to its own `DerivedForm`. A non-generic form keeps its
 //!   schema and its JSON in statics.
+//! - a sensitive form (`sensitive.rs`): the `sensitive::SensitiveForm` impl,
+//!   each `#[secret]` field through `__private::SecretGlue`, the others as a
+//!   form's.
 //! - a single-select (`choice.rs`): the `FormValue` and `Choice` impls, with a
 //!   `match` per direction between variants and wire values.
 //! - a newtype used as one field (`newtype.rs`): `transparent`, and
@@ -37,6 +40,7 @@ mod choice;
 mod fallback;
 mod form;
 mod newtype;
+mod sensitive;
 
 pub use fallback::fallback;
 
@@ -51,6 +55,9 @@ fn krate(input: &Input<'_>) -> TokenStream {
 /// The impls for an input that passed every check in `valid.rs`.
 pub fn expand(input: &Input<'_>) -> TokenStream {
     match &input.data {
+        Data::Form(fields) if input.attrs.sensitive.is_some() => {
+            sensitive::sensitive(input, fields)
+        }
         Data::Form(fields) => form::form(input, fields),
         Data::Choice(variants) => choice::choice(input, variants),
         Data::Transparent(t) => newtype::transparent(input, t),
