@@ -95,3 +95,12 @@ pub const LONG_HOST_CHARS: usize = 60;
 /// A host with more labels than this gets
 /// [`UrlWarning::LongHost`](crate::protocol::url::UrlWarning::LongHost).
 pub const LONG_HOST_LABELS: usize = 5;
+
+// ---------------------------------------------------------------------------
+// Sensitive input (sensitive::read_body)
+
+/// The most name-value pairs a posted page body may hold: far more than any
+/// form's page posts (one per field, one per ticked checkbox, the server's
+/// own few), few enough that a hostile body is refused before it costs
+/// anything.
+pub const MAX_BODY_PAIRS: usize = 1024;

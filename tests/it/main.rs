@@ -21,6 +21,7 @@ mod protocol;
 mod rmcp;
 mod roundtrip;
 mod schema;
+mod sensitive_body;
 mod sensitive_form;
 mod sensitive_page;
 mod url_whatwg;

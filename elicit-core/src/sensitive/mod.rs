@@ -14,6 +14,10 @@
 //! - [`PageForm`]: the page, rendered on the server as plain HTML, no
 //!   script, every text escaped, secret fields never pre-filled or echoed;
 //!   and the pages that end a flow ([`Notice`]).
+//! - [`read_body`]: what the page posts, read strictly into a
+//!   [`Submission`] (repeated fields, unknown fields, bad escapes and
+//!   invalid UTF-8 refuse the body; a secret is decoded into zeroized
+//!   memory).
 //!
 //! The server that serves the page, the user binding and the one-call flows
 //! build on these (issue 22, in progress); the threat model below is what
@@ -55,16 +59,18 @@
 //! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message | page (rendering); server (headers); [`SensitiveForm`] (the type) |
 //! | content sniffing turns a response into something else | `X-Content-Type-Options: nosniff`; every response has its exact type | server |
 //! | eavesdropping on the network | `https` required except on loopback | server |
-//! | exhaustion: huge bodies, slow clients, floods | a body size cap, only `application/x-www-form-urlencoded` (else 415), repeated keys and invalid UTF-8 refused, request and header timeouts, caps on connections and on pending elicitations | server |
+//! | exhaustion and malformed input: huge bodies, slow clients, floods, forged bodies | a body size cap, only `application/x-www-form-urlencoded` (else 415), request and header timeouts, caps on connections and on pending elicitations; repeated and unknown fields, bad escapes and invalid UTF-8 refused, at most [`MAX_BODY_PAIRS`](crate::limits::MAX_BODY_PAIRS) fields | server; [`read_body`] |
 //! | a value the rules refuse, from a browser that skipped its own checks | the server validates every submission with the same engine as form mode; a refused submission shows its errors on the same page and does not use up the elicitation | page ([`PageForm::errors`]); server |
 //!
 //! The page mirrors the rules as HTML constraint attributes (`required`,
 //! `minlength`, `maxlength`, `min`, `max`, `type=email|url|date|number`)
 //! only to help the user: the server's check is the one that counts.
 
+mod body;
 mod form;
 mod page;
 
+pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use page::{Notice, PageForm, STYLE, Unrenderable, escape};
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized

@@ -1,0 +1,182 @@
+//! Feature `sensitive`: `read_body`, what a page's POST holds, read strictly.
+//! Each test is one rule and fails without it.
+
+use elicit_core::limits::{MAX_BODY_PAIRS, MAX_ECHOED_CHARS};
+use elicit_core::sensitive::{BodyError, ExposeSecret, SecretString, SensitiveForm, read_body};
+use elicit_core::{
+    BooleanSchema, Elicit, ElicitationSchema, FieldErrorKind, IntegerSchema, MultiSelectSchema,
+    NumberSchema, Options, StringSchema,
+};
+use serde_json::json;
+
+fn schema() -> ElicitationSchema {
+    ElicitationSchema::new()
+        .property("name", StringSchema::new(), true)
+        .property("replicas", IntegerSchema::default(), false)
+        .property("ratio", NumberSchema::default(), false)
+        .property("notify", BooleanSchema::default(), false)
+        .property(
+            "tags",
+            MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()])),
+            false,
+        )
+        .property("key", StringSchema::new(), false)
+}
+
+const SECRETS: &[&str] = &["key"];
+
+#[test]
+fn values_are_decoded_and_typed_by_their_property() {
+    let body = read_body(
+        b"name=Ada+L%C3%B6velace&replicas=3&ratio=0.25&notify=false&tags=a&tags=b&key=s%3Dk%26y&csrf=t0k",
+        &schema(),
+        SECRETS,
+        &["csrf"],
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::Value::Object(body.submission.values().clone()),
+        json!({"name": "Ada Lövelace", "replicas": 3, "ratio": 0.25, "notify": false, "tags": ["a", "b"]})
+    );
+    assert_eq!(body.extra["csrf"], "t0k");
+    // What is not its property's type stays a string, for the engine to refuse.
+    let odd = read_body(
+        b"replicas=1.5e1&notify=yes&ratio=inf",
+        &schema(),
+        SECRETS,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::Value::Object(odd.submission.values().clone()),
+        json!({"replicas": 15.0, "notify": "yes", "ratio": "inf"})
+    );
+}
+
+#[test]
+fn a_field_given_twice_is_refused_but_a_multi_selects_boxes() {
+    for body in [
+        &b"name=a&name=b"[..],
+        b"key=x&key=y",
+        b"name=&name=b",
+        b"replicas=1&replicas=1",
+    ] {
+        let error = read_body(body, &schema(), SECRETS, &["csrf"]).unwrap_err();
+        assert!(matches!(error, BodyError::RepeatedField { .. }), "{error}");
+    }
+    assert!(matches!(
+        read_body(b"csrf=a&csrf=b", &schema(), SECRETS, &["csrf"]).unwrap_err(),
+        BodyError::RepeatedField { .. }
+    ));
+    let boxes = read_body(b"tags=a&name=x&tags=b", &schema(), SECRETS, &[]).unwrap();
+    assert_eq!(boxes.submission.values()["tags"], json!(["a", "b"]));
+}
+
+#[test]
+fn a_field_the_page_does_not_post_is_refused_and_its_name_cut() {
+    let long = "x".repeat(500);
+    let error = read_body(long.as_bytes(), &schema(), SECRETS, &[]).unwrap_err();
+    let BodyError::UnknownField { field } = &error else {
+        panic!("{error}");
+    };
+    assert_eq!(field.chars().count(), MAX_ECHOED_CHARS + 1, "{field}");
+    assert!(field.ends_with('…'));
+}
+
+#[test]
+fn bad_escapes_and_invalid_utf8_are_refused_without_the_value() {
+    for body in [&b"name=%zz"[..], b"name=%4", b"na%g0me=x"] {
+        assert_eq!(
+            read_body(body, &schema(), SECRETS, &[]).unwrap_err(),
+            BodyError::BadPercentEncoding
+        );
+    }
+    let error = read_body(b"key=%ff%fe-secret-part", &schema(), SECRETS, &[]).unwrap_err();
+    assert_eq!(
+        error,
+        BodyError::NotUtf8 {
+            field: "key".into()
+        }
+    );
+    assert!(!error.to_string().contains("secret-part"));
+    assert_eq!(
+        read_body(b"%ff=1", &schema(), SECRETS, &[]).unwrap_err(),
+        BodyError::NotUtf8 { field: "?".into() }
+    );
+}
+
+#[test]
+fn an_empty_value_is_no_answer() {
+    let body = read_body(b"name=&key=&tags=&replicas=", &schema(), SECRETS, &[]).unwrap();
+    assert!(body.submission.values().is_empty(), "{:?}", body.submission);
+    assert!(!format!("{:?}", body.submission).contains("\"key\""));
+}
+
+#[test]
+fn too_many_fields_are_refused() {
+    let body = "tags=a&".repeat(MAX_BODY_PAIRS + 1);
+    assert_eq!(
+        read_body(body.as_bytes(), &schema(), SECRETS, &[]).unwrap_err(),
+        BodyError::TooManyPairs {
+            max: MAX_BODY_PAIRS
+        }
+    );
+    let just = "tags=a&".repeat(MAX_BODY_PAIRS);
+    assert!(read_body(just.as_bytes(), &schema(), SECRETS, &[]).is_ok());
+}
+
+/// Deploy credentials, as a page posts them.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+struct Deploy {
+    #[elicit(range(min = 1, max = 16))]
+    replicas: u8,
+    #[secret]
+    #[elicit(length(min = 12))]
+    token: SecretString,
+}
+
+#[test]
+fn a_posted_body_reads_into_the_sensitive_form() {
+    let posted = read_body(
+        b"replicas=4&token=tok-0123456789&csrf=x",
+        &Deploy::schema(),
+        Deploy::SECRET_FIELDS,
+        &["csrf"],
+    )
+    .unwrap();
+    let deploy = Deploy::from_submission(posted.submission).unwrap();
+    assert_eq!(deploy.replicas, 4);
+    assert_eq!(deploy.token.expose_secret(), "tok-0123456789");
+
+    // A number field sent as text the browser would not send, and a short
+    // secret: the engine's errors, every field, no value of the secret.
+    let posted = read_body(
+        b"replicas=many&token=tok-short",
+        &Deploy::schema(),
+        Deploy::SECRET_FIELDS,
+        &[],
+    )
+    .unwrap();
+    let error = Deploy::from_submission(posted.submission).unwrap_err();
+    let kinds: Vec<_> = error
+        .errors()
+        .iter()
+        .map(|e| (e.field(), e.kind().clone()))
+        .collect();
+    assert!(
+        matches!(kinds[0], ("replicas", FieldErrorKind::WrongType { .. })),
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds[1],
+        (
+            "token",
+            FieldErrorKind::TooShort {
+                min_length: 12,
+                length: 9
+            }
+        )
+    );
+    assert!(!format!("{error:?}").contains("tok-short"));
+}
