@@ -387,42 +387,39 @@ impl Field<'_> {
 
     /// A number input for an integer.
     fn integer(&self, html: &mut String, s: &IntegerSchema) {
-        self.open(html);
-        html.push_str("<input type=\"number\" step=\"1\" inputmode=\"numeric\"");
-        self.common(html, true);
-        if let Some(min) = s.minimum {
-            let _ = write!(html, " min=\"{min}\"");
-        }
-        if let Some(max) = s.maximum {
-            let _ = write!(html, " max=\"{max}\"");
-        }
-        let value = match self.previous {
-            Some(Value::Number(n)) => Some(n.to_string()),
-            Some(_) => None,
-            None => s.default.map(|d| d.to_string()),
-        };
-        if let Some(value) = value {
-            let _ = write!(html, " value=\"{}\"", escape(&value));
-        }
-        html.push('>');
-        self.close(html, None, "</div>");
+        let show = |n: Option<i64>| n.map(|n| n.to_string());
+        let bounds = (show(s.minimum), show(s.maximum), show(s.default));
+        self.number_input(html, "step=\"1\" inputmode=\"numeric\"", bounds);
     }
 
     /// A number input for any number.
     fn number(&self, html: &mut String, s: &NumberSchema) {
+        let show = |n: Option<f64>| n.map(|n| n.to_string());
+        let bounds = (show(s.minimum), show(s.maximum), show(s.default));
+        self.number_input(html, "step=\"any\" inputmode=\"decimal\"", bounds);
+    }
+
+    /// `<input type="number">` with `kind`'s attributes, the `min`, `max`
+    /// and default given, and what a rejected submission sent.
+    fn number_input(
+        &self,
+        html: &mut String,
+        kind: &str,
+        (min, max, default): (Option<String>, Option<String>, Option<String>),
+    ) {
         self.open(html);
-        html.push_str("<input type=\"number\" step=\"any\" inputmode=\"decimal\"");
+        let _ = write!(html, "<input type=\"number\" {kind}");
         self.common(html, true);
-        if let Some(min) = s.minimum {
+        if let Some(min) = min {
             let _ = write!(html, " min=\"{min}\"");
         }
-        if let Some(max) = s.maximum {
+        if let Some(max) = max {
             let _ = write!(html, " max=\"{max}\"");
         }
         let value = match self.previous {
             Some(Value::Number(n)) => Some(n.to_string()),
             Some(_) => None,
-            None => s.default.map(|d| d.to_string()),
+            None => default,
         };
         if let Some(value) = value {
             let _ = write!(html, " value=\"{}\"", escape(&value));
