@@ -2,37 +2,40 @@
 //! Each test is one rule and fails without it.
 
 use elicit_core::limits::{MAX_BODY_PAIRS, MAX_ECHOED_CHARS};
-use elicit_core::sensitive::{BodyError, ExposeSecret, SecretString, SensitiveForm, read_body};
-use elicit_core::{
-    BooleanSchema, Elicit, ElicitationSchema, FieldErrorKind, IntegerSchema, MultiSelectSchema,
-    NumberSchema, Options, StringSchema,
+use elicit_core::sensitive::{
+    BodyError, ExposeSecret, PostedBody, SecretString, SensitiveForm, read_body,
 };
+use elicit_core::{Elicit, FieldErrorKind};
 use serde_json::json;
 
-fn schema() -> ElicitationSchema {
-    ElicitationSchema::new()
-        .property("name", StringSchema::new(), true)
-        .property("replicas", IntegerSchema::default(), false)
-        .property("ratio", NumberSchema::default(), false)
-        .property("notify", BooleanSchema::default(), false)
-        .property(
-            "tags",
-            MultiSelectSchema::new(Options::Untitled(vec!["a".into(), "b".into()])),
-            false,
-        )
-        .property("key", StringSchema::new(), false)
+#[derive(Elicit, Debug, PartialEq)]
+#[elicit(rename_all = "lowercase")]
+enum Tag {
+    A,
+    B,
 }
 
-const SECRETS: &[&str] = &["key"];
+/// One field of each kind, and an optional secret.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+#[allow(dead_code)]
+struct Kinds {
+    name: String,
+    replicas: Option<i64>,
+    ratio: Option<f64>,
+    notify: Option<bool>,
+    tags: Option<Vec<Tag>>,
+    #[secret]
+    key: Option<SecretString>,
+}
+
+fn read(body: &[u8], extra: &[&str]) -> Result<PostedBody, BodyError> {
+    read_body::<Kinds>(body, extra)
+}
 
 #[test]
 fn values_are_decoded_and_typed_by_their_property() {
-    let body = read_body(
-        b"name=Ada+L%C3%B6velace&replicas=3&ratio=0.25&notify=false&tags=a&tags=b&key=s%3Dk%26y&csrf=t0k",
-        &schema(),
-        SECRETS,
-        &["csrf"],
-    )
+    let body = read(b"name=Ada+L%C3%B6velace&replicas=3&ratio=0.25&notify=false&tags=a&tags=b&key=s%3Dk%26y&csrf=t0k", &["csrf"])
     .unwrap();
     assert_eq!(
         serde_json::Value::Object(body.submission.values().clone()),
@@ -40,13 +43,7 @@ fn values_are_decoded_and_typed_by_their_property() {
     );
     assert_eq!(body.extra["csrf"], "t0k");
     // What is not its property's type stays a string, for the engine to refuse.
-    let odd = read_body(
-        b"replicas=1.5e1&notify=yes&ratio=inf",
-        &schema(),
-        SECRETS,
-        &[],
-    )
-    .unwrap();
+    let odd = read(b"replicas=1.5e1&notify=yes&ratio=inf", &[]).unwrap();
     assert_eq!(
         serde_json::Value::Object(odd.submission.values().clone()),
         json!({"replicas": 15.0, "notify": "yes", "ratio": "inf"})
@@ -61,21 +58,21 @@ fn a_field_given_twice_is_refused_but_a_multi_selects_boxes() {
         b"name=&name=b",
         b"replicas=1&replicas=1",
     ] {
-        let error = read_body(body, &schema(), SECRETS, &["csrf"]).unwrap_err();
+        let error = read(body, &["csrf"]).unwrap_err();
         assert!(matches!(error, BodyError::RepeatedField { .. }), "{error}");
     }
     assert!(matches!(
-        read_body(b"csrf=a&csrf=b", &schema(), SECRETS, &["csrf"]).unwrap_err(),
+        read(b"csrf=a&csrf=b", &["csrf"]).unwrap_err(),
         BodyError::RepeatedField { .. }
     ));
-    let boxes = read_body(b"tags=a&name=x&tags=b", &schema(), SECRETS, &[]).unwrap();
+    let boxes = read(b"tags=a&name=x&tags=b", &[]).unwrap();
     assert_eq!(boxes.submission.values()["tags"], json!(["a", "b"]));
 }
 
 #[test]
 fn a_field_the_page_does_not_post_is_refused_and_its_name_cut() {
     let long = "x".repeat(500);
-    let error = read_body(long.as_bytes(), &schema(), SECRETS, &[]).unwrap_err();
+    let error = read(long.as_bytes(), &[]).unwrap_err();
     let BodyError::UnknownField { field } = &error else {
         panic!("{error}");
     };
@@ -86,12 +83,9 @@ fn a_field_the_page_does_not_post_is_refused_and_its_name_cut() {
 #[test]
 fn bad_escapes_and_invalid_utf8_are_refused_without_the_value() {
     for body in [&b"name=%zz"[..], b"name=%4", b"na%g0me=x"] {
-        assert_eq!(
-            read_body(body, &schema(), SECRETS, &[]).unwrap_err(),
-            BodyError::BadPercentEncoding
-        );
+        assert_eq!(read(body, &[]).unwrap_err(), BodyError::BadPercentEncoding);
     }
-    let error = read_body(b"key=%ff%fe-secret-part", &schema(), SECRETS, &[]).unwrap_err();
+    let error = read(b"key=%ff%fe-secret-part", &[]).unwrap_err();
     assert_eq!(
         error,
         BodyError::NotUtf8 {
@@ -100,14 +94,14 @@ fn bad_escapes_and_invalid_utf8_are_refused_without_the_value() {
     );
     assert!(!error.to_string().contains("secret-part"));
     assert_eq!(
-        read_body(b"%ff=1", &schema(), SECRETS, &[]).unwrap_err(),
+        read(b"%ff=1", &[]).unwrap_err(),
         BodyError::NotUtf8 { field: "?".into() }
     );
 }
 
 #[test]
 fn an_empty_value_is_no_answer() {
-    let body = read_body(b"name=&key=&tags=&replicas=", &schema(), SECRETS, &[]).unwrap();
+    let body = read(b"name=&key=&tags=&replicas=", &[]).unwrap();
     assert!(body.submission.values().is_empty(), "{:?}", body.submission);
     assert!(!format!("{:?}", body.submission).contains("\"key\""));
 }
@@ -116,13 +110,13 @@ fn an_empty_value_is_no_answer() {
 fn too_many_fields_are_refused() {
     let body = "tags=a&".repeat(MAX_BODY_PAIRS + 1);
     assert_eq!(
-        read_body(body.as_bytes(), &schema(), SECRETS, &[]).unwrap_err(),
+        read(body.as_bytes(), &[]).unwrap_err(),
         BodyError::TooManyPairs {
             max: MAX_BODY_PAIRS
         }
     );
     let just = "tags=a&".repeat(MAX_BODY_PAIRS);
-    assert!(read_body(just.as_bytes(), &schema(), SECRETS, &[]).is_ok());
+    assert!(read(just.as_bytes(), &[]).is_ok());
 }
 
 /// Deploy credentials, as a page posts them.
@@ -138,26 +132,14 @@ struct Deploy {
 
 #[test]
 fn a_posted_body_reads_into_the_sensitive_form() {
-    let posted = read_body(
-        b"replicas=4&token=tok-0123456789&csrf=x",
-        &Deploy::schema(),
-        Deploy::SECRET_FIELDS,
-        &["csrf"],
-    )
-    .unwrap();
+    let posted = read_body::<Deploy>(b"replicas=4&token=tok-0123456789&csrf=x", &["csrf"]).unwrap();
     let deploy = Deploy::from_submission(posted.submission).unwrap();
     assert_eq!(deploy.replicas, 4);
     assert_eq!(deploy.token.expose_secret(), "tok-0123456789");
 
     // A number field sent as text the browser would not send, and a short
     // secret: the engine's errors, every field, no value of the secret.
-    let posted = read_body(
-        b"replicas=many&token=tok-short",
-        &Deploy::schema(),
-        Deploy::SECRET_FIELDS,
-        &[],
-    )
-    .unwrap();
+    let posted = read_body::<Deploy>(b"replicas=many&token=tok-short", &[]).unwrap();
     let error = Deploy::from_submission(posted.submission).unwrap_err();
     let kinds: Vec<_> = error
         .errors()

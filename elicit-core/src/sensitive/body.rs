@@ -7,7 +7,7 @@ use secrecy::SecretString;
 use serde_json::{Number, Value};
 use zeroize::Zeroizing;
 
-use super::Submission;
+use super::{SensitiveForm, Submission};
 use crate::error::excerpt;
 use crate::limits::{MAX_BODY_PAIRS, MAX_ECHOED_CHARS};
 use crate::schema::{ElicitationSchema, PropertySchema};
@@ -58,9 +58,9 @@ pub struct PostedBody {
     pub extra: BTreeMap<String, String>,
 }
 
-/// Reads a body the page posted, for the form `schema` whose `secrets` are
-/// its secret fields, with `extra` the names of the server's own hidden
-/// fields.
+/// Reads a body the page of the sensitive form `T` posted, with `extra` the
+/// names of the server's own hidden fields. The schema and the secret fields
+/// are `T`'s own, so a secret can never be read as a plain value.
 ///
 /// Strict, as a page that posts only its own form can afford: a name the
 /// page does not post, a name given twice (but for a multi-select's
@@ -73,20 +73,31 @@ pub struct PostedBody {
 /// zeroized when dropped, then kept only as a [`SecretString`].
 ///
 /// ```
-/// use elicit_core::sensitive::{ExposeSecret, read_body};
-/// use elicit_core::{ElicitationSchema, IntegerSchema, StringSchema};
+/// use elicit_core::Elicit;
+/// use elicit_core::sensitive::{ExposeSecret, SecretString, SensitiveForm, read_body};
 ///
-/// let schema = ElicitationSchema::new()
-///     .property("replicas", IntegerSchema::default(), true)
-///     .property("key", StringSchema::new(), true);
-/// let body = read_body(b"csrf=k9&replicas=3&key=sk-a%2Bb+c", &schema, &["key"], &["csrf"]).unwrap();
-/// assert_eq!(body.submission.values()["replicas"], 3);
+/// #[derive(Elicit)]
+/// #[elicit(sensitive)]
+/// struct Deploy {
+///     replicas: u8,
+///     #[secret]
+///     key: SecretString,
+/// }
+///
+/// let body = read_body::<Deploy>(b"csrf=k9&replicas=3&key=sk-a%2Bb+c", &["csrf"]).unwrap();
 /// assert_eq!(body.extra["csrf"], "k9");
+/// let deploy = Deploy::from_submission(body.submission).unwrap();
+/// assert_eq!((deploy.replicas, deploy.key.expose_secret()), (3, "sk-a+b c"));
 ///
-/// let again = read_body(b"replicas=3&replicas=4", &schema, &["key"], &[]).unwrap_err();
+/// let again = read_body::<Deploy>(b"replicas=3&replicas=4", &[]).unwrap_err();
 /// assert_eq!(again.to_string(), "`replicas` is given more than once");
 /// ```
-pub fn read_body(
+pub fn read_body<T: SensitiveForm>(body: &[u8], extra: &[&str]) -> Result<PostedBody, BodyError> {
+    read(body, &T::schema(), T::SECRET_FIELDS, extra)
+}
+
+/// [`read_body`] for a schema and its secret fields.
+fn read(
     body: &[u8],
     schema: &ElicitationSchema,
     secrets: &[&str],

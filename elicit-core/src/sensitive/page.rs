@@ -129,7 +129,8 @@ impl<'a> PageForm<'a> {
         }
     }
 
-    /// The wire names of the secret properties.
+    /// The wire names of the secret properties: a sensitive form's
+    /// [`SECRET_FIELDS`](super::SensitiveForm::SECRET_FIELDS).
     #[must_use]
     pub fn secrets(mut self, names: &'a [&'a str]) -> Self {
         self.secrets = names;
