@@ -162,3 +162,34 @@ fn a_posted_body_reads_into_the_sensitive_form() {
     );
     assert!(!format!("{error:?}").contains("tok-short"));
 }
+
+mod generated {
+    use proptest::prelude::*;
+
+    use crate::common::page_body::{BODY_NAMES, check_page_body};
+
+    /// A body built from the form's names, `=`, `&`, escapes good and bad,
+    /// and raw bytes: mostly near what a page posts, sometimes far from it.
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            4 => proptest::sample::select(BODY_NAMES).prop_map(|n| n.as_bytes().to_vec()),
+            3 => proptest::sample::select(&[
+                "=", "&", "+", "%", "%2", "%41", "%zz", "%ff", "%C3%A9", "a", "b", "abc", "x@y.z",
+                "3", "-1", "1e3", "true", "no", "",
+            ][..])
+            .prop_map(|s| s.as_bytes().to_vec()),
+            1 => proptest::collection::vec(any::<u8>(), 0..4),
+        ];
+        proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The oracle of `fuzz/fuzz_targets/page_body.rs`, on stable.
+        #[test]
+        fn every_body_keeps_the_page_rules(data in body()) {
+            check_page_body(&data);
+        }
+    }
+}
