@@ -54,7 +54,7 @@
 //! | DNS rebinding: a remote page reads or posts to the loopback server through its own hostname | the `Host` header must be exactly the bound address | server |
 //! | cross-site request forgery: another site posts the form | `Origin` / `Sec-Fetch-Site` must be same-origin, and a CSRF token tied to the binding cookie must match | server (token field: [`PageForm::hidden`]) |
 //! | replay, or use after the answer | single use: a second submission or a visit after completion gets the "already used" page; expiry (10 minutes by default) resolves the flow as expired | server ([`Notice::Used`], [`Notice::Expired`]) |
-//! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy` (`default-src 'none'`, no script at all) makes a missed escape inert | page ([`escape`]); server (headers) |
+//! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy` (`default-src 'none'`, no script at all, the one stylesheet by its hash, [`STYLE_HASH`]) makes a missed escape inert | page ([`escape`]); server (headers) |
 //! | the page framed by another site (clickjacking) | `frame-ancestors 'none'` | server |
 //! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message | page (rendering); server (headers); [`SensitiveForm`] (the type) |
 //! | content sniffing turns a response into something else | `X-Content-Type-Options: nosniff`; every response has its exact type | server |
@@ -72,7 +72,7 @@ mod page;
 
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
-pub use page::{Notice, PageForm, STYLE, Unrenderable, escape};
+pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};

@@ -66,6 +66,11 @@ button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0
 @media (prefers-color-scheme:dark){button{color:#10131a}}\
 ";
 
+/// The `Content-Security-Policy` source that allows [`STYLE`] and nothing
+/// else: `style-src 'sha256-…'`, so the page needs no `'unsafe-inline'`.
+/// A test recomputes it from [`STYLE`], so the two cannot drift apart.
+pub const STYLE_HASH: &str = "'sha256-Lg8jsytionzjY4IztcWUotVp+AMp8BK4MFmoK4O03LM='";
+
 /// A property the page cannot show: its type (or its items' type) is one
 /// elicit does not know, so there is no control for it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
