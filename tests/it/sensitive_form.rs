@@ -141,3 +141,17 @@ fn debug_output_shows_no_secret() {
     assert!(!debug.contains(KEY), "{debug}");
     assert!(debug.contains("api_key"), "{debug}");
 }
+
+/// A sensitive form may have no secret yet: it still is never a form.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+struct NoSecret {
+    account: String,
+}
+
+#[test]
+fn a_sensitive_form_without_secrets_reads_its_values() {
+    assert!(NoSecret::SECRET_FIELDS.is_empty());
+    let read = NoSecret::from_submission(Submission::new().value("account", json!("ops"))).unwrap();
+    assert_eq!(read.account, "ops");
+}

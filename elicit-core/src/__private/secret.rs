@@ -31,6 +31,13 @@ pub trait SecretGlue: Sized {
         schema.properties.push(name.to_owned(), property);
     }
 
+    /// The field from a secret that passed its rules.
+    fn from_secret(secret: SecretString) -> Self;
+
+    /// The field when its secret is absent: `Some(None)` for an `Option`,
+    /// `None` (missing) otherwise.
+    fn absent() -> Option<Self>;
+
     /// The field from its submitted secret (`None`: absent), checked
     /// against the property at `*index`.
     fn take(
@@ -38,42 +45,36 @@ pub trait SecretGlue: Sized {
         schema: &ElicitationSchema,
         index: &mut usize,
         errors: &mut Vec<FieldError>,
-    ) -> Option<Self>;
-}
-
-impl SecretGlue for SecretString {
-    const REQUIRED: bool = true;
-    fn take(
-        entry: Option<SecretString>,
-        schema: &ElicitationSchema,
-        index: &mut usize,
-        errors: &mut Vec<FieldError>,
     ) -> Option<Self> {
         match entry {
-            Some(secret) => checked(secret, schema, index, errors),
+            Some(secret) => checked(secret, schema, index, errors).map(Self::from_secret),
             None => {
-                skip(schema, index, errors, Some(FieldErrorKind::Missing));
-                None
+                let absent = Self::absent();
+                let missing = absent.is_none().then_some(FieldErrorKind::Missing);
+                skip(schema, index, errors, missing);
+                absent
             }
         }
     }
 }
 
+impl SecretGlue for SecretString {
+    const REQUIRED: bool = true;
+    fn from_secret(secret: SecretString) -> Self {
+        secret
+    }
+    fn absent() -> Option<Self> {
+        None
+    }
+}
+
 impl SecretGlue for Option<SecretString> {
     const REQUIRED: bool = false;
-    fn take(
-        entry: Option<SecretString>,
-        schema: &ElicitationSchema,
-        index: &mut usize,
-        errors: &mut Vec<FieldError>,
-    ) -> Option<Self> {
-        match entry {
-            Some(secret) => checked(secret, schema, index, errors).map(Some),
-            None => {
-                skip(schema, index, errors, None);
-                Some(None)
-            }
-        }
+    fn from_secret(secret: SecretString) -> Self {
+        Some(secret)
+    }
+    fn absent() -> Option<Self> {
+        Some(None)
     }
 }
 

@@ -79,7 +79,6 @@ pub(super) fn sensitive(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream 
                 let mut __errors = ::std::vec::Vec::new();
                 let mut __index: usize = 0;
                 #(#take)*
-                let _ = (&__index, &__secrets);
                 #deny
                 let __value = (move || ::core::option::Option::Some(Self { #(#init,)* }))();
                 #krate::__private::finish(__value, __errors)
