@@ -24,4 +24,5 @@ mod schema;
 mod sensitive_body;
 mod sensitive_form;
 mod sensitive_page;
+mod sensitive_server;
 mod url_whatwg;

@@ -97,7 +97,7 @@ pub fn read_body<T: SensitiveForm>(body: &[u8], extra: &[&str]) -> Result<Posted
 }
 
 /// [`read_body`] for a schema and its secret fields.
-fn read(
+pub(crate) fn read(
     body: &[u8],
     schema: &ElicitationSchema,
     secrets: &[&str],

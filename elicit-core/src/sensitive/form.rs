@@ -114,3 +114,46 @@ impl fmt::Debug for Submission {
             .finish()
     }
 }
+
+/// Checks `submission` against `schema`, `secrets` naming the secret
+/// properties: the page server's check, before the agent's typed one
+/// ([`SensitiveForm::from_submission`]) runs the same rules again. Every
+/// failing field is collected; no error holds a secret.
+pub(crate) fn check_submission(
+    schema: &ElicitationSchema,
+    secrets: &[String],
+    submission: &Submission,
+) -> Result<(), ContentError> {
+    use crate::FieldError;
+    use crate::error::FieldErrorKind;
+    use crate::schema::PropertySchema;
+    use secrecy::ExposeSecret;
+
+    let mut errors = Vec::new();
+    for (name, property) in &schema.properties {
+        let required = schema.is_required(name);
+        let result = if secrets.iter().any(|s| s == name) {
+            match (submission.secrets.get(name), property) {
+                (None, _) if required => Err(FieldErrorKind::Missing),
+                (None, _) => Ok(()),
+                // A secret is free text: a select would echo it in its error.
+                (Some(secret), PropertySchema::String(s)) if s.options.is_none() => {
+                    crate::rules::check_text(s, secret.expose_secret())
+                }
+                (Some(_), _) => Err(FieldErrorKind::Unvalidatable {
+                    reason: "a secret field's property is a free-text string".to_owned(),
+                }),
+            }
+        } else {
+            crate::rules::check_entry(&submission.values, name, property, required).map(|_| ())
+        };
+        if let Err(kind) = result {
+            errors.push(FieldError::new(name, kind));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ContentError::new(errors))
+    }
+}

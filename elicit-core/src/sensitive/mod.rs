@@ -69,10 +69,22 @@
 mod body;
 mod form;
 mod page;
+mod pages;
+mod server;
+mod service;
+mod store;
+mod token;
 
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
+pub use pages::{
+    ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
+    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage, UserVerifier,
+};
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};
+pub use service::{PageResponse, PageService};
+pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
+pub use token::{BadPageId, PageId};

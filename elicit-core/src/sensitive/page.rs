@@ -604,9 +604,20 @@ impl Notice {
                  where you started.",
             ),
         };
-        let mut html = head(title);
-        let _ = write!(html, "<h1>{title}</h1><p class=\"message\">{text}</p>");
-        html.push_str(TAIL);
-        html
+        notice_page(title, text)
     }
+}
+
+/// A page with a title and one paragraph, both escaped: the notices, and
+/// the server's refusals.
+pub(crate) fn notice_page(title: &str, text: &str) -> String {
+    let mut html = head(title);
+    let _ = write!(
+        html,
+        "<h1>{}</h1><p class=\"message\">{}</p>",
+        escape(title),
+        escape(text)
+    );
+    html.push_str(TAIL);
+    html
 }

@@ -1,0 +1,635 @@
+//! [`Pages`]: the pending pages of one agent, how they are reached, and
+//! [`PendingPage`], one of them as the agent waits for it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::form::SensitiveForm;
+use super::server::LoopbackServer;
+use super::service::{Origin, PageService};
+use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
+use super::token::PageId;
+use crate::error::ContentError;
+use crate::protocol::agent::VerifiedUser;
+
+/// How long a page waits for its answer unless told otherwise: 10 minutes.
+pub const DEFAULT_EXPIRY: Duration = Duration::from_secs(10 * 60);
+/// How many pages may be open at once unless told otherwise.
+pub const DEFAULT_MAX_OPEN: usize = 4096;
+/// The largest body a page accepts unless told otherwise: 64 KiB.
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+/// How many connections the loopback server serves at once unless told
+/// otherwise; more are closed at once.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+/// How long the loopback server waits for a request's headers, and then
+/// for its body.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Who sent a request to a hosted page: the identity your web server's own
+/// authentication established (a session cookie, a bearer token...), or
+/// `None`. A page opened for a [`VerifiedUser`] is served only to requests
+/// this finds the same user in (the protocol's MUST: the user who completes
+/// the interaction is the user who started it).
+///
+/// Any `Fn(&http::request::Parts) -> Option<VerifiedUser>` is one.
+pub trait UserVerifier: Send + Sync + 'static {
+    /// The user who sent this request, if any.
+    fn user(&self, request: &http::request::Parts) -> Option<VerifiedUser>;
+}
+
+impl<F> UserVerifier for F
+where
+    F: Fn(&http::request::Parts) -> Option<VerifiedUser> + Send + Sync + 'static,
+{
+    fn user(&self, request: &http::request::Parts) -> Option<VerifiedUser> {
+        self(request)
+    }
+}
+
+/// Why [`Pages`] could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The public URL is not an absolute `https` URL (`http` only on
+    /// loopback), or has a query or fragment.
+    #[error(
+        "the pages' public URL `{0}` must be https://host[:port][/path] (http only on a loopback \
+         host), with no query or fragment"
+    )]
+    BadUrl(String),
+}
+
+/// Why a page could not be opened. Nothing was sent to the client.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// These pages verify users: open the page for one
+    /// ([`Pages::open_for`]).
+    #[error(
+        "these pages verify users: open the page for the verified user it is for, with \
+         `Pages::open_for`"
+    )]
+    UserRequired,
+    /// These pages have no user verifier, so a page cannot be bound to a
+    /// user: give [`Pages::hosted`] one, or open with [`Pages::open`].
+    #[error(
+        "these pages have no user verifier: a page opened for a user needs one \
+         (`Pages::hosted(url, verifier)`, or `Pages::loopback().verifier(..)`)"
+    )]
+    NoVerifier,
+    /// The form's schema has a property the page cannot show.
+    #[error("{0}")]
+    Unrenderable(#[source] super::page::Unrenderable),
+    /// The loopback server could not start.
+    #[error("the page server could not start: {0}")]
+    Server(#[source] std::io::Error),
+    /// The OS RNG failed.
+    #[error("the OS random number generator failed: {0}")]
+    Random(getrandom::Error),
+    /// The store refused the page.
+    #[error("{0}")]
+    Store(#[source] StoreError),
+}
+
+/// How a page the agent waited for ended without an answer, or failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PageError {
+    /// Not answered before its expiry.
+    #[error("the page expired before it was answered")]
+    Expired,
+    /// Cancelled (by [`PendingPage::cancel`] elsewhere, or the store went
+    /// away).
+    #[error("the page was cancelled")]
+    Cancelled,
+    /// The answer passed the page's checks but not the form's own (the
+    /// page's schema and the form disagree: a bug, or a foreign record in a
+    /// shared store).
+    #[error("the page's answer does not fit the form: {0}")]
+    Invalid(#[source] ContentError),
+    /// The store failed.
+    #[error("{0}")]
+    Store(#[source] StoreError),
+}
+
+/// The pending pages of one agent: where they are served, how long they
+/// wait, where they are kept. Cheap to clone; every clone is the same set.
+///
+/// Two ways to serve them:
+/// - [`Pages::loopback`]: the agent's own server on `127.0.0.1`, an
+///   ephemeral port, started when the first page opens and stopped when the
+///   last clone of these `Pages` is dropped. The usual ACP case: the client
+///   launched the agent on the user's machine.
+/// - [`Pages::hosted`]: mount [`Pages::service`] (a `tower` service) in
+///   your own web server, behind TLS, with a [`UserVerifier`].
+pub struct Pages {
+    shared: Arc<Shared>,
+}
+
+impl Clone for Pages {
+    fn clone(&self) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl fmt::Debug for Pages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pages")
+            .field("origin", &self.shared.config.origin)
+            .field("base_path", &self.shared.config.base_path)
+            .field("expiry", &self.shared.config.expiry)
+            .field("verifier", &self.shared.config.verifier.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct Config {
+    /// `None` until the loopback server is bound.
+    pub(crate) origin: Option<Origin>,
+    pub(crate) base_path: String,
+    pub(crate) expiry: Duration,
+    pub(crate) max_open: usize,
+    pub(crate) body_limit: usize,
+    pub(crate) max_connections: usize,
+    pub(crate) request_timeout: Duration,
+    pub(crate) verifier: Option<Arc<dyn UserVerifier>>,
+}
+
+pub(crate) struct Shared {
+    pub(crate) config: Config,
+    pub(crate) store: Arc<dyn Store>,
+    /// The loopback server and the origin it is bound to, once started.
+    server: Mutex<Option<(LoopbackServer, Origin)>>,
+    reaper: Reaper,
+}
+
+impl Shared {
+    /// The origin pages are served from (the loopback server's, once it
+    /// runs).
+    pub(crate) fn origin(&self) -> Option<Origin> {
+        self.config.origin.clone().or_else(|| {
+            lock(&self.server)
+                .as_ref()
+                .map(|(_, origin)| origin.clone())
+        })
+    }
+}
+
+impl Pages {
+    /// Pages served by a server of their own on `127.0.0.1`, at
+    /// `http://127.0.0.1:<port>/elicit/<id>`. The server starts with the
+    /// first [`open`](Self::open) and stops when the last clone of these
+    /// `Pages` is dropped.
+    ///
+    /// "The same user" on loopback: the first browser to open the page is
+    /// bound to it by an `HttpOnly`, `SameSite=Strict` cookie, and every
+    /// other browser is refused. Only the user who consented in the client
+    /// has the URL, and the client opens it in that user's browser.
+    pub fn loopback() -> Self {
+        Self::build(None, "/elicit".to_owned(), None)
+    }
+
+    /// Pages served under `public_url` (e.g.
+    /// `https://agent.example.com/elicit`) by your own web server: mount
+    /// [`service`](Self::service) at that path. `https` is required (but on
+    /// a loopback host). Every page is opened for a verified user
+    /// ([`open_for`](Self::open_for)) and served only to requests
+    /// `verifier` finds that user in.
+    ///
+    /// Timeouts, connection caps and TLS are your server's; the service
+    /// caps bodies ([`body_limit`](Self::body_limit)) and open pages.
+    pub fn hosted(public_url: &str, verifier: impl UserVerifier) -> Result<Self, ConfigError> {
+        let (origin, base_path) = Origin::parse_base(public_url)
+            .ok_or_else(|| ConfigError::BadUrl(public_url.to_owned()))?;
+        Ok(Self::build(
+            Some(origin),
+            base_path,
+            Some(Arc::new(verifier)),
+        ))
+    }
+
+    fn build(
+        origin: Option<Origin>,
+        base_path: String,
+        verifier: Option<Arc<dyn UserVerifier>>,
+    ) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                config: Config {
+                    origin,
+                    base_path,
+                    expiry: DEFAULT_EXPIRY,
+                    max_open: DEFAULT_MAX_OPEN,
+                    body_limit: DEFAULT_BODY_LIMIT,
+                    max_connections: DEFAULT_MAX_CONNECTIONS,
+                    request_timeout: DEFAULT_REQUEST_TIMEOUT,
+                    verifier,
+                },
+                store: Arc::new(MemoryStore::new()),
+                server: Mutex::new(None),
+                reaper: Reaper::default(),
+            }),
+        }
+    }
+
+    fn config_mut(&mut self) -> &mut Config {
+        &mut Arc::get_mut(&mut self.shared)
+            .expect("Pages are configured before they are cloned")
+            .config
+    }
+
+    /// How long a page waits for its answer (default: 10 minutes). After
+    /// that the flow ends as expired and a visit shows "expired".
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already: configure them first.
+    #[must_use]
+    pub fn expiry(mut self, expiry: Duration) -> Self {
+        self.config_mut().expiry = expiry;
+        self
+    }
+
+    /// How many pages may be open at once (default: 4,096); opening one
+    /// more fails with [`StoreError::Full`].
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn max_open(mut self, max: usize) -> Self {
+        self.config_mut().max_open = max;
+        self
+    }
+
+    /// The largest body a page accepts (default: 64 KiB); a larger one is
+    /// refused with `413`.
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.config_mut().body_limit = bytes;
+        self
+    }
+
+    /// The loopback server's cap on connections served at once (default:
+    /// 64); more are closed at once.
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.config_mut().max_connections = max.max(1);
+        self
+    }
+
+    /// How long the loopback server waits for a request's headers, and
+    /// then for its body (default: 10 seconds each); a slower client gets
+    /// `408` or is disconnected.
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.config_mut().request_timeout = timeout;
+        self
+    }
+
+    /// Also verifies users on loopback pages: each page is then opened for
+    /// a user ([`open_for`](Self::open_for)), on top of the cookie binding.
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn verifier(mut self, verifier: impl UserVerifier) -> Self {
+        self.config_mut().verifier = Some(Arc::new(verifier));
+        self
+    }
+
+    /// Keeps pages in `store` instead of this process's memory (see
+    /// [`Store`] for several replicas).
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[must_use]
+    pub fn store(mut self, store: impl Store) -> Self {
+        Arc::get_mut(&mut self.shared)
+            .expect("Pages are configured before they are cloned")
+            .store = Arc::new(store);
+        self
+    }
+
+    /// The `tower` service that serves these pages: mount it at the public
+    /// URL's path in your web server (axum:
+    /// `Router::new().nest_service("/elicit", pages.service())`). Serves
+    /// `GET` and `POST` on `<path>/<id>`; everything else is `404`.
+    pub fn service(&self) -> PageService {
+        PageService::new(Arc::downgrade(&self.shared))
+    }
+
+    /// The loopback server's address, once a page opened it.
+    pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        lock(&self.shared.server)
+            .as_ref()
+            .map(|(server, _)| server.addr())
+    }
+
+    /// Opens a page for the sensitive form `T`, with the agent's `message`
+    /// at its top. The page waits for one answer until
+    /// [`expiry`](Self::expiry); send its [`url`](PendingPage::url) to the
+    /// client (URL mode) and await [`PendingPage::answer`].
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`]: these pages verify users (use
+    /// [`open_for`](Self::open_for)), the loopback server could not start,
+    /// or the store is full.
+    pub fn open<T: SensitiveForm>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        if self.shared.config.verifier.is_some() {
+            return Err(OpenError::UserRequired);
+        }
+        self.open_record(message.into(), None)
+    }
+
+    /// [`open`](Self::open) for the verified user `user`: only requests the
+    /// [`UserVerifier`] finds `user` in are served.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError::NoVerifier`] if these pages have no verifier, and
+    /// those of [`open`](Self::open).
+    pub fn open_for<T: SensitiveForm>(
+        &self,
+        user: &VerifiedUser,
+        message: impl Into<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        if self.shared.config.verifier.is_none() {
+            return Err(OpenError::NoVerifier);
+        }
+        self.open_record(message.into(), Some(user.as_str().to_owned()))
+    }
+
+    fn open_record<T: SensitiveForm>(
+        &self,
+        message: String,
+        user: Option<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        let schema = T::schema();
+        let secrets: Vec<String> = T::SECRET_FIELDS.iter().map(|&s| s.to_owned()).collect();
+        // Refuse a form the page cannot show before anything is sent.
+        super::page::PageForm::new(&message, &schema)
+            .secrets(T::SECRET_FIELDS)
+            .render()
+            .map_err(OpenError::Unrenderable)?;
+        let origin = self.ensure_origin()?;
+        let id = PageId::random().map_err(OpenError::Random)?;
+        let expiry = self.shared.config.expiry;
+        let record = Record {
+            message,
+            schema,
+            secrets,
+            user,
+            expires_at: SystemTime::now() + expiry,
+            binding: None,
+            state: PageState::Open,
+        };
+        let store = &self.shared.store;
+        store
+            .insert(id, record, self.shared.config.max_open)
+            .map_err(OpenError::Store)?;
+        let waiting = match store.wait(&id) {
+            Ok(waiting) => waiting,
+            Err(error) => {
+                let _ = store.remove(&id);
+                return Err(OpenError::Store(error));
+            }
+        };
+        self.shared
+            .reaper
+            .schedule(&self.shared, Instant::now() + expiry, id);
+        let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
+        Ok(PendingPage {
+            id,
+            url,
+            waiting: Some(waiting),
+            shared: Arc::clone(&self.shared),
+            form: PhantomData,
+        })
+    }
+
+    /// The origin pages are served from, starting the loopback server if
+    /// it is not running.
+    fn ensure_origin(&self) -> Result<Origin, OpenError> {
+        if let Some(origin) = &self.shared.config.origin {
+            return Ok(origin.clone());
+        }
+        let mut server = lock(&self.shared.server);
+        if let Some((_, origin)) = server.as_ref() {
+            return Ok(origin.clone());
+        }
+        let started =
+            LoopbackServer::start(Arc::downgrade(&self.shared)).map_err(OpenError::Server)?;
+        let origin = Origin::loopback(started.addr());
+        *server = Some((started, origin.clone()));
+        Ok(origin)
+    }
+}
+
+/// One open page, as the agent that opened it waits for its answer.
+/// Dropping it (or [`cancel`](Self::cancel)) ends the page at once: a
+/// later visit sees "already answered", a post is refused.
+#[must_use = "the page is cancelled when this is dropped"]
+pub struct PendingPage<T> {
+    id: PageId,
+    url: String,
+    waiting: Option<Waiting>,
+    shared: Arc<Shared>,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for PendingPage<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingPage")
+            .field("id", &self.id)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: SensitiveForm> PendingPage<T> {
+    /// The page's id: its URL's last segment, and the URL elicitation's
+    /// `elicitationId`.
+    pub fn id(&self) -> PageId {
+        self.id
+    }
+
+    /// The page's URL: all it carries is the id.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Waits for the page's answer: the typed form, every rule checked
+    /// again; or how it ended without one.
+    ///
+    /// # Errors
+    ///
+    /// [`PageError::Expired`], [`PageError::Cancelled`], or a store
+    /// failure.
+    pub async fn answer(mut self) -> Result<T, PageError> {
+        let waiting = self.waiting.take().ok_or(PageError::Cancelled)?;
+        match waiting.await {
+            Some(End::Answered(submission)) => {
+                T::from_submission(submission).map_err(PageError::Invalid)
+            }
+            Some(End::Expired) => Err(PageError::Expired),
+            Some(End::Cancelled) | None => Err(PageError::Cancelled),
+        }
+    }
+
+    /// Ends the page now: a later visit sees "already answered".
+    pub fn cancel(self) {}
+}
+
+impl<T> Drop for PendingPage<T> {
+    fn drop(&mut self) {
+        // A no-op if it already ended. A store error cannot be reported
+        // from here: expiry ends the page anyway.
+        let _ = self.shared.store.end(&self.id, End::Cancelled);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Ends pages at their expiry and forgets them one expiry later (until
+/// then a visit sees how the page ended): one thread, started with the
+/// first page, that stops when its `Pages` are dropped.
+#[derive(Default)]
+struct Reaper {
+    state: Arc<(Mutex<ReaperState>, Condvar)>,
+}
+
+#[derive(Default)]
+struct ReaperState {
+    due: BinaryHeap<Reverse<(Instant, Due)>>,
+    started: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Due {
+    /// The page's answer is due: end it as expired.
+    Expire(IdKey),
+    /// Forget the page.
+    Remove(IdKey),
+}
+
+/// A page id as plain bytes (the heap needs an order).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct IdKey([u8; 16]);
+
+impl IdKey {
+    fn new(id: PageId) -> Self {
+        Self(id.bytes())
+    }
+
+    fn id(self) -> PageId {
+        PageId::from_bytes(self.0)
+    }
+}
+
+impl Reaper {
+    fn schedule(&self, shared: &Arc<Shared>, at: Instant, id: PageId) {
+        let (state, wake) = &*self.state;
+        let mut guard = lock(state);
+        guard.due.push(Reverse((at, Due::Expire(IdKey::new(id)))));
+        if !guard.started {
+            guard.started = true;
+            let state = Arc::clone(&self.state);
+            let shared = Arc::downgrade(shared);
+            // If the thread cannot start, pages still expire when visited
+            // and when their `PendingPage` is dropped.
+            let started = thread::Builder::new()
+                .name("elicit-page-expiry".to_owned())
+                .spawn(move || reap(&state, &shared));
+            guard.started = started.is_ok();
+        }
+        wake.notify_one();
+    }
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        // Wakes the thread, which finds its `Shared` gone and stops.
+        self.state.1.notify_one();
+    }
+}
+
+fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, shared: &Weak<Shared>) {
+    let (mutex, wake) = &**state;
+    let mut guard = lock(mutex);
+    loop {
+        let Some(pages) = shared.upgrade() else {
+            return;
+        };
+        let now = Instant::now();
+        let mut due = Vec::new();
+        while let Some(Reverse((at, _))) = guard.due.peek() {
+            if *at > now {
+                break;
+            }
+            if let Some(Reverse(entry)) = guard.due.pop() {
+                due.push(entry);
+            }
+        }
+        let next = guard.due.peek().map(|Reverse((at, _))| *at);
+        drop(guard);
+        let mut later = Vec::new();
+        for (_, what) in due {
+            match what {
+                Due::Expire(key) => {
+                    let _ = pages.store.end(&key.id(), End::Expired);
+                    later.push(Reverse((now + pages.config.expiry, Due::Remove(key))));
+                }
+                Due::Remove(key) => {
+                    let _ = pages.store.remove(&key.id());
+                }
+            }
+        }
+        drop(pages);
+        guard = lock(mutex);
+        guard.due.extend(later);
+        let next = guard.due.peek().map(|Reverse((at, _))| *at).or(next);
+        guard = match next {
+            Some(at) => {
+                let wait = at.saturating_duration_since(Instant::now());
+                wake.wait_timeout(guard, wait)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+            // Nothing due: sleep a while and look whether the pages are
+            // still there.
+            None => {
+                wake.wait_timeout(guard, Duration::from_secs(60))
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+        };
+    }
+}

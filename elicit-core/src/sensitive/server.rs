@@ -1,0 +1,141 @@
+//! The loopback server: hyper's HTTP/1.1 server on `127.0.0.1`, an
+//! ephemeral port, on a thread of its own with a current-thread tokio
+//! runtime, so the agent's own futures need no runtime.
+
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener as StdListener};
+use std::sync::{Arc, Weak};
+use std::thread::{self, JoinHandle, ThreadId};
+
+use http::StatusCode;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, oneshot};
+
+use super::pages::Shared;
+use super::service::{respond, secure_headers};
+
+/// How long one connection may stay open in all, whatever it does: a
+/// keep-alive connection is closed after this.
+const CONNECTION_LIFETIME: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The running server. Dropping it stops the server and waits for its
+/// thread (unless dropped on that thread).
+pub(crate) struct LoopbackServer {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    thread_id: ThreadId,
+}
+
+impl LoopbackServer {
+    /// Binds `127.0.0.1` on a port the OS picks and starts serving `shared`.
+    pub(crate) fn start(shared: Weak<Shared>) -> io::Result<Self> {
+        let listener = StdListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let (max_connections, timeout) = {
+            let pages = shared
+                .upgrade()
+                .ok_or_else(|| io::Error::other("the pages were dropped"))?;
+            (pages.config.max_connections, pages.config.request_timeout)
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()?;
+        let (stop, stopped) = oneshot::channel();
+        let thread = thread::Builder::new()
+            .name("elicit-page-server".to_owned())
+            .spawn(move || {
+                runtime.block_on(serve(listener, shared, max_connections, timeout, stopped));
+            })?;
+        Ok(Self {
+            addr,
+            stop: Some(stop),
+            thread_id: thread.thread().id(),
+            thread: Some(thread),
+        })
+    }
+
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+impl Drop for LoopbackServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if thread::current().id() != self.thread_id {
+            if let Some(thread) = self.thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+async fn serve(
+    listener: StdListener,
+    shared: Weak<Shared>,
+    max_connections: usize,
+    timeout: std::time::Duration,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let Ok(listener) = TcpListener::from_std(listener) else {
+        return;
+    };
+    let slots = Arc::new(Semaphore::new(max_connections));
+    loop {
+        let accepted = {
+            let accept = std::pin::pin!(listener.accept());
+            match futures::future::select(&mut stopped, accept).await {
+                futures::future::Either::Left(_) => return,
+                futures::future::Either::Right((accepted, _)) => accepted,
+            }
+        };
+        let Ok((stream, _)) = accepted else {
+            continue;
+        };
+        // Over the cap: closed at once.
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let shared = shared.clone();
+                async move {
+                    let response =
+                        match tokio::time::timeout(timeout, respond(&shared, request)).await {
+                            Ok(response) => response,
+                            Err(_) => timed_out(),
+                        };
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeout)
+                .max_buf_size(64 * 1024)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
+            drop(slot);
+        });
+    }
+}
+
+/// `408`: the body did not arrive in time.
+fn timed_out() -> super::service::PageResponse {
+    let mut response = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(
+        super::page::notice_page("Too slow", "The form did not arrive in time. Try again."),
+    )));
+    *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
+    secure_headers(response.headers_mut());
+    response
+}

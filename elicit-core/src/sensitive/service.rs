@@ -1,0 +1,516 @@
+//! The page service: every request to a page goes through
+//! [`respond`], which applies the threat model's server checks in order.
+
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Weak};
+use std::task::{Context, Poll};
+use std::time::SystemTime;
+
+use bytes::Bytes;
+use http::header::{self, HeaderMap, HeaderValue};
+use http::{Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::{BodyExt, Full, Limited};
+
+use super::body::read;
+use super::form::check_submission;
+use super::page::{Notice, PageForm, STYLE_HASH, notice_page};
+use super::pages::Shared;
+use super::store::{Binding, End, PageState, Record};
+use super::token::{PageId, Token};
+
+/// The name of the hidden field that carries the CSRF token.
+pub(crate) const CSRF_FIELD: &str = "csrf";
+/// The name of the cookie that binds a page to its first browser.
+pub(crate) const COOKIE: &str = "elicit_binding";
+
+/// Where pages are served from: `scheme://host[:port]`, and whether it is
+/// `https`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Origin {
+    /// `scheme://authority`, lowercase.
+    text: String,
+    /// Where the authority starts in `text`.
+    authority_at: usize,
+    secure: bool,
+}
+
+impl Origin {
+    /// The loopback server's origin.
+    pub(crate) fn loopback(addr: SocketAddr) -> Self {
+        let text = format!("http://{addr}");
+        Self {
+            text,
+            authority_at: "http://".len(),
+            secure: false,
+        }
+    }
+
+    /// A hosted service's public URL split into its origin and its path
+    /// (without a trailing `/`), if it is `https` (or `http` on a loopback
+    /// host) with a host, and no userinfo, query or fragment.
+    pub(crate) fn parse_base(url: &str) -> Option<(Self, String)> {
+        let (scheme, rest) = url.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        let (authority, path) = match rest.find('/') {
+            Some(at) => rest.split_at(at),
+            None => (rest, ""),
+        };
+        let authority = authority.to_ascii_lowercase();
+        let bad = |c: char| c.is_whitespace() || c.is_control() || "@?#\\".contains(c);
+        if authority.is_empty() || authority.contains(bad) || path.contains(bad) {
+            return None;
+        }
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next()?,
+            None => authority.split(':').next()?,
+        };
+        let loopback = host == "localhost"
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        let secure = match scheme.as_str() {
+            "https" => true,
+            "http" if loopback => false,
+            _ => return None,
+        };
+        let text = format!("{scheme}://{authority}");
+        let origin = Self {
+            authority_at: scheme.len() + 3,
+            text,
+            secure,
+        };
+        Some((origin, path.trim_end_matches('/').to_owned()))
+    }
+
+    /// `scheme://authority`.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    fn authority(&self) -> &str {
+        &self.text[self.authority_at..]
+    }
+}
+
+/// The `tower` service that serves [`Pages`](super::Pages): from
+/// [`Pages::service`](super::Pages::service). Mount it at the path of the
+/// pages' public URL; it answers `<path>/<id>` and `/<id>` (what a router
+/// that strips the mount path passes on), and `404` to anything else.
+///
+/// It holds the pages weakly: once every [`Pages`](super::Pages) clone is
+/// dropped it answers `503`.
+#[derive(Clone)]
+pub struct PageService {
+    shared: Weak<Shared>,
+}
+
+impl fmt::Debug for PageService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PageService(..)")
+    }
+}
+
+impl PageService {
+    pub(crate) fn new(shared: Weak<Shared>) -> Self {
+        Self { shared }
+    }
+}
+
+/// What [`PageService`] answers with: an HTML page (or nothing).
+pub type PageResponse = Response<Full<Bytes>>;
+
+impl<B> tower_service::Service<Request<B>> for PageService
+where
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = PageResponse;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<PageResponse, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let shared = self.shared.clone();
+        Box::pin(async move { Ok(respond(&shared, request).await) })
+    }
+}
+
+/// Answers one request: the checks of the module's threat model, in order.
+pub(crate) async fn respond<B>(shared: &Weak<Shared>, request: Request<B>) -> PageResponse
+where
+    B: Body + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let Some(shared) = shared.upgrade() else {
+        return refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Not available",
+            "These pages are closed.",
+        );
+    };
+    let (parts, body) = request.into_parts();
+    let Some(origin) = shared.origin() else {
+        return refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Not available",
+            "No page is open.",
+        );
+    };
+    // DNS rebinding: another site's hostname pointed at this address.
+    if !host_matches(&parts, &origin) {
+        return refusal(
+            StatusCode::MISDIRECTED_REQUEST,
+            "Wrong address",
+            "This server answers only at its own address.",
+        );
+    }
+    let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
+        return notice(StatusCode::NOT_FOUND, Notice::Expired);
+    };
+    if parts.method != Method::GET && parts.method != Method::POST {
+        let mut response = refusal(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Not allowed",
+            "This page is only viewed and posted.",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
+        return response;
+    }
+    let store = &shared.store;
+    let record = match store.get(&id) {
+        Ok(Some(record)) => record,
+        Ok(None) => return notice(StatusCode::NOT_FOUND, Notice::Expired),
+        Err(_) => return unavailable(),
+    };
+    match record.state {
+        PageState::Open if SystemTime::now() >= record.expires_at => {
+            let _ = store.end(&id, End::Expired);
+            return notice(StatusCode::GONE, Notice::Expired);
+        }
+        PageState::Open => {}
+        PageState::Expired => return notice(StatusCode::GONE, Notice::Expired),
+        PageState::Answered | PageState::Cancelled => {
+            return notice(StatusCode::GONE, Notice::Used);
+        }
+    }
+    // The user the page was opened for, and no one else (hosted pages).
+    if let Some(user) = &record.user {
+        let verified = shared
+            .config
+            .verifier
+            .as_ref()
+            .and_then(|verifier| verifier.user(&parts));
+        if verified.as_ref().map(|v| v.as_str()) != Some(user.as_str()) {
+            return notice(StatusCode::FORBIDDEN, Notice::Refused);
+        }
+    }
+    let cookie = binding_cookie(&parts.headers);
+    if parts.method == Method::GET {
+        return show(&shared, &origin, id, &record, cookie);
+    }
+    // Cross-site posts: the browser says where the post comes from.
+    if !same_origin_post(&parts.headers, &origin) {
+        return refusal(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "This form can only be sent from its own page.",
+        );
+    }
+    // The browser the page is bound to, and no other.
+    let Some(binding) = record.binding else {
+        return notice(StatusCode::FORBIDDEN, Notice::Refused);
+    };
+    if !cookie.is_some_and(|c| c.matches(&binding.cookie)) {
+        return notice(StatusCode::FORBIDDEN, Notice::Refused);
+    }
+    if !is_form_urlencoded(&parts.headers) {
+        return refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported",
+            "This page accepts only its own form.",
+        );
+    }
+    let limit = shared.config.body_limit;
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return too_large();
+    }
+    let bytes = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.is::<http_body_util::LengthLimitError>() => return too_large(),
+        Err(_) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "Not received",
+                "The form did not arrive whole.",
+            );
+        }
+    };
+    let secrets: Vec<&str> = record.secrets.iter().map(String::as_str).collect();
+    let posted = match read(&bytes, &record.schema, &secrets, &[CSRF_FIELD]) {
+        Ok(posted) => posted,
+        Err(error) => {
+            return refusal(StatusCode::BAD_REQUEST, "Not readable", &error.to_string());
+        }
+    };
+    // Cross-site request forgery: the token the page gave this browser.
+    let token = posted.extra.get(CSRF_FIELD).and_then(|t| Token::parse(t));
+    if !token.is_some_and(|t| t.matches(&binding.csrf)) {
+        return refusal(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "This form can only be sent from its own page. Reload it and try again.",
+        );
+    }
+    let submission = posted.submission;
+    if let Err(errors) = check_submission(&record.schema, &record.secrets, &submission) {
+        // Shown again, with the errors; the page stays open.
+        let csrf = binding.csrf.to_string();
+        let html = PageForm::new(&record.message, &record.schema)
+            .secrets(&secrets)
+            .previous(submission.values())
+            .errors(errors.errors())
+            .hidden(CSRF_FIELD, &csrf)
+            .render();
+        return match html {
+            Ok(html) => page(StatusCode::UNPROCESSABLE_ENTITY, html),
+            Err(_) => unavailable(),
+        };
+    }
+    match store.end(&id, End::Answered(submission)) {
+        Ok(true) => notice(StatusCode::OK, Notice::Done),
+        // Answered, expired or cancelled meanwhile: the first end counts.
+        Ok(false) => notice(StatusCode::GONE, Notice::Used),
+        Err(_) => unavailable(),
+    }
+}
+
+/// `GET`: binds the page to this browser on its first visit, refuses any
+/// other browser, and shows the form.
+fn show(
+    shared: &Arc<Shared>,
+    origin: &super::service::Origin,
+    id: PageId,
+    record: &Record,
+    cookie: Option<Token>,
+) -> PageResponse {
+    let (binding, set_cookie) = match record.binding {
+        Some(binding) => {
+            if !cookie.is_some_and(|c| c.matches(&binding.cookie)) {
+                return notice(StatusCode::FORBIDDEN, Notice::Refused);
+            }
+            (binding, false)
+        }
+        None => {
+            let (Ok(cookie), Ok(csrf)) = (Token::random(), Token::random()) else {
+                return unavailable();
+            };
+            match shared.store.bind(&id, Binding { cookie, csrf }) {
+                // Another visit bound it first: that browser's page.
+                Ok(Some(bound)) if !bound.cookie.matches(&cookie) => {
+                    return notice(StatusCode::FORBIDDEN, Notice::Refused);
+                }
+                Ok(Some(bound)) => (bound, true),
+                Ok(None) => return notice(StatusCode::GONE, Notice::Used),
+                Err(_) => return unavailable(),
+            }
+        }
+    };
+    let secrets: Vec<&str> = record.secrets.iter().map(String::as_str).collect();
+    let csrf = binding.csrf.to_string();
+    let Ok(html) = PageForm::new(&record.message, &record.schema)
+        .secrets(&secrets)
+        .hidden(CSRF_FIELD, &csrf)
+        .render()
+    else {
+        return unavailable();
+    };
+    let mut response = page(StatusCode::OK, html);
+    if set_cookie {
+        let path = format!("{}/{id}", shared.config.base_path);
+        let max_age = record
+            .expires_at
+            .duration_since(SystemTime::now())
+            .map_or(0, |d| d.as_secs() + 1);
+        let secure = if origin.secure { "; Secure" } else { "" };
+        let value = format!(
+            "{COOKIE}={}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}",
+            binding.cookie
+        );
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+/// Whether the request names exactly the address the pages are served at
+/// (`Host`, or the URI's authority for HTTP/2).
+fn host_matches(parts: &http::request::Parts, origin: &Origin) -> bool {
+    let host = match parts
+        .headers
+        .get_all(header::HOST)
+        .iter()
+        .collect::<Vec<_>>()[..]
+    {
+        [host] => host.to_str().ok(),
+        [] => parts.uri.authority().map(http::uri::Authority::as_str),
+        _ => None,
+    };
+    host.is_some_and(|host| host.eq_ignore_ascii_case(origin.authority()))
+        && parts
+            .uri
+            .authority()
+            .is_none_or(|a| a.as_str().eq_ignore_ascii_case(origin.authority()))
+}
+
+/// The page id in `path`: `<base>/<id>` or `/<id>`.
+fn page_id(path: &str, base: &str) -> Option<PageId> {
+    let rest = path
+        .strip_prefix(base)
+        .filter(|rest| rest.starts_with('/'))
+        .unwrap_or(path);
+    rest.strip_prefix('/')?.parse().ok()
+}
+
+/// Whether a post comes from the page itself, as far as the browser says:
+/// `Sec-Fetch-Site: same-origin` when it is sent, and an `Origin` that is
+/// the page's own when it is sent (`null` is what a browser sends under
+/// `Referrer-Policy: no-referrer`, accepted only with `same-origin`). A
+/// client that sends neither is no browser: the CSRF token decides.
+fn same_origin_post(headers: &HeaderMap, origin: &Origin) -> bool {
+    let single = |name| match headers.get_all(name).iter().collect::<Vec<_>>()[..] {
+        [] => Ok(None),
+        [value] => value.to_str().map(Some).map_err(|_| ()),
+        _ => Err(()),
+    };
+    let (Ok(site), Ok(from)) = (
+        single(header::HeaderName::from_static("sec-fetch-site")),
+        single(header::ORIGIN),
+    ) else {
+        return false;
+    };
+    let site_ok = site.is_none_or(|site| site == "same-origin");
+    let origin_ok = match from {
+        None => true,
+        Some("null") => site == Some("same-origin"),
+        Some(from) => from.eq_ignore_ascii_case(origin.as_str()),
+    };
+    site_ok && origin_ok
+}
+
+/// The binding cookie the request carries, if exactly one valid one.
+fn binding_cookie(headers: &HeaderMap) -> Option<Token> {
+    let mut found = None;
+    for value in headers.get_all(header::COOKIE) {
+        let text = value.to_str().ok()?;
+        for pair in text.split(';') {
+            if let Some((name, value)) = pair.trim().split_once('=') {
+                if name == COOKIE {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(Token::parse(value)?);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether the body is declared `application/x-www-form-urlencoded` (a
+/// charset parameter allowed, if it is UTF-8).
+fn is_form_urlencoded(headers: &HeaderMap) -> bool {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let mut parts = value.split(';').map(str::trim);
+    let media = parts.next().unwrap_or_default();
+    media.eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        && parts.all(|param| {
+            param.split_once('=').is_some_and(|(name, value)| {
+                name.trim().eq_ignore_ascii_case("charset")
+                    && value.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+            })
+        })
+}
+
+/// The `Content-Security-Policy` of every response: nothing but the
+/// page's one stylesheet, posting only to itself, never framed.
+pub(crate) fn content_security_policy() -> String {
+    format!(
+        "default-src 'none'; style-src {STYLE_HASH}; form-action 'self'; \
+         frame-ancestors 'none'; base-uri 'none'"
+    )
+}
+
+/// An HTML response with the headers every response carries.
+fn page(status: StatusCode, html: String) -> PageResponse {
+    let mut response = Response::new(Full::new(Bytes::from(html)));
+    *response.status_mut() = status;
+    secure_headers(response.headers_mut());
+    response
+}
+
+/// The headers of every response, whatever its status.
+pub(crate) fn secure_headers(headers: &mut HeaderMap) {
+    let csp = HeaderValue::from_str(&content_security_policy())
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+}
+
+fn notice(status: StatusCode, notice: Notice) -> PageResponse {
+    page(status, notice.render())
+}
+
+fn refusal(status: StatusCode, title: &str, text: &str) -> PageResponse {
+    page(status, notice_page(title, text))
+}
+
+fn too_large() -> PageResponse {
+    refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "Too large",
+        "This form's answer is too large.",
+    )
+}
+
+fn unavailable() -> PageResponse {
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Not available",
+        "The page could not be served. Return to your client.",
+    )
+}
