@@ -21,9 +21,14 @@
 //! 2. `accept` is reported back as the typed settings; `decline` ends the
 //!    task without asking again; `cancel` pauses it. Without form mode it
 //!    explains and ends the turn.
-//! 3. After an accepted form, connecting a deploy token is sensitive:
-//!    `elicitor.elicit_sensitive(..)` goes through URL mode when the client
-//!    advertised it, and is refused (never a form field) when it did not.
+//! 3. After an accepted form, the deploy token is sensitive: one call,
+//!    `elicitor.elicit_secret::<DeployToken>(scope, message, &pages)`,
+//!    opens a page on this agent's own loopback server
+//!    (`elicit_core::sensitive::Pages::loopback`), sends its URL in URL mode
+//!    when the client advertised it (and is refused, never a form field,
+//!    when it did not), waits for the user to submit the page, sends
+//!    `elicitation/complete` and returns the typed token. The agent says
+//!    "token received", never the token.
 //!
 //! Every reply is agent text (`session/update` `agent_message_chunk`).
 //! Diagnostics go to stderr.
@@ -43,8 +48,8 @@ use agent_client_protocol::{Agent, Client, Stdio};
 use elicit_core::Elicit;
 use elicit_core::acp::sdk::{AgentElicitations, ElicitError, Elicitor};
 use elicit_core::protocol::ElicitationScope;
-use elicit_core::protocol::agent::{Outcome, UrlOutcome};
-use elicit_core::protocol::agent::{SendError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{Outcome, SendError};
+use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
 
 /// A service name as typed: its rules are sent in the form.
 #[derive(Elicit, Debug, Clone, PartialEq, Eq)]
@@ -125,9 +130,23 @@ struct DeployForm {
     report_to: Option<String>,
 }
 
+/// The deploy token: a sensitive form, asked on this agent's own page, never
+/// in a form or the conversation.
+#[derive(Elicit)]
+#[elicit(sensitive, title = "Deploy token")]
+struct DeployToken {
+    /// From the deploy service: Settings → Tokens. It starts with `dt-`.
+    #[secret]
+    #[elicit(title = "Deploy token", length(min = 12, max = 128), pattern = "^dt-")]
+    token: SecretString,
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     // The connection's elicitation state: cloned into each handler.
     let elicitations = AgentElicitations::new();
+    // The sensitive pages: a loopback server, started with the first page
+    // and stopped when the agent exits.
+    let pages = Pages::loopback();
     let counters = Arc::new(Counters::default());
     let (e1, e2) = (elicitations.clone(), elicitations);
     let (c1, c2) = (counters.clone(), counters);
@@ -162,8 +181,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                 // The turn waits for the client's answers: it runs as a task
                 // of its own, and answers the prompt when it is done.
                 let counters = c2.clone();
+                let pages = pages.clone();
                 e2.spawn(&cx, async move |elicitor| {
-                    if let Err(e) = run_turn(&elicitor, &counters, &prompt).await {
+                    if let Err(e) = run_turn(&elicitor, &counters, &pages, &prompt).await {
                         eprintln!("acp_agent: turn failed: {e}");
                         let _ = say(
                             elicitor.connection(),
@@ -193,6 +213,7 @@ struct Counters {
 async fn run_turn(
     elicitor: &Elicitor,
     counters: &Counters,
+    pages: &Pages,
     prompt: &PromptRequest,
 ) -> Result<(), agent_client_protocol::Error> {
     let cx = elicitor.connection();
@@ -273,48 +294,41 @@ async fn run_turn(
     };
     say(cx, session, &describe(&form))?;
 
-    // Step 2: the deploy token. Sensitive: URL mode or nothing.
+    // Step 2: the deploy token. Sensitive: this agent's own page, through
+    // URL mode, or nothing.
     let service = form.service.0;
-    let token_id = format!("deploy-token-{tool_call}");
-    let request = UrlRequest::new(
-        scope,
-        format!(
-            "Connect a deploy token for `{service}` on the deploy service's own page. The \
-             token goes straight to the deploy service, never through this conversation."
-        ),
-        format!(
-            "https://deploy.example.com/tokens/connect?service={service}&elicitation={token_id}"
-        ),
-        // This demo has no user authentication of its own.
-        UserBinding::NoUserAuthentication,
-    )
-    .elicitation_id(token_id);
-    match elicitor.elicit_sensitive(request).await {
-        Ok(UrlOutcome::Consented(waiting)) => {
+    let message = format!(
+        "Paste a deploy token for `{service}` on this agent's page. The token goes straight \
+         to the agent, never through this conversation."
+    );
+    match elicitor
+        .elicit_secret::<DeployToken>(scope, message, pages)
+        .await
+    {
+        Ok(SecretOutcome::Answered(token)) => {
+            // Used, never shown: only its length goes to the log.
+            eprintln!(
+                "acp_agent: deploy token received ({} characters)",
+                token.token.expose_secret().chars().count()
+            );
             say(
                 cx,
                 session,
-                &format!(
-                    "Thanks. Finish connecting the token on deploy.example.com in your browser \
-                     (request {}). Accepting only means you agreed to open the page: I'll start \
-                     the deploy once the deploy service confirms the token, not before.",
-                    waiting.id()
-                ),
+                &format!("Token received. Deploying `{service}` now."),
             )?;
-            finish(cx, session, &tool_call, ToolCallStatus::InProgress)
+            finish(cx, session, &tool_call, ToolCallStatus::Completed)
         }
-        Ok(UrlOutcome::Declined) => {
+        Ok(SecretOutcome::Declined) => {
             failed("You declined connecting a deploy token, so the deploy is not started.")
         }
-        Ok(UrlOutcome::Cancelled) => failed(
+        Ok(SecretOutcome::Expired) => failed(
+            "The token page expired before it was submitted. The deploy is not started; ask \
+             me again when you're ready.",
+        ),
+        Ok(_) => failed(
             "The token page was dismissed. The deploy is not started; ask me again when \
              you're ready.",
         ),
-        Ok(UrlOutcome::UnknownAction(other)) => failed(&format!(
-            "Your client answered with an action I don't know (`{}`). The deploy is not \
-             started.",
-            other.action()
-        )),
         Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode)) => failed(
             "To push the release I need a deploy token, and a token must never be typed into \
              a form or this chat. Your client has no secure browser flow (URL mode), so I \
@@ -322,7 +336,7 @@ async fn run_turn(
              service's settings and ask me again.",
         ),
         Err(error) => failed(&format!(
-            "I could not ask for the token: {error}. The deploy is not started."
+            "I could not get the token: {error}. The deploy is not started."
         )),
     }
 }

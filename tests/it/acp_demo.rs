@@ -67,9 +67,9 @@ impl Drop for Running {
     }
 }
 
-struct Output {
-    stdout: String,
-    stderr: String,
+pub(crate) struct Output {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Output {
@@ -163,6 +163,121 @@ fn run(program: &Path, args: &[&str], stdin: &[Value]) -> Output {
     output
 }
 
+/// The demo client and agent, running: the test reads the client's stderr
+/// line by line while it runs (to find the token page's URL and submit the
+/// page), then waits for it to exit.
+pub(crate) struct Live {
+    child: Running,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+    stdout: std::thread::JoinHandle<String>,
+}
+
+impl Live {
+    /// Starts the demo client, tracing, on the demo agent, with its
+    /// scripted `answers` (stdin is closed after them).
+    pub(crate) fn start(modes: &[&str], answers: &[Value]) -> Self {
+        let agent = example("acp_agent");
+        let mut child = Running(
+            Command::new(example("acp_client"))
+                .args(["--trace", "--agent"])
+                .arg(&agent)
+                .args(modes)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start the demo client"),
+        );
+        let mut input = child.0.stdin.take().expect("piped stdin");
+        let script: String = answers.iter().map(|v| format!("{v}\n")).collect();
+        input
+            .write_all(script.as_bytes())
+            .expect("write the answers");
+        drop(input);
+        let mut stdout = child.0.stdout.take().expect("piped stdout");
+        let stderr = child.0.stderr.take().expect("piped stderr");
+        let stdout = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stdout.read_to_string(&mut s);
+            s
+        });
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            lines,
+            seen: Vec::new(),
+            stdout,
+        }
+    }
+
+    /// Waits for a stderr line containing `needle`, and returns it.
+    pub(crate) fn wait_for(&mut self, needle: &str) -> String {
+        let started = Instant::now();
+        loop {
+            let left = HANG_LIMIT.saturating_sub(started.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.contains(needle) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no stderr line with {needle:?}; stderr so far:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The token page's URL, once the client consented to it.
+    pub(crate) fn page_url(&mut self) -> String {
+        let line = self.wait_for("consent given (scripted: the URL is not opened): ");
+        line.rsplit(' ')
+            .next()
+            .expect("the URL ends the line")
+            .to_owned()
+    }
+
+    /// Waits for the client to exit successfully; everything it printed.
+    pub(crate) fn finish(mut self) -> Output {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.0.try_wait().expect("wait for the child") {
+                break status;
+            }
+            assert!(
+                started.elapsed() < HANG_LIMIT,
+                "the demo client hung; killed"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The reader ends with the child's stderr.
+        self.seen.extend(self.lines.iter());
+        let output = Output {
+            stdout: self.stdout.join().expect("stdout reader"),
+            stderr: self.seen.join("\n"),
+        };
+        assert!(
+            status.success(),
+            "the demo client failed ({status})\n--- stdout\n{}\n--- stderr\n{}",
+            output.stdout,
+            output.stderr
+        );
+        output
+    }
+}
+
 /// The demo client, tracing, running the demo agent.
 fn client(modes: &[&str], answers: &[Value]) -> Output {
     client_of("acp_agent", modes, answers)
@@ -208,9 +323,15 @@ fn assert_no_credential_fields(output: &Output) {
     }
 }
 
+/// A deploy token only this test knows: it must appear nowhere on the wire
+/// or in any log.
+const TOKEN: &str = "dt-7Gq2-secret-for-the-trace-test";
+
 #[test]
-fn accept_after_an_invalid_answer_that_is_never_sent() {
-    let output = client(
+fn accept_after_an_invalid_answer_then_the_token_on_the_agents_page() {
+    use crate::common::http::Req;
+
+    let mut live = Live::start(
         &["--form", "--url"],
         &[
             // Breaks two rules: rejected by the client before sending.
@@ -220,10 +341,41 @@ fn accept_after_an_invalid_answer_that_is_never_sent() {
                 "regions": ["eu-west", "us-east"], "notify": false,
                 "report_to": "ops@example.com"
             }}),
-            // Consent to open the token page (never opened in scripted mode).
+            // Consent to open the token page (never opened in scripted mode:
+            // the test plays the browser).
             json!({"action": "accept"}),
         ],
     );
+    let url = live.page_url();
+    let rest = url.strip_prefix("http://").expect("a loopback http URL");
+    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
+    let addr: std::net::SocketAddr = authority.parse().expect("127.0.0.1:port");
+    assert!(addr.ip().is_loopback(), "{url}");
+    let page = Req::get(path).send(addr);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_has(&page.body, "Paste a deploy token for `api`", "the page");
+    let cookie = page.cookie().expect("a binding cookie");
+    let csrf = page.csrf().expect("a CSRF token");
+    // A token that breaks the page's pattern: shown again with the error.
+    let post = |token: &str| {
+        Req::post(path, format!("csrf={csrf}&token={token}"))
+            .header("cookie", &cookie)
+            .same_origin(addr)
+            .send(addr)
+    };
+    let wrong = post("not-a-deploy-token");
+    assert_eq!(wrong.status, 422, "{}", wrong.body);
+    assert_has(&wrong.body, "must match", "the page's error");
+    assert_lacks(
+        &wrong.body,
+        "not-a-deploy-token",
+        "the page after a rejected secret",
+    );
+    let done = post(TOKEN);
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_has(&done.body, "return to your client", "the done page");
+    let output = live.finish();
+
     assert_has(
         &output.stderr,
         "rejected, not sent: invalid form content: `env` must be one of `staging`, \
@@ -238,13 +390,13 @@ fn accept_after_an_invalid_answer_that_is_never_sent() {
     );
     assert_has(
         &output.stdout,
-        "Finish connecting the token on deploy.example.com",
+        "Token received. Deploying `api` now.",
         "the agent's reply",
     );
     assert_has(
-        &output.stderr,
-        "the URL is not opened",
-        "the client's report",
+        &output.stdout,
+        "[tool call deploy-1: completed]",
+        "the tool call",
     );
 
     // Two requests: the form, in declaration order and scoped to the tool
@@ -272,32 +424,39 @@ fn accept_after_an_invalid_answer_that_is_never_sent() {
             "report_to"
         ]
     );
-    let url = &requests[1]["params"];
-    assert_eq!(url["mode"], "url");
-    assert!(
-        url["url"]
-            .as_str()
-            .is_some_and(|u| u.starts_with("https://deploy.example.com/")),
-        "{url}"
-    );
+    let request = &requests[1]["params"];
+    assert_eq!(request["mode"], "url");
+    assert_eq!(request["url"], url.as_str());
+    let id = request["elicitationId"].as_str().expect("an elicitationId");
+    assert!(url.ends_with(&format!("/elicit/{id}")), "{url} {id}");
 
     // Exactly one answer per request: the invalid one was never sent.
     let answers = output.answers();
     assert_eq!(answers.len(), 2, "{answers:#?}");
-    assert_eq!(
-        answers[0]["result"],
-        json!({"action": "accept", "content": {
-            "service": "api", "env": "production", "replicas": 3,
-            "regions": ["eu-west", "us-east"], "notify": false,
-            "report_to": "ops@example.com"
-        }})
-    );
     assert_eq!(answers[1]["result"], json!({"action": "accept"}));
-    let (sent, _) = output.wire();
+    let (sent, received) = output.wire();
     assert!(
         sent.iter().all(|m| !m.to_string().contains("\"prod\"")),
         "{sent:#?}"
     );
+    // The agent completed it, once the page was submitted, and the client
+    // saw it.
+    let completions: Vec<&Value> = received
+        .iter()
+        .filter(|m| m["method"] == "elicitation/complete")
+        .collect();
+    assert_eq!(completions.len(), 1, "{received:#?}");
+    assert_eq!(completions[0]["params"]["elicitationId"], id);
+    assert_has(
+        &output.stderr,
+        &format!("the agent reports `{id}` completed"),
+        "the client",
+    );
+    // The token is nowhere: not on the wire (every ACP line is traced),
+    // not in the client's or the agent's stderr, not in stdout.
+    assert_lacks(&output.stderr, TOKEN, "the trace and both programs' stderr");
+    assert_lacks(&output.stdout, TOKEN, "stdout");
+    assert_has(&output.stderr, "deploy token received (", "the agent's log");
     assert_no_credential_fields(&output);
 }
 

@@ -1107,3 +1107,119 @@ fn the_readme_snippet_is_this_code() {
         lines(readme_block(heading))
     );
 }
+
+/// Feature `sensitive`: the token form `elicit_secret` asks for.
+#[derive(elicit_core::Elicit, Debug)]
+#[elicit(sensitive)]
+struct ApiToken {
+    /// The token.
+    #[secret]
+    #[elicit(length(min = 12))]
+    token: elicit_core::sensitive::SecretString,
+}
+
+/// Plays the browser: waits until `client` saw a URL request, then submits
+/// `token` on its page; returns the page's status.
+fn submit_page(client: ScriptedClient, token: &'static str) -> std::thread::JoinHandle<u16> {
+    use crate::common::http::Req;
+    std::thread::spawn(move || {
+        let url = loop {
+            if let Some(ElicitRequestParams::UrlElicitationParams { url, .. }) =
+                client.seen().first()
+            {
+                break url.clone();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let rest = url.strip_prefix("http://").unwrap();
+        let (authority, path) = rest.split_at(rest.find('/').unwrap());
+        let addr = authority.parse().unwrap();
+        let page = Req::get(path).send(addr);
+        let (cookie, csrf) = (page.cookie().unwrap(), page.csrf().unwrap());
+        Req::post(path, format!("csrf={csrf}&token={token}"))
+            .header("cookie", &cookie)
+            .same_origin(addr)
+            .send(addr)
+            .status
+    })
+}
+
+#[test]
+fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
+    use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome};
+
+    let (client, mut notified) =
+        ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
+    let browser = submit_page(client.clone(), "tok-0123456789");
+    let pages = Pages::loopback();
+    let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let outcome = peer
+            .elicit_secret::<ApiToken>("Paste your API token.", &pages)
+            .await
+            .unwrap();
+        (outcome, notified.recv().await.unwrap())
+    }));
+    assert_eq!(browser.join().unwrap(), 200);
+    let SecretOutcome::Answered(token) = outcome else {
+        panic!("answered: {outcome:?}");
+    };
+    assert_eq!(token.token.expose_secret(), "tok-0123456789");
+    let [
+        ElicitRequestParams::UrlElicitationParams {
+            message,
+            url,
+            elicitation_id,
+            ..
+        },
+    ] = &seen[..]
+    else {
+        panic!("one URL request: {seen:?}");
+    };
+    assert_eq!(message, "Paste your API token.");
+    assert!(url.ends_with(&format!("/elicit/{elicitation_id}")), "{url}");
+    assert_eq!(
+        completed.method,
+        elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION
+    );
+    assert_eq!(
+        completed.params,
+        Some(json!({"elicitationId": elicitation_id}))
+    );
+}
+
+#[test]
+fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
+    use crate::common::http::Req;
+    use elicit_core::sensitive::{Pages, SecretOutcome};
+
+    let pages = Pages::loopback();
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
+    let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_secret::<ApiToken>("m", &pages).await
+    }));
+    assert!(
+        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
+        "{refused:?}"
+    );
+    assert!(seen.is_empty());
+    assert!(
+        pages.local_addr().is_none(),
+        "a page server started for nothing"
+    );
+
+    let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
+    let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_secret::<ApiToken>("m", &pages).await
+    }));
+    assert!(
+        matches!(declined, Ok(SecretOutcome::Declined)),
+        "{declined:?}"
+    );
+    let [ElicitRequestParams::UrlElicitationParams { url, .. }] = &seen[..] else {
+        panic!("one URL request: {seen:?}");
+    };
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    let visit = Req::get(path).send(authority.parse().unwrap());
+    assert_eq!(visit.status, 410, "the declined page is still open");
+}

@@ -463,3 +463,130 @@ fn slow_clients_are_cut_off() {
         200
     );
 }
+
+// ---------------------------------------------------------------------------
+// Hosted pages: the `tower` service, called as a web framework calls it.
+
+mod hosted {
+    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, PageResponse, Pages};
+    use http_body_util::{BodyExt, Full};
+    use tower_service::Service;
+
+    use super::{Connect, SECRET, answer};
+
+    const BASE: &str = "https://agent.example.com/elicit";
+
+    /// Stands in for the host's own authentication: the user a trusted
+    /// header names.
+    fn pages() -> Pages {
+        Pages::hosted(BASE, |request: &http::request::Parts| {
+            let user = request.headers.get("x-user")?.to_str().ok()?;
+            Some(VerifiedUser::new(user))
+        })
+        .unwrap()
+    }
+
+    struct Reply {
+        status: u16,
+        headers: http::HeaderMap,
+        body: String,
+    }
+
+    fn call(pages: &Pages, request: http::request::Builder, body: &str) -> Reply {
+        let request = request
+            .header("host", "agent.example.com")
+            .body(Full::new(std::io::Cursor::new(body.as_bytes().to_vec())))
+            .unwrap();
+        let response: PageResponse =
+            futures::executor::block_on(pages.service().call(request)).unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = futures::executor::block_on(response.into_body().collect()).unwrap();
+        Reply {
+            status,
+            headers,
+            body: String::from_utf8(body.to_bytes().to_vec()).unwrap(),
+        }
+    }
+
+    fn get(path: &str, user: Option<&str>) -> http::request::Builder {
+        let request = http::Request::get(path);
+        match user {
+            Some(user) => request.header("x-user", user),
+            None => request,
+        }
+    }
+
+    #[test]
+    fn hosted_pages_need_https_and_every_page_a_user() {
+        for url in [
+            "http://agent.example.com/elicit",
+            "https://agent.example.com/elicit?x=1",
+            "https://user@agent.example.com/elicit",
+            "ftp://agent.example.com/",
+            "agent.example.com/elicit",
+        ] {
+            let refused = Pages::hosted(url, |_: &http::request::Parts| None).unwrap_err();
+            assert_eq!(refused, ConfigError::BadUrl(url.to_owned()));
+        }
+        // http only on loopback.
+        Pages::hosted("http://127.0.0.1:8080/e", |_: &http::request::Parts| None).unwrap();
+        assert!(matches!(
+            pages().open::<Connect>("m"),
+            Err(OpenError::UserRequired)
+        ));
+        assert!(matches!(
+            Pages::loopback().open_for::<Connect>(&VerifiedUser::new("alice"), "m"),
+            Err(OpenError::NoVerifier)
+        ));
+    }
+
+    #[test]
+    fn a_hosted_page_is_served_only_to_the_user_it_was_opened_for() {
+        let pages = pages();
+        let page = pages
+            .open_for::<Connect>(&VerifiedUser::new("alice"), "Connect")
+            .unwrap();
+        let url = page.url().to_owned();
+        let id = page.id().to_string();
+        assert_eq!(url, format!("{BASE}/{id}"));
+        let path = format!("/elicit/{id}");
+        for user in [None, Some("bob"), Some("Alice")] {
+            let refused = call(&pages, get(&path, user), "");
+            assert_eq!(refused.status, 403, "{user:?}");
+            assert!(refused.headers.get("set-cookie").is_none());
+        }
+        // A router that strips the mount path passes `/<id>`.
+        let shown = call(&pages, get(&format!("/{id}"), Some("alice")), "");
+        assert_eq!(shown.status, 200, "{}", shown.body);
+        let set = shown.headers["set-cookie"].to_str().unwrap().to_owned();
+        assert!(
+            set.ends_with("; HttpOnly; SameSite=Strict; Secure"),
+            "{set}"
+        );
+        let cookie = set.split(';').next().unwrap().to_owned();
+        let at = shown.body.find(r#"name="csrf" value=""#).unwrap() + 19;
+        let csrf = shown.body[at..at + 32].to_owned();
+        let waiter = answer(page);
+        let body = format!("csrf={csrf}&account=acme&token={SECRET}");
+        let post = |user: &str| {
+            call(
+                &pages,
+                http::Request::post(&path)
+                    .header("x-user", user)
+                    .header("cookie", &cookie)
+                    .header("sec-fetch-site", "same-origin")
+                    .header("origin", "https://agent.example.com")
+                    .header("content-type", "application/x-www-form-urlencoded"),
+                &body,
+            )
+        };
+        // Bob, even with Alice's cookie and token: refused.
+        assert_eq!(post("bob").status, 403);
+        let done = post("alice");
+        assert_eq!(done.status, 200, "{}", done.body);
+        let connect = waiter.join().unwrap().unwrap();
+        assert_eq!(connect.token.expose_secret(), SECRET);
+    }
+}

@@ -207,6 +207,16 @@ pub enum ElicitError {
     /// user): the client is not notified.
     #[error("{0}")]
     Completion(#[source] CompletionError),
+    /// The sensitive page could not be opened (feature `sensitive`): nothing
+    /// was sent.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    PageNotOpened(#[source] crate::sensitive::OpenError),
+    /// The sensitive page failed after the user consented (feature
+    /// `sensitive`): its store failed, or its answer did not fit the form.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    Page(#[source] crate::sensitive::PageError),
 }
 
 // ---------------------------------------------------------------------------
@@ -374,6 +384,76 @@ impl Elicitor {
     /// credentials, payments): URL mode or nothing, never a form.
     pub async fn elicit_sensitive(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
         url_flow(&self.cx, &self.state, request, true).await
+    }
+
+    /// Asks for the sensitive form `T` on a page these `pages` serve, in
+    /// one call: opens the page, sends the URL-mode request (only if the
+    /// client advertised URL mode: otherwise [`ElicitError::NotSent`], and
+    /// no page is opened), waits for the user's consent, then for the
+    /// page's submission, and once the value is in sends
+    /// `elicitation/complete` to this client and returns it, every rule
+    /// checked again. A decline, a cancel or the page's expiry closes the
+    /// page at once; so does dropping this future.
+    ///
+    /// The page is bound to the first browser that opens it; for pages
+    /// that verify users ([`Pages::hosted`](crate::sensitive::Pages::hosted)),
+    /// use [`elicit_secret_for`](Self::elicit_secret_for).
+    ///
+    /// ```no_run
+    /// # async fn turn(elicitor: elicit_core::acp::sdk::Elicitor, scope: elicit_core::protocol::ElicitationScope) {
+    /// use elicit_core::Elicit;
+    /// use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
+    ///
+    /// /// Your deploy token.
+    /// #[derive(Elicit)]
+    /// #[elicit(sensitive)]
+    /// struct DeployToken {
+    ///     /// From the deploy service's settings.
+    ///     #[secret]
+    ///     #[elicit(length(min = 20))]
+    ///     token: SecretString,
+    /// }
+    ///
+    /// // One per agent process: its loopback server starts with the first page.
+    /// let pages = Pages::loopback();
+    /// match elicitor.elicit_secret::<DeployToken>(scope, "Connect a deploy token", &pages).await {
+    ///     Ok(SecretOutcome::Answered(t)) => { let _ = t.token.expose_secret(); }
+    ///     Ok(_) => { /* declined, cancelled or expired: ask in the conversation */ }
+    ///     Err(error) => eprintln!("{error}"),
+    /// }
+    /// # }
+    /// ```
+    #[cfg(feature = "sensitive")]
+    pub async fn elicit_secret<T: crate::sensitive::SensitiveForm + Send>(
+        &self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+    ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
+        secret_flow(&self.cx, &self.state, scope, message.into(), pages, None).await
+    }
+
+    /// [`elicit_secret`](Self::elicit_secret) for the verified user `user`:
+    /// the page is served only to requests the pages' user verifier finds
+    /// `user` in, the URL request is bound to `user`, and so is its
+    /// completion.
+    #[cfg(feature = "sensitive")]
+    pub async fn elicit_secret_for<T: crate::sensitive::SensitiveForm + Send>(
+        &self,
+        user: &VerifiedUser,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+    ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
+        secret_flow(
+            &self.cx,
+            &self.state,
+            scope,
+            message.into(),
+            pages,
+            Some(user),
+        )
+        .await
     }
 
     /// Reports that the out-of-band flow of `id` finished (as
@@ -614,6 +694,71 @@ async fn url_flow(
             Err(ElicitError::Unreadable(e))
         }
         Err(UrlResponseError::Outcome(e)) => Err(ElicitError::Url(e)),
+    }
+}
+
+/// [`Elicitor::elicit_secret`]: the page, the URL request, the page's
+/// answer, the completion.
+#[cfg(feature = "sensitive")]
+async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
+    cx: &ConnectionTo<Client>,
+    state: &AgentElicitations,
+    scope: ElicitationScope,
+    message: String,
+    pages: &crate::sensitive::Pages,
+    user: Option<&VerifiedUser>,
+) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
+    use crate::protocol::agent::UserBinding;
+    use crate::sensitive::{PageError, SecretOutcome};
+
+    // No page for a client that cannot show one.
+    if !state.lock().supports_url() {
+        return Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode));
+    }
+    let page = match user {
+        Some(user) => pages.open_for::<T>(user, message.clone()),
+        None => pages.open::<T>(message.clone()),
+    }
+    .map_err(ElicitError::PageNotOpened)?;
+    let id = ElicitationId::new(page.id().to_string());
+    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
+        UserBinding::Verified(user.clone())
+    });
+    let request = UrlRequest::new(scope, message, page.url(), binding).elicitation_id(id.clone());
+    // From here the id is outstanding on the connection: abandoned unless
+    // completed, whichever way this future ends (dropped included).
+    let outstanding = Outstanding { state, id: &id };
+    match url_flow(cx, state, request, true).await? {
+        UrlOutcome::Consented(_) => {}
+        // The page closes as it is dropped.
+        UrlOutcome::Declined => return Ok(SecretOutcome::Declined),
+        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => {
+            return Ok(SecretOutcome::Cancelled);
+        }
+    }
+    match page.answer().await {
+        Ok(value) => {
+            complete(cx, state, &id, user)?;
+            std::mem::forget(outstanding);
+            Ok(SecretOutcome::Answered(value))
+        }
+        Err(PageError::Expired) => Ok(SecretOutcome::Expired),
+        Err(PageError::Cancelled) => Ok(SecretOutcome::Cancelled),
+        Err(error) => Err(ElicitError::Page(error)),
+    }
+}
+
+/// Abandons a URL elicitation's id when dropped, unless forgotten.
+#[cfg(feature = "sensitive")]
+struct Outstanding<'a> {
+    state: &'a AgentElicitations,
+    id: &'a ElicitationId,
+}
+
+#[cfg(feature = "sensitive")]
+impl Drop for Outstanding<'_> {
+    fn drop(&mut self) {
+        self.state.lock().abandon(self.id);
     }
 }
 

@@ -152,6 +152,16 @@ pub enum ElicitError {
         /// How many form requests were sent.
         attempts: u32,
     },
+    /// The sensitive page could not be opened (feature `sensitive`):
+    /// nothing was sent.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    PageNotOpened(#[source] crate::sensitive::OpenError),
+    /// The sensitive page failed after the user consented (feature
+    /// `sensitive`): its store failed, or its answer did not fit the form.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    Page(#[source] crate::sensitive::PageError),
 }
 
 /// Whether an MCP client with these `initialize` capabilities accepts
@@ -339,6 +349,28 @@ pub trait ElicitExt: sealed::Sealed {
         &self,
         id: &ElicitationId,
     ) -> impl Future<Output = Result<(), ElicitError>> + Send + '_;
+
+    /// Asks for the sensitive form `T` on a page `pages` serve, in one
+    /// call (feature `sensitive`): opens the page, sends its URL in URL
+    /// mode (only if the client advertised it: otherwise
+    /// [`ElicitError::SensitiveInputNeedsUrlMode`], and no page is opened),
+    /// waits for consent, then for the page's submission, sends
+    /// `notifications/elicitation/complete` once the value is in and
+    /// returns it, every rule checked again. A decline, a cancel, the
+    /// page's expiry, or dropping this future closes the page at once.
+    ///
+    /// The page is bound to the first browser that opens it (loopback
+    /// pages); pages that verify users need the user
+    /// ([`Pages::open_for`](crate::sensitive::Pages::open_for)), which this
+    /// call does not know: it fails with
+    /// [`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)
+    /// on them.
+    #[cfg(feature = "sensitive")]
+    fn elicit_secret<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
+        &'a self,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+    ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a;
 }
 
 impl ElicitExt for Peer<RoleServer> {
@@ -368,6 +400,16 @@ impl ElicitExt for Peer<RoleServer> {
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
         ask_url(self, request, true)
+    }
+
+    #[cfg(feature = "sensitive")]
+    fn elicit_secret<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
+        &'a self,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+    ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a
+    {
+        secret_flow(self, message.into(), pages)
     }
 
     fn notify_elicitation_complete(
@@ -483,6 +525,44 @@ fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
         Unsendable::Credential(field) => ElicitError::CredentialField { field },
     })?;
     to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
+}
+
+/// [`ElicitExt::elicit_secret`]: the page, the URL request, the page's
+/// answer, the completion.
+#[cfg(feature = "sensitive")]
+async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
+    peer: &Peer<RoleServer>,
+    message: String,
+    pages: &crate::sensitive::Pages,
+) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
+    use crate::sensitive::{PageError, SecretOutcome};
+
+    // No page for a client that cannot show one.
+    if !peer.supports_elicitation(Mode::Url) {
+        return Err(ElicitError::SensitiveInputNeedsUrlMode);
+    }
+    let page = pages
+        .open::<T>(message.clone())
+        .map_err(ElicitError::PageNotOpened)?;
+    let id = ElicitationId::new(page.id().to_string());
+    let request = UrlRequest::new(message, page.url(), id.clone());
+    // Dropping `page` (any early return) closes it.
+    match ask_url(peer, request, true).await? {
+        UrlOutcome::Consented(_) => {}
+        UrlOutcome::Declined => return Ok(SecretOutcome::Declined),
+        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => {
+            return Ok(SecretOutcome::Cancelled);
+        }
+    }
+    match page.answer().await {
+        Ok(value) => {
+            peer.notify_elicitation_complete(&id).await?;
+            Ok(SecretOutcome::Answered(value))
+        }
+        Err(PageError::Expired) => Ok(SecretOutcome::Expired),
+        Err(PageError::Cancelled) => Ok(SecretOutcome::Cancelled),
+        Err(error) => Err(ElicitError::Page(error)),
+    }
 }
 
 async fn ask_url(

@@ -68,6 +68,7 @@
 
 mod body;
 mod form;
+mod outcome;
 mod page;
 mod pages;
 mod server;
@@ -77,6 +78,7 @@ mod token;
 
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
+pub use outcome::SecretOutcome;
 pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
 pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,

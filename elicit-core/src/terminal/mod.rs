@@ -217,7 +217,11 @@ impl Renderer {
         }
         match self.input {
             Input::Script(_) => {
-                say("  consent given (scripted: the URL is not opened)".to_owned());
+                // One line a test driving the client can read the URL from.
+                say(format!(
+                    "  consent given (scripted: the URL is not opened): {}",
+                    request.url()
+                ));
                 false
             }
             Input::Terminal => match open_in_browser(request.url()) {
