@@ -339,6 +339,16 @@ fn hostile_bodies_are_refused_without_using_the_page() {
             ),
             413,
         ),
+        // No length declared: the cap holds while the body is read.
+        (
+            post(
+                &open,
+                &cookie,
+                format!("{good}&account={}", "a".repeat(300)),
+            )
+            .chunked(),
+            413,
+        ),
         (post(&open, &cookie, format!("{good}&account=acme")), 400),
         (
             post(
@@ -367,7 +377,8 @@ fn hostile_bodies_are_refused_without_using_the_page() {
         );
         assert!(!reply.body.contains(SECRET));
     }
-    let ok = post(&open, &cookie, &good).send(open.addr);
+    // A chunked body within the cap is read as any other.
+    let ok = post(&open, &cookie, &good).chunked().send(open.addr);
     assert_eq!(ok.status, 200, "{}", ok.body);
 }
 

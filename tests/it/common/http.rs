@@ -51,6 +51,8 @@ pub struct Req {
     body: Vec<u8>,
     /// The `Content-Length` to declare, if not the body's.
     length: Option<usize>,
+    /// Sends the body chunked, with no `Content-Length`.
+    chunked: bool,
 }
 
 impl Req {
@@ -72,6 +74,7 @@ impl Req {
             headers: Vec::new(),
             body: Vec::new(),
             length: None,
+            chunked: false,
         }
     }
 
@@ -100,6 +103,13 @@ impl Req {
         self
     }
 
+    /// Sends the body as one chunk (`Transfer-Encoding: chunked`), so its
+    /// size is known only once it is read.
+    pub fn chunked(mut self) -> Self {
+        self.chunked = true;
+        self
+    }
+
     /// The request's bytes.
     pub fn bytes(&self, addr: SocketAddr) -> Vec<u8> {
         let host = self.host.clone().unwrap_or_else(|| addr.to_string());
@@ -109,6 +119,14 @@ impl Req {
         );
         for (name, value) in &self.headers {
             head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if self.chunked {
+            head.push_str("transfer-encoding: chunked\r\n\r\n");
+            head.push_str(&format!("{:x}\r\n", self.body.len()));
+            let mut bytes = head.into_bytes();
+            bytes.extend_from_slice(&self.body);
+            bytes.extend_from_slice(b"\r\n0\r\n\r\n");
+            return bytes;
         }
         if self.method == "POST" {
             let length = self.length.unwrap_or(self.body.len());
