@@ -73,6 +73,8 @@ enum Flow {
     UrlThenComplete,
     /// A raw `elicitation/create`, bypassing the agent-side checks.
     Raw(Box<CreateElicitationRequest>),
+    /// The README's sensitive-input snippet, on these pages.
+    Secret(elicit_core::sensitive::Pages),
 }
 
 /// What the agent got.
@@ -82,6 +84,8 @@ enum Got {
     Url(Result<UrlOutcome, ElicitError>),
     Completed(Result<(), ElicitError>, Result<(), ElicitError>),
     Raw(Result<Value, agent_client_protocol::Error>),
+    /// The token the README's snippet returned, exposed for the test.
+    Secret(Result<Option<String>, ElicitError>),
 }
 
 /// A renderer reading answers from a list, recording what it was shown.
@@ -164,6 +168,11 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
             let first = elicitor.complete(&id, None);
             let second = elicitor.complete(&id, None);
             Got::Completed(first, second)
+        }
+        Flow::Secret(pages) => {
+            use elicit_core::sensitive::ExposeSecret;
+            let token = readme_sensitive::deploy_token(elicitor, scope, &pages).await;
+            Got::Secret(token.map(|t| t.map(|t| t.token.expose_secret().to_owned())))
         }
         Flow::Raw(request) => Got::Raw(
             elicitor
@@ -644,4 +653,115 @@ fn a_spawned_turn_reads_the_answer_and_ends_the_prompt() {
         "{seen:?}"
     );
     assert!(seen.prompt_answered, "{seen:?}");
+}
+
+/// The README's "Sensitive input" snippet, compiled and run.
+mod readme_sensitive {
+    // README snippet start
+    use elicit_core::Elicit;
+    use elicit_core::acp::sdk::{ElicitError, Elicitor};
+    use elicit_core::protocol::ElicitationScope;
+    use elicit_core::sensitive::{Pages, SecretOutcome, SecretString};
+
+    /// Your deploy token.
+    #[derive(Elicit)]
+    #[elicit(sensitive, title = "Deploy token")]
+    pub struct DeployToken {
+        /// From the deploy service: Settings → Tokens.
+        #[secret]
+        #[elicit(length(min = 12, max = 128), pattern = "^dt-")]
+        pub token: SecretString,
+    }
+
+    /// In a turn started with `AgentElicitations::spawn`; `pages` is one
+    /// `Pages::loopback()` for the whole agent process.
+    pub async fn deploy_token(
+        elicitor: &Elicitor,
+        scope: ElicitationScope,
+        pages: &Pages,
+    ) -> Result<Option<DeployToken>, ElicitError> {
+        // URL mode or nothing: a client without it gets no page, and this is
+        // `Err(ElicitError::NotSent(..))`.
+        let asked = elicitor.elicit_secret::<DeployToken>(scope, "Paste a deploy token.", pages);
+        Ok(match asked.await? {
+            // The page was submitted and checked; `elicitation/complete` was sent.
+            SecretOutcome::Answered(token) => Some(token),
+            // Declined, cancelled or expired: the page is closed.
+            _ => None,
+        })
+    }
+    // README snippet end
+}
+
+#[test]
+fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
+    use crate::common::http::Req;
+
+    let script = Script {
+        urls: [UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    // Plays the browser once the client was shown the URL.
+    let shown = script.shown.clone();
+    let browser = std::thread::spawn(move || {
+        let url = loop {
+            let seen = shown.lock().unwrap().clone();
+            if let Some(url) = seen
+                .iter()
+                .find_map(|s| s.strip_prefix("url from the test agent: "))
+            {
+                break url.to_owned();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let rest = url.strip_prefix("http://").unwrap();
+        let (authority, path) = rest.split_at(rest.find('/').unwrap());
+        let addr = authority.parse().unwrap();
+        let page = Req::get(path).send(addr);
+        let (cookie, csrf) = (page.cookie().unwrap(), page.csrf().unwrap());
+        let post = Req::post(path, format!("csrf={csrf}&token=dt-0123456789ab"))
+            .header("cookie", &cookie)
+            .same_origin(addr)
+            .send(addr);
+        (url, post.status)
+    });
+    let pages = elicit_core::sensitive::Pages::loopback();
+    let run = run(form_and_url(), script, Flow::Secret(pages));
+    let (url, status) = browser.join().unwrap();
+    assert_eq!(status, 200);
+    let Got::Secret(Ok(Some(token))) = run.got else {
+        panic!("the token: {:?}", run.got);
+    };
+    assert_eq!(token, "dt-0123456789ab");
+    let id = url.rsplit('/').next().unwrap();
+    assert_eq!(run.completed, [ElicitationId::new(id)]);
+}
+
+#[test]
+fn the_readme_sensitive_snippet_sends_nothing_without_url_mode() {
+    let pages = elicit_core::sensitive::Pages::loopback();
+    let run = run(form_only(), Script::default(), Flow::Secret(pages.clone()));
+    assert!(
+        matches!(
+            run.got,
+            Got::Secret(Err(ElicitError::NotSent(
+                SendError::SensitiveInputNeedsUrlMode
+            )))
+        ),
+        "{:?}",
+        run.got
+    );
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+    assert!(
+        pages.local_addr().is_none(),
+        "a page server started for nothing"
+    );
+}
+
+#[test]
+fn the_readme_sensitive_snippet_is_this_code() {
+    assert_eq!(
+        crate::common::readme::lines(crate::common::readme::snippet(include_str!("acp_sdk.rs"))),
+        crate::common::readme::lines(crate::common::readme::readme_block("## Sensitive input"))
+    );
 }
