@@ -5,12 +5,24 @@
 //! is the user who started it. This module is that page, built from the same
 //! restricted schema and checked by the same engine as a form.
 //!
-//! What is here so far:
 //! - [`SensitiveForm`]: the typed value a page collects. Derive it with
 //!   `#[derive(Elicit)]` and `#[elicit(sensitive)]`; each `#[secret]` field
 //!   is a [`SecretString`]. It is not an [`Elicit`](crate::Elicit) form, so
 //!   sending it in form mode does not compile, and no error or `Debug`
 //!   output holds a secret.
+//! - One call per flow: `Elicitor::elicit_secret` on the ACP SDK (feature
+//!   `acp-sdk`) and `ElicitExt::elicit_secret` on rmcp (feature `rmcp`).
+//!   Each opens a page, sends its URL in URL mode (never a form), waits for
+//!   consent and for the page's submission, sends the completion
+//!   notification and returns a [`SecretOutcome`].
+//! - [`Pages`]: where pages are served. [`Pages::loopback`] is a server of
+//!   its own on `127.0.0.1` (the usual ACP case: the client launched the
+//!   agent on the user's machine); [`Pages::hosted`] gives a `tower`
+//!   service ([`Pages::service`]) to mount in your own web server, with a
+//!   [`UserVerifier`]. [`Pages::open`] and [`PendingPage`] are the flow
+//!   without an SDK.
+//! - [`Store`]: where pending pages live ([`MemoryStore`] by default), and
+//!   how several replicas share them.
 //! - [`PageForm`]: the page, rendered on the server as plain HTML, no
 //!   script, every text escaped, secret fields never pre-filled or echoed;
 //!   and the pages that end a flow ([`Notice`]).
@@ -19,9 +31,29 @@
 //!   invalid UTF-8 refuse the body; a secret is decoded into zeroized
 //!   memory).
 //!
-//! The server that serves the page, the user binding and the one-call flows
-//! build on these (issue 22, in progress); the threat model below is what
-//! they must meet, and each check names where it lives.
+//! ```no_run
+//! use elicit_core::Elicit;
+//! use elicit_core::sensitive::{ExposeSecret, Pages, SecretString};
+//!
+//! /// Your API key.
+//! #[derive(Elicit)]
+//! #[elicit(sensitive)]
+//! struct ApiKey {
+//!     /// From your dashboard.
+//!     #[secret]
+//!     #[elicit(length(min = 20))]
+//!     key: SecretString,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let pages = Pages::loopback();
+//! let page = pages.open::<ApiKey>("Paste your API key")?;
+//! // Send `page.url()` to the client in URL mode (the SDK calls do), then:
+//! let key: ApiKey = futures::executor::block_on(page.answer())?;
+//! # let _ = key.key.expose_secret();
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # Threat model
 //!
@@ -44,6 +76,18 @@
 //!
 //! Out of scope: a compromised agent host, browser or client machine
 //! (malware reads keystrokes whatever the page does).
+//!
+//! **What "the same user" means.** On loopback, the user is whoever holds
+//! the browser that first opened the page: only the user who consented in
+//! the client has the URL (the client opens it in that user's browser), the
+//! first visit binds the page to that browser with an `HttpOnly`,
+//! `SameSite=Strict` cookie scoped to the page's path, and every other
+//! browser (or a script without the cookie) is refused. Another local user
+//! who learns the URL before the user opens it could win that race; the URL
+//! goes only to the client, over the agent's stdio. A hosted agent must
+//! authenticate: [`Pages::hosted`] takes a [`UserVerifier`] (there is no
+//! default that accepts anyone), each page is opened for a verified user,
+//! and every request must carry that user.
 //!
 //! **Threats, and the check that stops each.**
 //!
