@@ -70,10 +70,10 @@ impl Drop for LoopbackServer {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        if thread::current().id() != self.thread_id {
-            if let Some(thread) = self.thread.take() {
-                let _ = thread.join();
-            }
+        if thread::current().id() != self.thread_id
+            && let Some(thread) = self.thread.take()
+        {
+            let _ = thread.join();
         }
     }
 }

@@ -420,13 +420,13 @@ fn binding_cookie(headers: &HeaderMap) -> Option<Token> {
     for value in headers.get_all(header::COOKIE) {
         let text = value.to_str().ok()?;
         for pair in text.split(';') {
-            if let Some((name, value)) = pair.trim().split_once('=') {
-                if name == COOKIE {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some(Token::parse(value)?);
+            if let Some((name, value)) = pair.trim().split_once('=')
+                && name == COOKIE
+            {
+                if found.is_some() {
+                    return None;
                 }
+                found = Some(Token::parse(value)?);
             }
         }
     }
