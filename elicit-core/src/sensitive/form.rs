@@ -104,6 +104,14 @@ impl Submission {
     pub fn values(&self) -> &Content {
         &self.values
     }
+
+    /// The secrets, by field name: for a [`Store`](super::Store) that
+    /// carries a submission to another process (encrypt them on the way).
+    /// Rebuild the submission there with [`new`](Self::new),
+    /// [`value`](Self::value) and [`secret`](Self::secret).
+    pub fn secrets(&self) -> impl Iterator<Item = (&str, &SecretString)> {
+        self.secrets.iter().map(|(name, secret)| (name.as_str(), secret))
+    }
 }
 
 impl fmt::Debug for Submission {

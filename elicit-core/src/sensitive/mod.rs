@@ -45,11 +45,11 @@
 //!     key: SecretString,
 //! }
 //!
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn ask() -> Result<(), Box<dyn std::error::Error>> {
 //! let pages = Pages::loopback();
 //! let page = pages.open::<ApiKey>("Paste your API key")?;
 //! // Send `page.url()` to the client in URL mode (the SDK calls do), then:
-//! let key: ApiKey = futures::executor::block_on(page.answer())?;
+//! let key: ApiKey = page.answer().await?;
 //! # let _ = key.key.expose_secret();
 //! # Ok(())
 //! # }
