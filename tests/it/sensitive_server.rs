@@ -600,4 +600,94 @@ mod hosted {
         let connect = waiter.join().unwrap().unwrap();
         assert_eq!(connect.token.expose_secret(), SECRET);
     }
+
+    /// A store two replicas share: every record goes through JSON on its
+    /// way in and out, as in a shared store (Redis, SQL), and the answer
+    /// crosses from the replica that served the post to the one that asked.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<elicit_core::sensitive::MemoryStore>);
+
+    impl elicit_core::sensitive::Store for Shared {
+        fn insert(
+            &self,
+            id: elicit_core::sensitive::PageId,
+            record: elicit_core::sensitive::Record,
+            max_open: usize,
+        ) -> Result<(), elicit_core::sensitive::StoreError> {
+            let json = serde_json::to_string(&record).unwrap();
+            self.0
+                .insert(id, serde_json::from_str(&json).unwrap(), max_open)
+        }
+        fn get(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+        ) -> Result<Option<elicit_core::sensitive::Record>, elicit_core::sensitive::StoreError>
+        {
+            let record = self.0.get(id)?;
+            let json = serde_json::to_string(&record).unwrap();
+            Ok(serde_json::from_str(&json).unwrap())
+        }
+        fn bind(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+            binding: elicit_core::sensitive::Binding,
+        ) -> Result<Option<elicit_core::sensitive::Binding>, elicit_core::sensitive::StoreError>
+        {
+            self.0.bind(id, binding)
+        }
+        fn end(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+            end: elicit_core::sensitive::End,
+        ) -> Result<bool, elicit_core::sensitive::StoreError> {
+            self.0.end(id, end)
+        }
+        fn wait(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+        ) -> Result<elicit_core::sensitive::Waiting, elicit_core::sensitive::StoreError> {
+            self.0.wait(id)
+        }
+        fn remove(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+        ) -> Result<(), elicit_core::sensitive::StoreError> {
+            self.0.remove(id)
+        }
+    }
+
+    #[test]
+    fn two_replicas_sharing_a_store_serve_each_others_pages() {
+        let store = Shared::default();
+        let replica = || pages().store(store.clone());
+        let (asking, serving) = (replica(), replica());
+        let page = asking
+            .open_for::<Connect>(&VerifiedUser::new("alice"), "Connect")
+            .unwrap();
+        let path = format!("/elicit/{}", page.id());
+        let waiter = answer(page);
+        // The other replica serves the page, and takes the post.
+        let shown = call(&serving, get(&path, Some("alice")), "");
+        assert_eq!(shown.status, 200, "{}", shown.body);
+        let cookie = shown.headers["set-cookie"].to_str().unwrap();
+        let cookie = cookie.split(';').next().unwrap().to_owned();
+        let at = shown.body.find(r#"name="csrf" value=""#).unwrap() + 19;
+        let csrf = &shown.body[at..at + 32];
+        let done = call(
+            &serving,
+            http::Request::post(&path)
+                .header("x-user", "alice")
+                .header("cookie", &cookie)
+                .header("sec-fetch-site", "same-origin")
+                .header("content-type", "application/x-www-form-urlencoded"),
+            &format!("csrf={csrf}&account=acme&token={SECRET}"),
+        );
+        assert_eq!(done.status, 200, "{}", done.body);
+        // The asking replica gets the answer.
+        let connect = waiter.join().unwrap().unwrap();
+        assert_eq!(connect.account, "acme");
+        assert_eq!(connect.token.expose_secret(), SECRET);
+        // And a late visit to either replica sees it answered.
+        assert_eq!(call(&asking, get(&path, Some("alice")), "").status, 410);
+    }
 }

@@ -110,7 +110,9 @@ impl Submission {
     /// Rebuild the submission there with [`new`](Self::new),
     /// [`value`](Self::value) and [`secret`](Self::secret).
     pub fn secrets(&self) -> impl Iterator<Item = (&str, &SecretString)> {
-        self.secrets.iter().map(|(name, secret)| (name.as_str(), secret))
+        self.secrets
+            .iter()
+            .map(|(name, secret)| (name.as_str(), secret))
     }
 }
 
