@@ -12,6 +12,7 @@ mod common;
 mod acp;
 mod acp_demo;
 mod acp_sdk;
+mod browser;
 mod check;
 mod content;
 mod fuzz_regressions;

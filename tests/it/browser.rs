@@ -1,0 +1,670 @@
+//! Feature `sensitive`: the page server in a real browser. Debian's headless
+//! Chromium, driven over WebDriver by a chromedriver on loopback (both from
+//! `.ci/browser-deps`), fills and posts the page as a user does: the
+//! browser's own cookie handling, form encoding and fetch metadata
+//! (`Sec-Fetch-Site`, `Origin`) meet the server's checks, which the raw-TCP
+//! tests of `sensitive_server.rs` can only imitate.
+//!
+//! [`Browser`] is the harness, for any test that wants a browser. Without
+//! Chromium a test skips with a note, unless `CI` is set: there it fails.
+
+use std::fs;
+use std::future::Future;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use elicit_core::Elicit;
+use elicit_core::sensitive::{ExposeSecret, PageError, Pages, PendingPage, SecretString};
+use fantoccini::elements::Element;
+use fantoccini::error::CmdError;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+
+use crate::common::http::DEADLINE;
+
+/// Debian's `chromium` package's launcher.
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+/// Debian's `chromium-driver` package's WebDriver server.
+pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// How long a browser gets to start (a deadline, not a measurement): a
+/// cold Chromium on two busy cores is slow.
+const START_DEADLINE: Duration = Duration::from_secs(90);
+
+/// A headless Chromium session over its own chromedriver. Every method
+/// blocks until the browser is done (the WebDriver client runs on a
+/// current-thread runtime of its own), and panics with what went wrong.
+/// Dropping it ends the session, chromedriver and the browser profile.
+pub(crate) struct Browser {
+    client: Option<Client>,
+    runtime: tokio::runtime::Runtime,
+    driver: Driver,
+    /// Chromium's profile and chromedriver's log; removed last.
+    _profile: TempDir,
+}
+
+impl Browser {
+    /// A fresh browser, or `None` (with a note) when Chromium or
+    /// chromedriver is not installed and `CI` is not set. Under `CI`, a
+    /// missing browser fails the test.
+    pub(crate) fn start() -> Option<Self> {
+        let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
+            .into_iter()
+            .filter(|bin| !Path::new(bin).exists())
+            .collect();
+        if !missing.is_empty() {
+            let note = format!(
+                "{} not installed: run .ci/browser-deps (Debian's chromium and chromium-driver)",
+                missing.join(" and ")
+            );
+            assert!(std::env::var_os("CI").is_none(), "{note}");
+            eprintln!("skipped, {note}");
+            return None;
+        }
+        Some(Self::launch())
+    }
+
+    fn launch() -> Self {
+        let profile = TempDir::new("profile");
+        let driver = Driver::spawn(&profile.0);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        let args = [
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1000,800",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain([format!(
+            "--user-data-dir={}",
+            profile.0.join("user-data").display()
+        )])
+        .collect::<Vec<_>>();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("browserName".into(), json!("chrome"));
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({ "binary": CHROMIUM, "args": args }),
+        );
+        let url = format!("http://127.0.0.1:{}", driver.port);
+        let session = runtime.block_on(async {
+            tokio::time::timeout(
+                START_DEADLINE,
+                ClientBuilder::new(HttpConnector::new())
+                    .capabilities(capabilities)
+                    .connect(&url),
+            )
+            .await
+        });
+        let client = match session {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => panic!(
+                "no browser session: {error}\nchromedriver's log:\n{}",
+                driver.log()
+            ),
+            Err(_) => panic!(
+                "no browser session within {START_DEADLINE:?}\nchromedriver's log:\n{}",
+                driver.log()
+            ),
+        };
+        Self {
+            client: Some(client),
+            runtime,
+            driver,
+            _profile: profile,
+        }
+    }
+
+    /// The WebDriver client, for what the methods below do not cover; run
+    /// its futures with [`Browser::run`].
+    pub(crate) fn client(&self) -> &Client {
+        self.client.as_ref().expect("the session is open")
+    }
+
+    /// Runs one WebDriver step to its end, within [`DEADLINE`].
+    pub(crate) fn run<T>(&self, what: &str, step: impl Future<Output = Result<T, CmdError>>) -> T {
+        match self
+            .runtime
+            .block_on(async { tokio::time::timeout(DEADLINE, step).await })
+        {
+            Ok(Ok(value)) => value,
+            Ok(Err(error)) => panic!("{what}: {error}"),
+            Err(_) => panic!("{what}: no answer from the browser within {DEADLINE:?}"),
+        }
+    }
+
+    /// Opens `url` and waits for the page to load.
+    pub(crate) fn goto(&self, url: &str) {
+        self.run(&format!("goto {url}"), self.client().goto(url));
+    }
+
+    /// The address of the page shown.
+    pub(crate) fn url(&self) -> String {
+        self.run("current url", self.client().current_url())
+            .to_string()
+    }
+
+    /// The one element that `css` selects.
+    pub(crate) fn find(&self, css: &str) -> Element {
+        self.run(
+            &format!("find {css}"),
+            self.client().find(Locator::Css(css)),
+        )
+    }
+
+    /// How many elements `css` selects.
+    pub(crate) fn count(&self, css: &str) -> usize {
+        self.run(
+            &format!("find all {css}"),
+            self.client().find_all(Locator::Css(css)),
+        )
+        .len()
+    }
+
+    /// The form control named `name`.
+    pub(crate) fn input(&self, name: &str) -> Element {
+        self.find(&format!("[name=\"{name}\"]"))
+    }
+
+    /// Types `value` into the control named `name`, after clearing it: as
+    /// a user does (key events, so the browser's own checks see it).
+    pub(crate) fn fill(&self, name: &str, value: &str) {
+        let input = self.input(name);
+        self.run(&format!("clear {name}"), input.clear());
+        self.run(&format!("type into {name}"), input.send_keys(value));
+    }
+
+    /// The current value of the control named `name`.
+    pub(crate) fn value(&self, name: &str) -> String {
+        self.prop(name, "value")
+    }
+
+    /// A DOM property of the control named `name` (`value`, `type`,
+    /// `validationMessage`, ...), `""` when it has none.
+    pub(crate) fn prop(&self, name: &str, prop: &str) -> String {
+        let input = self.input(name);
+        self.run(&format!("{name}.{prop}"), input.prop(prop))
+            .unwrap_or_default()
+    }
+
+    /// Clicks the form's submit button, as a user does, and waits until
+    /// the answer to the post is the page shown.
+    pub(crate) fn submit(&self) {
+        let before = self.find("html");
+        let button = self.find("form [type=submit]");
+        self.run("click submit", button.click());
+        // The post's answer is a new document: the old one's root goes
+        // stale once it has replaced it.
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            match self.runtime.block_on(before.tag_name()) {
+                Err(error) if error.is_stale_element_reference() => break,
+                Err(error) => panic!("waiting for the post's answer: {error}"),
+                Ok(_) => {}
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the form was not posted within {DEADLINE:?} (the browser's own checks \
+                 may have stopped it); the page:\n{}",
+                self.page_text()
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+        let ready = self.run(
+            "document.readyState",
+            self.client()
+                .execute("return document.readyState", Vec::new()),
+        );
+        assert_eq!(ready, json!("complete"));
+    }
+
+    /// The text of the page, as the user reads it.
+    pub(crate) fn page_text(&self) -> String {
+        self.text("body")
+    }
+
+    /// The page's `<h1>`.
+    pub(crate) fn heading(&self) -> String {
+        self.text("h1")
+    }
+
+    /// The rendered text of the one element that `css` selects.
+    pub(crate) fn text(&self, css: &str) -> String {
+        let element = self.find(css);
+        self.run(&format!("text of {css}"), element.text())
+    }
+
+    /// The page's HTML as the browser holds it now.
+    pub(crate) fn source(&self) -> String {
+        self.run("page source", self.client().source())
+    }
+
+    /// A PNG of the viewport, written to `path`; returns its bytes.
+    pub(crate) fn screenshot(&self, path: &Path) -> Vec<u8> {
+        let png = self.run("screenshot", self.client().screenshot());
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).unwrap();
+        }
+        fs::write(path, &png).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        png
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // Ends the session, and so the browser, before chromedriver goes.
+        if let Some(client) = self.client.take() {
+            let _ = self.runtime.block_on(async {
+                tokio::time::timeout(Duration::from_secs(20), client.close()).await
+            });
+        }
+        self.driver.stop();
+    }
+}
+
+/// chromedriver on a free loopback port, killed on drop.
+struct Driver {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Driver {
+    /// Starts chromedriver and waits until it says it is ready. A port
+    /// taken between choosing it and binding it: another port.
+    fn spawn(dir: &Path) -> Self {
+        let mut last_log = String::new();
+        for attempt in 0..3 {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free loopback port")
+                .port();
+            let log = dir.join(format!("chromedriver-{attempt}.log"));
+            let child = Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .arg(format!("--log-path={}", log.display()))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("starting {CHROMEDRIVER}: {e}"));
+            let mut driver = Self { child, port, log };
+            if driver.wait_ready() {
+                return driver;
+            }
+            last_log = driver.log();
+            driver.stop();
+        }
+        panic!("chromedriver did not start; its log:\n{last_log}");
+    }
+
+    /// Polls `GET /status` until chromedriver is ready; `false` if it
+    /// exited or the deadline passed.
+    fn wait_ready(&mut self) -> bool {
+        let deadline = Instant::now() + DEADLINE;
+        while Instant::now() < deadline {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return false;
+            }
+            if self.ready() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
+    /// Whether chromedriver's `/status` says `"ready": true`. It may keep
+    /// the connection open: the reply is read only until it says so.
+    fn ready(&self) -> bool {
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+        let request = format!(
+            "GET /status HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        );
+        if stream.write_all(request.as_bytes()).is_err() {
+            return false;
+        }
+        let mut reply = Vec::new();
+        let mut chunk = [0; 4096];
+        while let Ok(n @ 1..) = stream.read(&mut chunk) {
+            reply.extend_from_slice(&chunk[..n]);
+            let text: String = String::from_utf8_lossy(&reply).split_whitespace().collect();
+            if text.contains("\"ready\":true") {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The end of chromedriver's log, for a failure's message.
+    fn log(&self) -> String {
+        let text = fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed on
+/// drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        loop {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let path = std::env::temp_dir()
+                .join(format!("elicit-browser-{what}-{}-{n}", std::process::id()));
+            match fs::create_dir(&path) {
+                Ok(()) => return Self(path),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+                Err(e) => panic!("creating {}: {e}", path.display()),
+            }
+        }
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Connect a provider.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+struct Connect {
+    /// The account name.
+    #[elicit(length(min = 2, max = 20))]
+    account: String,
+    /// The API token.
+    #[secret]
+    #[elicit(length(min = 8, max = 64))]
+    token: SecretString,
+}
+
+const SECRET: &str = "sk-correct-horse-battery";
+
+/// Waits for the page's answer on another thread, as an agent does.
+struct Agent(thread::JoinHandle<Result<Connect, PageError>>);
+
+impl Agent {
+    fn wait_for(page: PendingPage<Connect>) -> Self {
+        Self(thread::spawn(move || {
+            futures::executor::block_on(page.answer())
+        }))
+    }
+
+    fn answered(&self) -> bool {
+        self.0.is_finished()
+    }
+
+    /// The answer, within [`DEADLINE`].
+    fn answer(self) -> Result<Connect, PageError> {
+        let deadline = Instant::now() + DEADLINE;
+        while !self.0.is_finished() {
+            assert!(Instant::now() < deadline, "no answer within {DEADLINE:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
+        self.0.join().unwrap()
+    }
+}
+
+#[test]
+fn a_user_fixes_a_rejected_answer_and_the_agent_gets_it_once() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let pages = Pages::loopback();
+    let page = pages.open::<Connect>("Connect <Acme>").unwrap();
+    let url = page.url().to_owned();
+    let agent = Agent::wait_for(page);
+
+    browser.goto(&url);
+    assert!(
+        browser.page_text().contains("Connect <Acme>"),
+        "{}",
+        browser.source()
+    );
+    assert_eq!(browser.prop("token", "type"), "password");
+    // Too short: the browser's own `minlength` check would stop the post
+    // (the server checks anyway; sensitive_server.rs posts it raw).
+    browser.fill("account", "a");
+    assert!(!browser.prop("account", "validationMessage").is_empty());
+
+    // Too long: within the page's `maxlength` (twice the rule's bound, for
+    // UTF-16), so the browser posts it and the server rejects it.
+    let too_long = "an-account-name-of-27-chars";
+    assert_eq!(too_long.len(), 27);
+    browser.fill("account", too_long);
+    assert_eq!(browser.prop("account", "validationMessage"), "");
+    browser.fill("token", SECRET);
+    browser.submit();
+    let text = browser.page_text();
+    assert!(text.contains("Some answers need a change"), "{text}");
+    // The error is the account field's, shown under it.
+    let account_id = browser.prop("account", "id");
+    let error = browser.text(&format!("#{account_id}-error"));
+    assert!(error.contains("at most 20 characters"), "{error}");
+    assert_eq!(browser.count(".field.invalid"), 1);
+    assert_eq!(browser.count(".error"), 1);
+    // What was typed is back, except the secret: never echoed.
+    assert_eq!(browser.value("account"), too_long);
+    assert_eq!(browser.value("token"), "");
+    assert!(!browser.source().contains(SECRET));
+    assert!(!agent.answered(), "a rejected post answered the agent");
+    // For a person to look at (not checked beyond being a PNG).
+    let shot = browser
+        .screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("sensitive-page-rejected.png"));
+    png_size(&shot);
+
+    browser.fill("account", "acme");
+    browser.fill("token", SECRET);
+    browser.submit();
+    assert_eq!(browser.heading(), "Received");
+    let text = browser.page_text();
+    assert!(text.contains("return to your client"), "{text}");
+    assert!(!browser.source().contains(SECRET));
+    let connect = agent.answer().unwrap();
+    assert_eq!(connect.account, "acme");
+    assert_eq!(connect.token.expose_secret(), SECRET);
+
+    // Visited again: used, and no form.
+    browser.goto(&url);
+    let text = browser.page_text();
+    assert!(text.contains("already answered"), "{text}");
+    assert_eq!(browser.count("form"), 0);
+}
+
+#[test]
+fn the_page_through_another_host_name_is_refused_and_its_own_url_still_works() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let pages = Pages::loopback();
+    let page = pages.open::<Connect>("Connect <Acme>").unwrap();
+    let addr = pages.local_addr().unwrap();
+    let url = page.url().to_owned();
+    let other = url.replacen(&addr.ip().to_string(), "localhost", 1);
+    assert_ne!(other, url);
+    let agent = Agent::wait_for(page);
+
+    // The same server through another name: what DNS rebinding looks like.
+    browser.goto(&other);
+    let text = browser.page_text();
+    assert!(text.contains("only at its own address"), "{text}");
+    assert_eq!(browser.count("form"), 0);
+    assert_eq!(browser.count("input"), 0);
+
+    // That visit bound nothing: the page's own URL is the user's.
+    browser.goto(&url);
+    assert_eq!(browser.url(), url);
+    assert_eq!(browser.count("form"), 1);
+    browser.fill("account", "acme");
+    browser.fill("token", SECRET);
+    browser.submit();
+    assert_eq!(browser.heading(), "Received");
+    let connect = agent.answer().unwrap();
+    assert_eq!(connect.account, "acme");
+    assert_eq!(connect.token.expose_secret(), SECRET);
+}
+
+#[test]
+fn the_empty_form_renders_to_a_png() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let pages = Pages::loopback();
+    let page = pages
+        .open::<Connect>("Acme needs your account and an API token to connect.")
+        .unwrap();
+    browser.goto(page.url());
+    assert_eq!(browser.count("form"), 1);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sensitive-page.png");
+    let _ = fs::remove_file(&path);
+    let written = browser.screenshot(&path);
+    let png = fs::read(&path).unwrap();
+    assert_eq!(png, written);
+    let (width, height) = png_size(&png);
+    eprintln!("screenshot: {} ({width}x{height})", path.display());
+}
+
+/// The width and height of a PNG, after checking its signature.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    // IHDR comes first: its length and type, then width and height,
+    // big-endian.
+    assert_eq!(&png[12..16], b"IHDR");
+    let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let (width, height) = (size(16), size(20));
+    assert!(width > 0 && height > 0);
+    (width, height)
+}
+
+/// The headers of one request, names lowercase.
+type Headers = Vec<(String, String)>;
+
+/// What the page server's `same_origin_post` relies on: the fetch metadata
+/// Chromium sends with a form post to its own origin under
+/// `Referrer-Policy: no-referrer` (the page server's policy). A tiny server
+/// on loopback serves such a form and records the post's headers.
+#[test]
+fn chromium_posts_a_no_referrer_form_as_same_origin() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (posted, received) = mpsc::channel::<Headers>();
+    let server = thread::spawn(move || {
+        // Until the post arrives; a connection that sends nothing (a
+        // speculative one) is dropped after its read timeout.
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+            let Some((request_line, headers)) = read_head(&mut stream) else {
+                continue;
+            };
+            // The body too: closing with unread bytes would reset the
+            // connection under the browser.
+            let length = headers
+                .iter()
+                .find(|(n, _)| n == "content-length")
+                .and_then(|(_, v)| v.parse::<u64>().ok())
+                .unwrap_or(0);
+            let _ = std::io::copy(&mut (&mut stream).take(length), &mut std::io::sink());
+            let (status, body) = if request_line.starts_with("GET /form ") {
+                (
+                    "200 OK",
+                    "<!doctype html><title>t</title><form method=post>\
+                     <input name=a value=b><button type=submit>Send</button></form>",
+                )
+            } else if request_line.starts_with("POST /form ") {
+                ("200 OK", "<!doctype html><title>t</title><h1>posted</h1>")
+            } else {
+                ("404 Not Found", "")
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\ncontent-type: text/html\r\nreferrer-policy: no-referrer\r\n\
+                 content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            if request_line.starts_with("POST ") {
+                let _ = posted.send(headers);
+                return;
+            }
+        }
+    });
+    browser.goto(&format!("http://{addr}/form"));
+    browser.submit();
+    assert_eq!(browser.heading(), "posted");
+    let headers = received.recv_timeout(DEADLINE).unwrap();
+    server.join().unwrap();
+    let get = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    eprintln!("Chromium's form post: {headers:?}");
+    assert_eq!(get("sec-fetch-site"), Some("same-origin"), "{headers:?}");
+    let own = format!("http://{addr}");
+    assert!(
+        get("origin").is_some_and(|o| o == "null" || o == own),
+        "{headers:?}"
+    );
+    assert_eq!(get("referer"), None, "{headers:?}");
+}
+
+/// A request's line and headers; the body (if any) is left unread.
+fn read_head(stream: &mut TcpStream) -> Option<(String, Headers)> {
+    let mut head = Vec::new();
+    let mut byte = [0; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).ok()? == 0 || head.len() > 64 * 1024 {
+            return None;
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).ok()?;
+    let mut lines = head.split("\r\n");
+    let request_line = lines.next()?.to_owned();
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Some((request_line, headers))
+}
