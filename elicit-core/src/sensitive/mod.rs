@@ -112,13 +112,17 @@
 
 mod body;
 mod form;
+mod origin;
 mod outcome;
 mod page;
 mod pages;
+mod reaper;
 mod server;
 mod service;
+mod shared;
 mod store;
 mod token;
+mod verify;
 
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
@@ -126,7 +130,7 @@ pub use outcome::SecretOutcome;
 pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
 pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
-    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage, UserVerifier,
+    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
 };
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
@@ -134,3 +138,4 @@ pub use secrecy::{ExposeSecret, SecretString};
 pub use service::{PageResponse, PageService};
 pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 pub use token::{BadPageId, PageId};
+pub use verify::UserVerifier;

@@ -1,19 +1,20 @@
 //! [`Pages`]: the pending pages of one agent, how they are reached, and
 //! [`PendingPage`], one of them as the agent waits for it.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
-use std::thread;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::form::SensitiveForm;
-use super::server::LoopbackServer;
-use super::service::{Origin, PageService};
+use super::origin::Origin;
+use super::reaper::Reaper;
+use super::server::{Limits, LoopbackServer};
+use super::service::{PageService, respond, timed_out};
+use super::shared::{Config, Shared, lock};
 use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 use super::token::PageId;
+use super::verify::UserVerifier;
 use crate::error::ContentError;
 use crate::protocol::agent::VerifiedUser;
 
@@ -29,27 +30,6 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 /// How long the loopback server waits for a request's headers, and then
 /// for its body.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Who sent a request to a hosted page: the identity your web server's own
-/// authentication established (a session cookie, a bearer token...), or
-/// `None`. A page opened for a [`VerifiedUser`] is served only to requests
-/// this finds the same user in (the protocol's MUST: the user who completes
-/// the interaction is the user who started it).
-///
-/// Any `Fn(&http::request::Parts) -> Option<VerifiedUser>` is one.
-pub trait UserVerifier: Send + Sync + 'static {
-    /// The user who sent this request, if any.
-    fn user(&self, request: &http::request::Parts) -> Option<VerifiedUser>;
-}
-
-impl<F> UserVerifier for F
-where
-    F: Fn(&http::request::Parts) -> Option<VerifiedUser> + Send + Sync + 'static,
-{
-    fn user(&self, request: &http::request::Parts) -> Option<VerifiedUser> {
-        self(request)
-    }
-}
 
 /// Why [`Pages`] could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -147,38 +127,6 @@ impl fmt::Debug for Pages {
             .field("expiry", &self.shared.config.expiry)
             .field("verifier", &self.shared.config.verifier.is_some())
             .finish_non_exhaustive()
-    }
-}
-
-pub(crate) struct Config {
-    /// `None` until the loopback server is bound.
-    pub(crate) origin: Option<Origin>,
-    pub(crate) base_path: String,
-    pub(crate) expiry: Duration,
-    pub(crate) max_open: usize,
-    pub(crate) body_limit: usize,
-    pub(crate) max_connections: usize,
-    pub(crate) request_timeout: Duration,
-    pub(crate) verifier: Option<Arc<dyn UserVerifier>>,
-}
-
-pub(crate) struct Shared {
-    pub(crate) config: Config,
-    pub(crate) store: Arc<dyn Store>,
-    /// The loopback server and the origin it is bound to, once started.
-    server: Mutex<Option<(LoopbackServer, Origin)>>,
-    reaper: Reaper,
-}
-
-impl Shared {
-    /// The origin pages are served from (the loopback server's, once it
-    /// runs).
-    pub(crate) fn origin(&self) -> Option<Origin> {
-        self.config.origin.clone().or_else(|| {
-            lock(&self.server)
-                .as_ref()
-                .map(|(_, origin)| origin.clone())
-        })
     }
 }
 
@@ -422,7 +370,7 @@ impl Pages {
         };
         self.shared
             .reaper
-            .schedule(&self.shared, Instant::now() + expiry, id);
+            .schedule(&self.shared.store, Instant::now() + expiry, expiry, id);
         let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
         Ok(PendingPage {
             id,
@@ -443,8 +391,17 @@ impl Pages {
         if let Some((_, origin)) = server.as_ref() {
             return Ok(origin.clone());
         }
-        let started =
-            LoopbackServer::start(Arc::downgrade(&self.shared)).map_err(OpenError::Server)?;
+        let shared = Arc::downgrade(&self.shared);
+        let handler = move |request| {
+            let shared = shared.clone();
+            async move { respond(&shared, request).await }
+        };
+        let limits = Limits {
+            max_connections: self.shared.config.max_connections,
+            request_timeout: self.shared.config.request_timeout,
+            timed_out,
+        };
+        let started = LoopbackServer::start(handler, limits).map_err(OpenError::Server)?;
         let origin = Origin::loopback(started.addr());
         *server = Some((started, origin.clone()));
         Ok(origin)
@@ -511,125 +468,5 @@ impl<T> Drop for PendingPage<T> {
         // A no-op if it already ended. A store error cannot be reported
         // from here: expiry ends the page anyway.
         let _ = self.shared.store.end(&self.id, End::Cancelled);
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Ends pages at their expiry and forgets them one expiry later (until
-/// then a visit sees how the page ended): one thread, started with the
-/// first page, that stops when its `Pages` are dropped.
-#[derive(Default)]
-struct Reaper {
-    state: Arc<(Mutex<ReaperState>, Condvar)>,
-}
-
-#[derive(Default)]
-struct ReaperState {
-    due: BinaryHeap<Reverse<(Instant, Due)>>,
-    started: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Due {
-    /// The page's answer is due: end it as expired.
-    Expire(IdKey),
-    /// Forget the page.
-    Remove(IdKey),
-}
-
-/// A page id as plain bytes (the heap needs an order).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct IdKey([u8; 16]);
-
-impl IdKey {
-    fn new(id: PageId) -> Self {
-        Self(id.bytes())
-    }
-
-    fn id(self) -> PageId {
-        PageId::from_bytes(self.0)
-    }
-}
-
-impl Reaper {
-    fn schedule(&self, shared: &Arc<Shared>, at: Instant, id: PageId) {
-        let (state, wake) = &*self.state;
-        let mut guard = lock(state);
-        guard.due.push(Reverse((at, Due::Expire(IdKey::new(id)))));
-        if !guard.started {
-            guard.started = true;
-            let state = Arc::clone(&self.state);
-            let shared = Arc::downgrade(shared);
-            // If the thread cannot start, pages still expire when visited
-            // and when their `PendingPage` is dropped.
-            let started = thread::Builder::new()
-                .name("elicit-page-expiry".to_owned())
-                .spawn(move || reap(&state, &shared));
-            guard.started = started.is_ok();
-        }
-        wake.notify_one();
-    }
-}
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        // Wakes the thread, which finds its `Shared` gone and stops.
-        self.state.1.notify_one();
-    }
-}
-
-fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, shared: &Weak<Shared>) {
-    let (mutex, wake) = &**state;
-    let mut guard = lock(mutex);
-    loop {
-        let Some(pages) = shared.upgrade() else {
-            return;
-        };
-        let now = Instant::now();
-        let mut due = Vec::new();
-        while let Some(Reverse((at, _))) = guard.due.peek() {
-            if *at > now {
-                break;
-            }
-            if let Some(Reverse(entry)) = guard.due.pop() {
-                due.push(entry);
-            }
-        }
-        let next = guard.due.peek().map(|Reverse((at, _))| *at);
-        drop(guard);
-        let mut later = Vec::new();
-        for (_, what) in due {
-            match what {
-                Due::Expire(key) => {
-                    let _ = pages.store.end(&key.id(), End::Expired);
-                    later.push(Reverse((now + pages.config.expiry, Due::Remove(key))));
-                }
-                Due::Remove(key) => {
-                    let _ = pages.store.remove(&key.id());
-                }
-            }
-        }
-        drop(pages);
-        guard = lock(mutex);
-        guard.due.extend(later);
-        let next = guard.due.peek().map(|Reverse((at, _))| *at).or(next);
-        guard = match next {
-            Some(at) => {
-                let wait = at.saturating_duration_since(Instant::now());
-                wake.wait_timeout(guard, wait)
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0
-            }
-            // Nothing due: sleep a while and look whether the pages are
-            // still there.
-            None => {
-                wake.wait_timeout(guard, Duration::from_secs(60))
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0
-            }
-        };
     }
 }

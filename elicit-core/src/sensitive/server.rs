@@ -2,24 +2,34 @@
 //! ephemeral port, on a thread of its own with a current-thread tokio
 //! runtime, so the agent's own futures need no runtime.
 
+use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener as StdListener};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle, ThreadId};
+use std::time::Duration;
 
-use http::StatusCode;
+use bytes::Bytes;
+use http::{Request, Response};
+use http_body_util::Full;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot};
 
-use super::pages::Shared;
-use super::service::{respond, secure_headers};
-
 /// How long one connection may stay open in all, whatever it does: a
 /// keep-alive connection is closed after this.
-const CONNECTION_LIFETIME: std::time::Duration = std::time::Duration::from_secs(120);
+const CONNECTION_LIFETIME: Duration = Duration::from_secs(120);
+
+/// How the server is run: its caps and timeouts, and what it answers a
+/// request that timed out with.
+pub(crate) struct Limits {
+    pub(crate) max_connections: usize,
+    pub(crate) request_timeout: Duration,
+    pub(crate) timed_out: fn() -> Response<Full<Bytes>>,
+}
 
 /// The running server. Dropping it stops the server and waits for its
 /// thread (unless dropped on that thread).
@@ -31,17 +41,16 @@ pub(crate) struct LoopbackServer {
 }
 
 impl LoopbackServer {
-    /// Binds `127.0.0.1` on a port the OS picks and starts serving `shared`.
-    pub(crate) fn start(shared: Weak<Shared>) -> io::Result<Self> {
+    /// Binds `127.0.0.1` on a port the OS picks and answers every request
+    /// with `handler`.
+    pub(crate) fn start<H, F>(handler: H, limits: Limits) -> io::Result<Self>
+    where
+        H: Fn(Request<Incoming>) -> F + Clone + Send + 'static,
+        F: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+    {
         let listener = StdListener::bind((Ipv4Addr::LOCALHOST, 0))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        let (max_connections, timeout) = {
-            let pages = shared
-                .upgrade()
-                .ok_or_else(|| io::Error::other("the pages were dropped"))?;
-            (pages.config.max_connections, pages.config.request_timeout)
-        };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
@@ -50,7 +59,7 @@ impl LoopbackServer {
         let thread = thread::Builder::new()
             .name("elicit-page-server".to_owned())
             .spawn(move || {
-                runtime.block_on(serve(listener, shared, max_connections, timeout, stopped));
+                runtime.block_on(serve(listener, handler, limits, stopped));
             })?;
         Ok(Self {
             addr,
@@ -78,16 +87,23 @@ impl Drop for LoopbackServer {
     }
 }
 
-async fn serve(
+async fn serve<H, F>(
     listener: StdListener,
-    shared: Weak<Shared>,
-    max_connections: usize,
-    timeout: std::time::Duration,
+    handler: H,
+    limits: Limits,
     mut stopped: oneshot::Receiver<()>,
-) {
+) where
+    H: Fn(Request<Incoming>) -> F + Clone + Send + 'static,
+    F: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+{
     let Ok(listener) = TcpListener::from_std(listener) else {
         return;
     };
+    let Limits {
+        max_connections,
+        request_timeout: timeout,
+        timed_out,
+    } = limits;
     let slots = Arc::new(Semaphore::new(max_connections));
     loop {
         let accepted = {
@@ -106,16 +122,15 @@ async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let shared = shared.clone();
+        let handler = handler.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
-                let shared = shared.clone();
+                let answer = handler(request);
                 async move {
-                    let response =
-                        match tokio::time::timeout(timeout, respond(&shared, request)).await {
-                            Ok(response) => response,
-                            Err(_) => timed_out(),
-                        };
+                    let response = match tokio::time::timeout(timeout, answer).await {
+                        Ok(response) => response,
+                        Err(_) => timed_out(),
+                    };
                     Ok::<_, std::convert::Infallible>(response)
                 }
             });
@@ -128,14 +143,4 @@ async fn serve(
             drop(slot);
         });
     }
-}
-
-/// `408`: the body did not arrive in time.
-fn timed_out() -> super::service::PageResponse {
-    let mut response = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(
-        super::page::notice_page("Too slow", "The form did not arrive in time. Try again."),
-    )));
-    *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
-    secure_headers(response.headers_mut());
-    response
 }

@@ -4,7 +4,6 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
@@ -18,8 +17,9 @@ use http_body_util::{BodyExt, Full, Limited};
 
 use super::body::read;
 use super::form::check_submission;
+use super::origin::Origin;
 use super::page::{Notice, PageForm, STYLE_HASH, notice_page};
-use super::pages::Shared;
+use super::shared::Shared;
 use super::store::{Binding, End, PageState, Record};
 use super::token::{PageId, Token};
 
@@ -27,75 +27,6 @@ use super::token::{PageId, Token};
 pub(crate) const CSRF_FIELD: &str = "csrf";
 /// The name of the cookie that binds a page to its first browser.
 pub(crate) const COOKIE: &str = "elicit_binding";
-
-/// Where pages are served from: `scheme://host[:port]`, and whether it is
-/// `https`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Origin {
-    /// `scheme://authority`, lowercase.
-    text: String,
-    /// Where the authority starts in `text`.
-    authority_at: usize,
-    secure: bool,
-}
-
-impl Origin {
-    /// The loopback server's origin.
-    pub(crate) fn loopback(addr: SocketAddr) -> Self {
-        let text = format!("http://{addr}");
-        Self {
-            text,
-            authority_at: "http://".len(),
-            secure: false,
-        }
-    }
-
-    /// A hosted service's public URL split into its origin and its path
-    /// (without a trailing `/`), if it is `https` (or `http` on a loopback
-    /// host) with a host, and no userinfo, query or fragment.
-    pub(crate) fn parse_base(url: &str) -> Option<(Self, String)> {
-        let (scheme, rest) = url.split_once("://")?;
-        let scheme = scheme.to_ascii_lowercase();
-        let (authority, path) = match rest.find('/') {
-            Some(at) => rest.split_at(at),
-            None => (rest, ""),
-        };
-        let authority = authority.to_ascii_lowercase();
-        let bad = |c: char| c.is_whitespace() || c.is_control() || "@?#\\".contains(c);
-        if authority.is_empty() || authority.contains(bad) || path.contains(bad) {
-            return None;
-        }
-        let host = match authority.strip_prefix('[') {
-            Some(v6) => v6.split(']').next()?,
-            None => authority.split(':').next()?,
-        };
-        let loopback = host == "localhost"
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        let secure = match scheme.as_str() {
-            "https" => true,
-            "http" if loopback => false,
-            _ => return None,
-        };
-        let text = format!("{scheme}://{authority}");
-        let origin = Self {
-            authority_at: scheme.len() + 3,
-            text,
-            secure,
-        };
-        Some((origin, path.trim_end_matches('/').to_owned()))
-    }
-
-    /// `scheme://authority`.
-    pub(crate) fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    fn authority(&self) -> &str {
-        &self.text[self.authority_at..]
-    }
-}
 
 /// The `tower` service that serves [`Pages`](super::Pages): from
 /// [`Pages::service`](super::Pages::service). Mount it at the path of the
@@ -304,7 +235,7 @@ where
 /// other browser, and shows the form.
 fn show(
     shared: &Arc<Shared>,
-    origin: &super::service::Origin,
+    origin: &Origin,
     id: PageId,
     record: &Record,
     cookie: Option<Token>,
@@ -347,7 +278,7 @@ fn show(
             .expires_at
             .duration_since(SystemTime::now())
             .map_or(0, |d| d.as_secs() + 1);
-        let secure = if origin.secure { "; Secure" } else { "" };
+        let secure = if origin.is_secure() { "; Secure" } else { "" };
         let value = format!(
             "{COOKIE}={}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}",
             binding.cookie
@@ -497,6 +428,16 @@ fn notice(status: StatusCode, notice: Notice) -> PageResponse {
 
 fn refusal(status: StatusCode, title: &str, text: &str) -> PageResponse {
     page(status, notice_page(title, text))
+}
+
+/// `408`: the request did not arrive in time (the loopback server's
+/// timeout).
+pub(crate) fn timed_out() -> PageResponse {
+    refusal(
+        StatusCode::REQUEST_TIMEOUT,
+        "Too slow",
+        "The form did not arrive in time. Try again.",
+    )
 }
 
 fn too_large() -> PageResponse {

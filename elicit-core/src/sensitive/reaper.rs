@@ -1,0 +1,135 @@
+//! Page expiry: one thread per [`Pages`](super::Pages).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::store::{End, Store};
+use super::token::PageId;
+
+/// Ends pages at their expiry and forgets them one expiry later (until
+/// then a visit sees how the page ended): one thread, started with the
+/// first page, that stops when its `Pages` are dropped.
+#[derive(Default)]
+pub(crate) struct Reaper {
+    state: Arc<(Mutex<ReaperState>, Condvar)>,
+}
+
+#[derive(Default)]
+struct ReaperState {
+    due: BinaryHeap<Reverse<(Instant, Due)>>,
+    started: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Due {
+    /// The page's answer is due: end it as expired, and forget it this
+    /// much later.
+    Expire(IdKey, Duration),
+    /// Forget the page.
+    Remove(IdKey),
+}
+
+/// A page id as plain bytes (the heap needs an order).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct IdKey([u8; 16]);
+
+impl IdKey {
+    fn new(id: PageId) -> Self {
+        Self(id.bytes())
+    }
+
+    fn id(self) -> PageId {
+        PageId::from_bytes(self.0)
+    }
+}
+
+impl Reaper {
+    /// Ends `id` as expired in `store` at `at`, and forgets it `keep` later.
+    pub(crate) fn schedule(&self, store: &Arc<dyn Store>, at: Instant, keep: Duration, id: PageId) {
+        let (state, wake) = &*self.state;
+        let mut guard = lock(state);
+        guard
+            .due
+            .push(Reverse((at, Due::Expire(IdKey::new(id), keep))));
+        if !guard.started {
+            guard.started = true;
+            let state = Arc::clone(&self.state);
+            let store = Arc::downgrade(store);
+            // If the thread cannot start, pages still expire when visited
+            // and when their `PendingPage` is dropped.
+            let started = thread::Builder::new()
+                .name("elicit-page-expiry".to_owned())
+                .spawn(move || reap(&state, &store));
+            guard.started = started.is_ok();
+        }
+        wake.notify_one();
+    }
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        // Wakes the thread, which finds its store gone and stops.
+        self.state.1.notify_one();
+    }
+}
+
+fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, store: &Weak<dyn Store>) {
+    let (mutex, wake) = &**state;
+    let mut guard = lock(mutex);
+    loop {
+        let Some(pages) = store.upgrade() else {
+            return;
+        };
+        let now = Instant::now();
+        let mut due = Vec::new();
+        while let Some(Reverse((at, _))) = guard.due.peek() {
+            if *at > now {
+                break;
+            }
+            if let Some(Reverse(entry)) = guard.due.pop() {
+                due.push(entry);
+            }
+        }
+        let next = guard.due.peek().map(|Reverse((at, _))| *at);
+        drop(guard);
+        let mut later = Vec::new();
+        for (_, what) in due {
+            match what {
+                Due::Expire(key, keep) => {
+                    let _ = pages.end(&key.id(), End::Expired);
+                    later.push(Reverse((now + keep, Due::Remove(key))));
+                }
+                Due::Remove(key) => {
+                    let _ = pages.remove(&key.id());
+                }
+            }
+        }
+        drop(pages);
+        guard = lock(mutex);
+        guard.due.extend(later);
+        let next = guard.due.peek().map(|Reverse((at, _))| *at).or(next);
+        guard = match next {
+            Some(at) => {
+                let wait = at.saturating_duration_since(Instant::now());
+                wake.wait_timeout(guard, wait)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+            // Nothing due: sleep a while and look whether the pages are
+            // still there.
+            None => {
+                wake.wait_timeout(guard, Duration::from_secs(60))
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+        };
+    }
+}
+
+/// Locks the reaper's state; nothing panics while it is held.
+fn lock(mutex: &Mutex<ReaperState>) -> MutexGuard<'_, ReaperState> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
