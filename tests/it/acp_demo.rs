@@ -74,7 +74,7 @@ pub(crate) struct Output {
 
 impl Output {
     /// The JSON-RPC lines on the wire: (sent by the client, received by it).
-    fn wire(&self) -> (Vec<Value>, Vec<Value>) {
+    pub(crate) fn wire(&self) -> (Vec<Value>, Vec<Value>) {
         let parse = |prefix: &str| -> Vec<Value> {
             self.stderr
                 .lines()

@@ -668,3 +668,74 @@ fn read_head(stream: &mut TcpStream) -> Option<(String, Headers)> {
         .collect();
     Some((request_line, headers))
 }
+
+/// The demo, end to end, with a real browser as the user's: the client
+/// consents to the agent's token page, the browser opens its URL (after a
+/// visit through another host name, refused), a token the page's rule
+/// refuses is shown again with its error, the fixed one is received; the
+/// agent gets it, and the client gets `elicitation/complete`.
+#[test]
+fn the_demos_token_page_in_a_browser() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let mut live = crate::acp_demo::Live::start(
+        &["--form", "--url"],
+        &[
+            json!({"action": "accept", "content": {"service": "api", "env": "staging"}}),
+            json!({"action": "accept"}),
+        ],
+    );
+    let url = live.page_url();
+    let other = url.replacen("127.0.0.1", "localhost", 1);
+    assert_ne!(other, url);
+    browser.goto(&other);
+    assert!(browser.page_text().contains("only at its own address"));
+    assert_eq!(browser.count("form"), 0);
+
+    browser.goto(&url);
+    assert_eq!(browser.heading(), "Deploy token");
+    assert!(
+        browser
+            .page_text()
+            .contains("Paste a deploy token for `api`")
+    );
+    assert_eq!(browser.prop("token", "type"), "password");
+    // Long enough for the browser; the server's pattern (`^dt-`) refuses it.
+    browser.fill("token", "not-a-deploy-token");
+    browser.submit();
+    let token_id = browser.prop("token", "id");
+    let error = browser.text(&format!("#{token_id}-error"));
+    assert!(error.contains("must match"), "{error}");
+    assert_eq!(browser.value("token"), "");
+    assert!(!browser.source().contains("not-a-deploy-token"));
+
+    let token = "dt-browser-test-token-0042";
+    browser.fill("token", token);
+    browser.submit();
+    assert_eq!(browser.heading(), "Received");
+    assert!(browser.page_text().contains("return to your client"));
+
+    let output = live.finish();
+    assert!(
+        output
+            .stdout
+            .contains("Token received. Deploying `api` now."),
+        "{}",
+        output.stdout
+    );
+    let (_, received) = output.wire();
+    let id = url.rsplit('/').next().unwrap();
+    let completed: Vec<_> = received
+        .iter()
+        .filter(|m| m["method"] == "elicitation/complete")
+        .map(|m| m["params"]["elicitationId"].clone())
+        .collect();
+    assert_eq!(completed, [json!(id)]);
+    assert!(
+        output
+            .stderr
+            .contains(&format!("the agent reports `{id}` completed"))
+    );
+    assert!(!output.stderr.contains(token) && !output.stdout.contains(token));
+}

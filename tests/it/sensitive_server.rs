@@ -691,3 +691,23 @@ mod hosted {
         assert_eq!(call(&asking, get(&path, Some("alice")), "").status, 410);
     }
 }
+
+#[test]
+fn the_answer_that_ends_the_agent_still_gets_its_done_page() {
+    // The agent stops its pages as soon as it has the answer (as the demo
+    // agent does when its client goes away): the server drains, and the
+    // browser that sent the answer still gets the "done" page.
+    let mut open = open();
+    let (_, cookie, csrf) = visit(&open);
+    let page = open.take_page();
+    let pages = std::mem::replace(&mut open._pages, Pages::loopback());
+    let agent = thread::spawn(move || {
+        let answer = futures::executor::block_on(page.answer());
+        drop(pages);
+        answer.map(|c| c.account)
+    });
+    let done = post(&open, &cookie, body(&csrf, "acme", SECRET)).send(open.addr);
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("return to your client"));
+    assert_eq!(agent.join().unwrap().unwrap(), "acme");
+}

@@ -23,6 +23,10 @@ use tokio::sync::{Semaphore, oneshot};
 /// keep-alive connection is closed after this.
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(120);
 
+/// How long a stopping server lets the requests in flight finish (the
+/// "done" page of the answer that ended the agent's flow, typically).
+const DRAIN: Duration = Duration::from_secs(5);
+
 /// How the server is run: its caps and timeouts, and what it answers a
 /// request that timed out with.
 pub(crate) struct Limits {
@@ -105,13 +109,24 @@ async fn serve<H, F>(
         timed_out,
     } = limits;
     let slots = Arc::new(Semaphore::new(max_connections));
+    // Tells every connection to finish its request in flight and close.
+    let (closing, closed) = tokio::sync::watch::channel(false);
     loop {
         let accepted = {
             let accept = std::pin::pin!(listener.accept());
             match futures::future::select(&mut stopped, accept).await {
-                futures::future::Either::Left(_) => return,
-                futures::future::Either::Right((accepted, _)) => accepted,
+                futures::future::Either::Left(_) => None,
+                futures::future::Either::Right((accepted, _)) => Some(accepted),
             }
+        };
+        let Some(accepted) = accepted else {
+            // Stopping: no new connection; each open one finishes its
+            // request in flight, then gives its slot back.
+            drop(listener);
+            let _ = closing.send(true);
+            let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
+            let _ = tokio::time::timeout(DRAIN, slots.acquire_many(all)).await;
+            return;
         };
         let Ok((stream, _)) = accepted else {
             continue;
@@ -123,6 +138,7 @@ async fn serve<H, F>(
         };
         let _ = stream.set_nodelay(true);
         let handler = handler.clone();
+        let mut closed = closed.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
                 let answer = handler(request);
@@ -139,7 +155,21 @@ async fn serve<H, F>(
                 .header_read_timeout(timeout)
                 .max_buf_size(64 * 1024)
                 .serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
+            let served = async move {
+                let mut connection = std::pin::pin!(connection);
+                let stop = std::pin::pin!(async move {
+                    // The guard `wait_for` returns is dropped at once.
+                    let _ = closed.wait_for(|closing| *closing).await;
+                });
+                if let futures::future::Either::Right(_) =
+                    futures::future::select(connection.as_mut(), stop).await
+                {
+                    // The server stops: finish the request in flight, then close.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            };
+            let _ = tokio::time::timeout(CONNECTION_LIFETIME, served).await;
             drop(slot);
         });
     }
