@@ -695,8 +695,6 @@ mod readme_sensitive {
 
 #[test]
 fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
-    use crate::common::http::Req;
-
     let script = Script {
         urls: [UrlAnswer::Consent].into(),
         ..Script::default()
@@ -714,16 +712,8 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         };
-        let rest = url.strip_prefix("http://").unwrap();
-        let (authority, path) = rest.split_at(rest.find('/').unwrap());
-        let addr = authority.parse().unwrap();
-        let page = Req::get(path).send(addr);
-        let (cookie, csrf) = (page.cookie().unwrap(), page.csrf().unwrap());
-        let post = Req::post(path, format!("csrf={csrf}&token=dt-0123456789ab"))
-            .header("cookie", &cookie)
-            .same_origin(addr)
-            .send(addr);
-        (url, post.status)
+        let status = crate::common::sensitive::answer_page(&url, "token=dt-0123456789ab");
+        (url, status)
     });
     let pages = elicit_core::sensitive::Pages::loopback();
     let run = run(form_and_url(), script, Flow::Secret(pages));

@@ -19,8 +19,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use elicit_core::Elicit;
-use elicit_core::sensitive::{ExposeSecret, PageError, Pages, PendingPage, SecretString};
+use elicit_core::sensitive::{ExposeSecret, PageError, Pages, PendingPage};
 use fantoccini::elements::Element;
 use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -28,6 +27,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
 use crate::common::http::DEADLINE;
+use crate::common::sensitive::{Connect, SECRET};
 
 /// Debian's `chromium` package's launcher.
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
@@ -405,21 +405,6 @@ impl Drop for TempDir {
         let _ = fs::remove_dir_all(&self.0);
     }
 }
-
-/// Connect a provider.
-#[derive(Elicit, Debug)]
-#[elicit(sensitive)]
-struct Connect {
-    /// The account name.
-    #[elicit(length(min = 2, max = 20))]
-    account: String,
-    /// The API token.
-    #[secret]
-    #[elicit(length(min = 8, max = 64))]
-    token: SecretString,
-}
-
-const SECRET: &str = "sk-correct-horse-battery";
 
 /// Waits for the page's answer on another thread, as an agent does.
 struct Agent(thread::JoinHandle<Result<Connect, PageError>>);

@@ -1121,7 +1121,6 @@ struct ApiToken {
 /// Plays the browser: waits until `client` saw a URL request, then submits
 /// `token` on its page; returns the page's status.
 fn submit_page(client: ScriptedClient, token: &'static str) -> std::thread::JoinHandle<u16> {
-    use crate::common::http::Req;
     std::thread::spawn(move || {
         let url = loop {
             if let Some(ElicitRequestParams::UrlElicitationParams { url, .. }) =
@@ -1131,16 +1130,7 @@ fn submit_page(client: ScriptedClient, token: &'static str) -> std::thread::Join
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
         };
-        let rest = url.strip_prefix("http://").unwrap();
-        let (authority, path) = rest.split_at(rest.find('/').unwrap());
-        let addr = authority.parse().unwrap();
-        let page = Req::get(path).send(addr);
-        let (cookie, csrf) = (page.cookie().unwrap(), page.csrf().unwrap());
-        Req::post(path, format!("csrf={csrf}&token={token}"))
-            .header("cookie", &cookie)
-            .same_origin(addr)
-            .send(addr)
-            .status
+        crate::common::sensitive::answer_page(&url, &format!("token={token}"))
     })
 }
 

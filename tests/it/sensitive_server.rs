@@ -8,27 +8,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::thread;
 use std::time::Duration;
 
-use elicit_core::Elicit;
-use elicit_core::sensitive::{
-    ExposeSecret, OpenError, PageError, Pages, PendingPage, SecretString, StoreError,
-};
+use elicit_core::sensitive::{ExposeSecret, OpenError, PageError, Pages, PendingPage, StoreError};
 
 use crate::common::http::{DEADLINE, Reply, Req};
-
-/// Connect a provider.
-#[derive(Elicit, Debug)]
-#[elicit(sensitive)]
-struct Connect {
-    /// The account name.
-    #[elicit(length(min = 2, max = 20))]
-    account: String,
-    /// The API token.
-    #[secret]
-    #[elicit(length(min = 8, max = 64))]
-    token: SecretString,
-}
-
-const SECRET: &str = "sk-correct-horse-battery";
+use crate::common::sensitive::{Connect, SECRET};
 
 /// An open page on its own loopback server.
 struct Open {

@@ -709,7 +709,7 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     user: Option<&VerifiedUser>,
 ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
     use crate::protocol::agent::UserBinding;
-    use crate::sensitive::{PageError, SecretOutcome};
+    use crate::sensitive::SecretOutcome;
 
     // No page for a client that cannot show one.
     if !state.lock().supports_url() {
@@ -728,13 +728,10 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     // From here the id is outstanding on the connection: abandoned unless
     // completed, whichever way this future ends (dropped included).
     let outstanding = Outstanding { state, id: &id };
-    match url_flow(cx, state, request, true).await? {
-        UrlOutcome::Consented(_) => {}
-        // The page closes as it is dropped.
-        UrlOutcome::Declined => return Ok(SecretOutcome::Declined),
-        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => {
-            return Ok(SecretOutcome::Cancelled);
-        }
+    let answer = url_flow(cx, state, request, true).await?;
+    // Not consented: the page closes as it is dropped.
+    if let Some(ended) = SecretOutcome::unless_consented(&answer) {
+        return Ok(ended);
     }
     match page.answer().await {
         Ok(value) => {
@@ -742,9 +739,7 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
             std::mem::forget(outstanding);
             Ok(SecretOutcome::Answered(value))
         }
-        Err(PageError::Expired) => Ok(SecretOutcome::Expired),
-        Err(PageError::Cancelled) => Ok(SecretOutcome::Cancelled),
-        Err(error) => Err(ElicitError::Page(error)),
+        Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
     }
 }
 

@@ -535,7 +535,7 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     message: String,
     pages: &crate::sensitive::Pages,
 ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-    use crate::sensitive::{PageError, SecretOutcome};
+    use crate::sensitive::SecretOutcome;
 
     // No page for a client that cannot show one.
     if !peer.supports_elicitation(Mode::Url) {
@@ -547,21 +547,17 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     let id = ElicitationId::new(page.id().to_string());
     let request = UrlRequest::new(message, page.url(), id.clone());
     // Dropping `page` (any early return) closes it.
-    match ask_url(peer, request, true).await? {
-        UrlOutcome::Consented(_) => {}
-        UrlOutcome::Declined => return Ok(SecretOutcome::Declined),
-        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => {
-            return Ok(SecretOutcome::Cancelled);
-        }
+    let answer = ask_url(peer, request, true).await?;
+    // Not consented: the page closes as it is dropped.
+    if let Some(ended) = SecretOutcome::unless_consented(&answer) {
+        return Ok(ended);
     }
     match page.answer().await {
         Ok(value) => {
             peer.notify_elicitation_complete(&id).await?;
             Ok(SecretOutcome::Answered(value))
         }
-        Err(PageError::Expired) => Ok(SecretOutcome::Expired),
-        Err(PageError::Cancelled) => Ok(SecretOutcome::Cancelled),
-        Err(error) => Err(ElicitError::Page(error)),
+        Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod http;
 pub mod page_body;
 pub mod readme;
+pub mod sensitive;
 
 use std::collections::{BTreeSet, HashSet};
 use std::num::{NonZero, NonZeroI32, NonZeroU8, NonZeroU16};

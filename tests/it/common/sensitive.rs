@@ -1,0 +1,40 @@
+//! What the sensitive-input tests share: a sensitive form, a secret, and a
+//! user who answers a page over raw HTTP.
+
+use elicit_core::Elicit;
+use elicit_core::sensitive::SecretString;
+
+use super::http::Req;
+
+/// Connect a provider.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+pub struct Connect {
+    /// The account name.
+    #[elicit(length(min = 2, max = 20))]
+    pub account: String,
+    /// The API token.
+    #[secret]
+    #[elicit(length(min = 8, max = 64))]
+    pub token: SecretString,
+}
+
+/// A secret the tests type, and look for where it must not be.
+pub const SECRET: &str = "sk-correct-horse-battery";
+
+/// Answers the page at `url` as its user's browser does: a first visit,
+/// then a post of `fields` (`name=value&...`, already encoded) with the
+/// binding cookie and the page's CSRF token. Returns the post's status.
+pub fn answer_page(url: &str, fields: &str) -> u16 {
+    let rest = url.strip_prefix("http://").expect("a loopback http URL");
+    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
+    let addr = authority.parse().expect("an IP address and a port");
+    let page = Req::get(path).send(addr);
+    let cookie = page.cookie().expect("a binding cookie");
+    let csrf = page.csrf().expect("a CSRF token");
+    Req::post(path, format!("csrf={csrf}&{fields}"))
+        .header("cookie", &cookie)
+        .same_origin(addr)
+        .send(addr)
+        .status
+}
