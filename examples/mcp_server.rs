@@ -10,8 +10,14 @@
 //! newline-delimited JSON-RPC on stdin/stdout) and call the `deploy` tool.
 //! tests/it/rmcp.rs drives this same server with rmcp's client.
 //!
-//! What it shows: one call, `peer.elicit_form::<Deploy>(message).retry(n)`
-//! (`elicit_core::mcp::ElicitExt`), which
+//! It speaks both MCP versions with one tool handler
+//! (`elicit_core::mcp::run_tool`): on 2025-11-25 the form is an
+//! `elicitation/create` request; on 2026-07-28, which has no server-to-client
+//! requests, it is an input-required result (SEP-2322) and the client calls
+//! the tool again with the answer and the sealed `requestState`.
+//!
+//! What it shows: one call, `rounds.form::<Deploy>(key, message).retry(n)`,
+//! which
 //! - refuses, sending nothing, when the client did not advertise form mode
 //!   (MCP's rule: an empty `elicitation` capability is form mode);
 //! - sends `Deploy::schema()` in MCP's shape (the ACP-only parts are dropped
@@ -22,19 +28,18 @@
 //!   breaks the form's rules;
 //! - returns decline and cancel at once, each to its own path.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{ElicitError, ElicitExt};
+use elicit_core::mcp::{ElicitError, Rounds, RoundsConfig, Step, run_tool};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{Peer, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{RoleServer, ServerHandler, ServiceExt};
 
 /// Where to deploy.
 #[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,9 +75,29 @@ pub const DEPLOY_TOOL: &str = "deploy";
 /// rules (so at most `RETRIES + 1` forms).
 pub const RETRIES: u32 = 2;
 
-/// The server: one tool, no state.
-#[derive(Debug, Clone, Default)]
-pub struct DeployServer;
+/// The server: one tool. Its only state is how it seals `requestState`.
+#[derive(Debug, Clone)]
+pub struct DeployServer {
+    rounds: Arc<RoundsConfig>,
+}
+
+impl Default for DeployServer {
+    /// Seals with a key of this process's own: one stdio process serves
+    /// every round of its client. Several processes would share a keyring
+    /// (`RoundsConfig::new`).
+    fn default() -> Self {
+        Self::with_rounds(RoundsConfig::with_random_key().expect("the OS random number generator"))
+    }
+}
+
+impl DeployServer {
+    /// A server that seals its rounds as `rounds` says.
+    pub fn with_rounds(rounds: RoundsConfig) -> Self {
+        Self {
+            rounds: Arc::new(rounds),
+        }
+    }
+}
 
 impl ServerHandler for DeployServer {
     fn get_info(&self) -> ServerConfig {
@@ -82,12 +107,6 @@ impl ServerHandler for DeployServer {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions("Call `deploy`; it asks you where and how to deploy.")
-    }
-
-    // Server-to-client requests (`elicitation/create`) exist up to MCP
-    // 2025-11-25; 2026-07-28 replaced them with input-required results.
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
     }
 
     async fn list_tools(
@@ -116,23 +135,37 @@ impl ServerHandler for DeployServer {
                 None,
             ));
         }
-        let result = match deploy(&context.peer).await {
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(text) => CallToolResult::error(vec![ContentBlock::text(text)]),
-        };
-        Ok(CallToolResponse::Complete(result))
+        // One handler for both protocol versions: `elicitation/create` on
+        // 2025-11-25, input-required rounds (the state sealed with this
+        // process's key) on 2026-07-28.
+        run_tool(
+            &context,
+            &request,
+            &self.rounds,
+            async |rounds| match deploy(rounds) {
+                None => Step::Ask,
+                Some(Ok(text)) => {
+                    Step::Done(CallToolResult::success(vec![ContentBlock::text(text)]))
+                }
+                Some(Err(text)) => {
+                    Step::Done(CallToolResult::error(vec![ContentBlock::text(text)]))
+                }
+            },
+        )
+        .await
     }
 }
 
-/// The tool: elicit the form, then act on the typed outcome. `Err` is a tool
-/// error (shown to the model as such), never a protocol error.
-pub async fn deploy(peer: &Peer<RoleServer>) -> Result<String, String> {
+/// The tool: elicit the form, then act on the typed outcome. `None` while
+/// the form is asked; `Err` is a tool error (shown to the model as such),
+/// never a protocol error.
+pub fn deploy(rounds: &mut Rounds) -> Option<Result<String, String>> {
     // MCP drops the form's description: say it in the message instead.
-    let answer = peer
-        .elicit_form::<Deploy>("Deploy the current branch. Where to, and how?")
+    let answer = rounds
+        .form::<Deploy>(DEPLOY_TOOL, "Deploy the current branch. Where to, and how?")
         .retry(RETRIES)
-        .await;
-    match answer {
+        .answer()?;
+    Some(match answer {
         Ok(Outcome::Accepted(form)) => Ok(summary(&form)),
         // The user said no: respect it, do not ask again.
         Ok(Outcome::Declined) => Ok("The user declined: nothing was deployed.".to_owned()),
@@ -151,7 +184,7 @@ pub async fn deploy(peer: &Peer<RoleServer>) -> Result<String, String> {
         // Still invalid after the retries (the error names the fields), or
         // the request failed.
         Err(e) => Err(format!("nothing was deployed: {e}")),
-    }
+    })
 }
 
 /// What the tool reports for an accepted form.
@@ -179,7 +212,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     eprintln!(
         "elicit MCP server on stdio: tool `{DEPLOY_TOOL}`. Send `initialize`, then `tools/call`."
     );
-    let service = DeployServer.serve(rmcp::transport::stdio()).await?;
+    let service = DeployServer::default()
+        .serve(rmcp::transport::stdio())
+        .await?;
     service.waiting().await?;
     Ok(())
 }

@@ -460,7 +460,13 @@ struct ScriptedClient {
     capability: Option<ElicitationCapability>,
     answers: Arc<Mutex<VecDeque<ElicitResult>>>,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    /// The id of each request: a number for a real `elicitation/create`
+    /// request, the input request's key for one fulfilled from an
+    /// input-required result.
+    ids: Arc<Mutex<Vec<mcp::NumberOrString>>>,
     notified: mpsc::UnboundedSender<CustomNotification>,
+    /// The name in its `clientInfo`.
+    name: &'static str,
 }
 
 impl ScriptedClient {
@@ -481,7 +487,9 @@ impl ScriptedClient {
             capability,
             answers: Arc::new(Mutex::new(answers.into_iter().map(result).collect())),
             seen: Arc::default(),
+            ids: Arc::default(),
             notified,
+            name: "scripted",
         };
         (client, received)
     }
@@ -495,16 +503,17 @@ impl ClientHandler for ScriptedClient {
     fn get_info(&self) -> InitializeRequestParams {
         let mut capabilities = ClientCapabilities::default();
         capabilities.elicitation = self.capability.clone();
-        InitializeRequestParams::new(capabilities, Implementation::new("scripted", "0"))
+        InitializeRequestParams::new(capabilities, Implementation::new(self.name, "0"))
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
 
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.seen.lock().unwrap().push(request);
+        self.ids.lock().unwrap().push(context.id);
         self.answers
             .lock()
             .unwrap()
@@ -522,19 +531,58 @@ impl ClientHandler for ScriptedClient {
     }
 }
 
+/// The MCP versions the example server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    /// 2025-11-25: `initialize`, then `elicitation/create` requests.
+    Legacy,
+    /// 2026-07-28: `server/discover`, per-request `_meta`, and input-required
+    /// rounds, which rmcp's client fulfils and retries by itself.
+    Modern,
+}
+
+const VERSIONS: [Version; 2] = [Version::Legacy, Version::Modern];
+
+/// Connects `client` on `io` at `version`.
+async fn connect_at<S: ClientHandler + Clone>(
+    client: &S,
+    io: tokio::io::DuplexStream,
+    version: Version,
+) -> ::rmcp::service::RunningService<RoleClient, S> {
+    match version {
+        Version::Legacy => client.clone().serve(io).await.unwrap(),
+        Version::Modern => ::rmcp::service::ClientServiceExt::serve_with_lifecycle(
+            client.clone(),
+            io,
+            ::rmcp::service::ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .unwrap(),
+    }
+}
+
 /// Runs the example server and the client on one in-memory pipe, calls the
-/// `deploy` tool, and returns (is_error, text, elicitations seen).
-async fn call_deploy(client: ScriptedClient) -> (bool, String, Vec<ElicitRequestParams>) {
+/// `deploy` tool at `version`, and returns (is_error, text, elicitations
+/// seen).
+async fn call_deploy(
+    client: ScriptedClient,
+    version: Version,
+) -> (bool, String, Vec<ElicitRequestParams>) {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let server = tokio::spawn(async move {
-        let running = mcp_server::DeployServer.serve(server_io).await.unwrap();
+        let running = mcp_server::DeployServer::default()
+            .serve(server_io)
+            .await
+            .unwrap();
         running.waiting().await.unwrap();
     });
-    let running = client.clone().serve(client_io).await.unwrap();
+    let running = connect_at(&client, client_io, version).await;
     let tools = running.peer().list_tools(None).await.unwrap();
     assert_eq!(tools.tools[0].name, mcp_server::DEPLOY_TOOL);
+    // rmcp's client fulfils input-required rounds and calls again by itself.
     let result = running
-        .peer()
         .call_tool(CallToolRequestParams::new(mcp_server::DEPLOY_TOOL))
         .await
         .unwrap();
@@ -542,6 +590,17 @@ async fn call_deploy(client: ScriptedClient) -> (bool, String, Vec<ElicitRequest
     server.await.unwrap();
     let text = result.content[0].as_text().unwrap().text.clone();
     let seen = client.seen();
+    // Each version took its own path: requests on 2025-11-25, input
+    // requests under the tool's key on 2026-07-28.
+    for id in client.ids.lock().unwrap().iter() {
+        match (version, id) {
+            (Version::Legacy, mcp::NumberOrString::Number(_)) => {}
+            (Version::Modern, mcp::NumberOrString::String(key)) => {
+                assert_eq!(&**key, mcp_server::DEPLOY_TOOL);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
     (result.is_error == Some(true), text, seen)
 }
 
@@ -554,100 +613,111 @@ fn runtime() -> tokio::runtime::Runtime {
 
 #[test]
 fn the_example_server_deploys_what_the_user_accepted() {
-    let client = ScriptedClient::new(
-        true,
-        vec![
-            json!({"action": "accept", "content": {"env": "production", "replicas": 3, "notify": true}}),
-        ],
-    );
-    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
-    assert!(!is_error, "{text}");
-    assert_eq!(
-        text,
-        "Deploying `main` to production with 3 replicas; the team will be notified."
-    );
-    // What went over the wire: the derived form, MCP-shaped.
-    let [
-        ElicitRequestParams::FormElicitationParams {
-            requested_schema, ..
-        },
-    ] = seen.as_slice()
-    else {
-        panic!("one form elicitation: {seen:?}");
-    };
-    assert_eq!(
-        serde_json::to_value(requested_schema).unwrap(),
-        serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
-    );
-    assert!(requested_schema.properties.contains_key("branch"));
+    for version in VERSIONS {
+        let client = ScriptedClient::new(
+            true,
+            vec![
+                json!({"action": "accept", "content": {"env": "production", "replicas": 3, "notify": true}}),
+            ],
+        );
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+        assert!(!is_error, "{text}");
+        assert_eq!(
+            text,
+            "Deploying `main` to production with 3 replicas; the team will be notified."
+        );
+        // What went over the wire: the derived form, MCP-shaped.
+        let [
+            ElicitRequestParams::FormElicitationParams {
+                requested_schema, ..
+            },
+        ] = seen.as_slice()
+        else {
+            panic!("one form elicitation: {seen:?}");
+        };
+        assert_eq!(
+            serde_json::to_value(requested_schema).unwrap(),
+            serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap())
+                .unwrap()
+        );
+        assert!(requested_schema.properties.contains_key("branch"));
+    }
 }
 
 #[test]
 fn the_example_server_asks_again_after_invalid_content() {
-    let first = json!({"env": "staging", "branch": "Not A Branch"});
-    let client = ScriptedClient::new(
-        true,
-        vec![
-            // The MCP client never saw the branch pattern; the server checks it.
-            json!({"action": "accept", "content": first}),
-            json!({"action": "accept", "content": {"env": "staging", "replicas": 1, "branch": "fix-42"}}),
-        ],
-    );
-    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
-    assert!(!is_error, "{text}");
-    assert_eq!(text, "Deploying `fix-42` to staging with 1 replica.");
-    assert_eq!(seen.len(), 2);
-    let messages: Vec<&str> = seen.iter().map(form_message).collect();
-    let errors = mcp_server::Deploy::from_content(first.as_object().unwrap()).unwrap_err();
-    assert_eq!(errors.fields().collect::<Vec<_>>(), ["branch"]);
-    // The shared policy's message: the original, then the errors by field.
-    assert_eq!(messages[0], DEPLOY_MESSAGE);
-    assert_eq!(messages[1], Retry::message(DEPLOY_MESSAGE, &errors));
-    assert!(
-        messages[1].contains("`branch` must match the pattern"),
-        "{}",
-        messages[1]
-    );
+    for version in VERSIONS {
+        let first = json!({"env": "staging", "branch": "Not A Branch"});
+        let client = ScriptedClient::new(
+            true,
+            vec![
+                // The MCP client never saw the branch pattern; the server checks it.
+                json!({"action": "accept", "content": first}),
+                json!({"action": "accept", "content": {"env": "staging", "replicas": 1, "branch": "fix-42"}}),
+            ],
+        );
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+        assert!(!is_error, "{text}");
+        assert_eq!(text, "Deploying `fix-42` to staging with 1 replica.");
+        assert_eq!(seen.len(), 2);
+        let messages: Vec<&str> = seen.iter().map(form_message).collect();
+        let errors = mcp_server::Deploy::from_content(first.as_object().unwrap()).unwrap_err();
+        assert_eq!(errors.fields().collect::<Vec<_>>(), ["branch"]);
+        // The shared policy's message: the original, then the errors by field.
+        assert_eq!(messages[0], DEPLOY_MESSAGE);
+        assert_eq!(messages[1], Retry::message(DEPLOY_MESSAGE, &errors));
+        assert!(
+            messages[1].contains("`branch` must match the pattern"),
+            "{}",
+            messages[1]
+        );
+    }
 }
 
 #[test]
 fn the_example_server_respects_decline_and_cancel() {
-    for (action, expected) in [
-        ("decline", "The user declined: nothing was deployed."),
-        ("cancel", "Cancelled: nothing was deployed."),
-    ] {
-        let client = ScriptedClient::new(true, vec![json!({"action": action})]);
-        let (is_error, text, seen) = runtime().block_on(call_deploy(client));
-        assert!(!is_error);
-        assert_eq!(text, expected);
-        assert_eq!(seen.len(), 1);
+    for version in VERSIONS {
+        for (action, expected) in [
+            ("decline", "The user declined: nothing was deployed."),
+            ("cancel", "Cancelled: nothing was deployed."),
+        ] {
+            let client = ScriptedClient::new(true, vec![json!({"action": action})]);
+            let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+            assert!(!is_error);
+            assert_eq!(text, expected);
+            assert_eq!(seen.len(), 1);
+        }
     }
 }
 
 #[test]
 fn the_example_server_gives_up_after_repeated_invalid_answers() {
-    let bad = json!({"action": "accept", "content": {"env": "moon"}});
-    let attempts = mcp_server::RETRIES + 1;
-    let client = ScriptedClient::new(true, vec![bad; attempts as usize]);
-    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
-    assert!(is_error);
-    assert!(
-        text.starts_with(
-            "nothing was deployed: no valid answer after 3 attempt(s), the last one: "
-        ),
-        "{text}"
-    );
-    assert!(text.contains("`env`"), "{text}");
-    assert_eq!(seen.len(), attempts as usize);
+    for version in VERSIONS {
+        let bad = json!({"action": "accept", "content": {"env": "moon"}});
+        let attempts = mcp_server::RETRIES + 1;
+        let client = ScriptedClient::new(true, vec![bad; attempts as usize]);
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+        assert!(is_error);
+        assert!(
+            text.starts_with(
+                "nothing was deployed: no valid answer after 3 attempt(s), the last one: "
+            ),
+            "{text}"
+        );
+        assert!(text.contains("`env`"), "{text}");
+        assert_eq!(seen.len(), attempts as usize);
+    }
 }
 
 #[test]
 fn the_example_server_does_not_elicit_from_a_client_without_forms() {
-    let client = ScriptedClient::new(false, vec![]);
-    let (is_error, text, seen) = runtime().block_on(call_deploy(client));
-    assert!(is_error);
-    assert!(text.starts_with("This client cannot show forms"), "{text}");
-    assert!(seen.is_empty());
+    for version in VERSIONS {
+        let client = ScriptedClient::new(false, vec![]);
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+        assert!(is_error);
+        assert!(text.starts_with("This client cannot show forms"), "{text}");
+        assert!(seen.is_empty());
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -682,7 +752,8 @@ where
     F: AsyncFnOnce(&Peer<RoleServer>) -> R,
 {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = tokio::spawn(async move { mcp_server::DeployServer.serve(server_io).await });
+    let server =
+        tokio::spawn(async move { mcp_server::DeployServer::default().serve(server_io).await });
     let running = client.clone().serve(client_io).await.unwrap();
     let server = server.await.unwrap().unwrap();
     let value = f(server.peer()).await;
@@ -1212,4 +1283,195 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     let (authority, path) = rest.split_at(rest.find('/').unwrap());
     let visit = Req::get(path).send(authority.parse().unwrap());
     assert_eq!(visit.status, 410, "the declined page is still open");
+}
+
+// ---------------------------------------------------------------------------
+// 2026-07-28: the sealed `requestState` is attacker-controlled input
+
+mod request_state {
+    use std::time::Duration;
+
+    use ::rmcp::model::{
+        CallToolRequestParams, CallToolResponse, ErrorCode, InputRequiredResult, JsonObject,
+        RequestStateCodec,
+    };
+    use ::rmcp::service::RunningService;
+    use ::rmcp::{RoleClient, ServiceError, ServiceExt};
+    use elicit_core::mcp::{INVALID_STATE_MESSAGE, RoundsConfig};
+    use serde_json::json;
+
+    use super::{ScriptedClient, Version, connect_at, form_mode, mcp_server, runtime};
+
+    const KEY: [u8; 32] = *b"a key of 32 bytes, for tests....";
+
+    fn config() -> RoundsConfig {
+        RoundsConfig::new(RequestStateCodec::try_new(KEY.to_vec()).unwrap())
+    }
+
+    /// A 2026-07-28 client named `name`, connected to `server`, given to
+    /// `f`; it answers nothing by itself (the test calls once per round).
+    fn with_client<R>(
+        server: RoundsConfig,
+        name: &'static str,
+        f: impl AsyncFnOnce(&RunningService<RoleClient, ScriptedClient>) -> R,
+    ) -> R {
+        let mut client = ScriptedClient::with(form_mode(), vec![]).0;
+        client.name = name;
+        runtime().block_on(async move {
+            let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+            let server = tokio::spawn(async move {
+                let running = mcp_server::DeployServer::with_rounds(server)
+                    .serve(server_io)
+                    .await
+                    .unwrap();
+                running.waiting().await.unwrap();
+            });
+            let running = connect_at(&client, client_io, Version::Modern).await;
+            let value = f(&running).await;
+            running.cancel().await.unwrap();
+            server.await.unwrap();
+            value
+        })
+    }
+
+    fn deploy(arguments: Option<JsonObject>) -> CallToolRequestParams {
+        let params = CallToolRequestParams::new(mcp_server::DEPLOY_TOOL);
+        match arguments {
+            Some(arguments) => params.with_arguments(arguments),
+            None => params,
+        }
+    }
+
+    /// The first round: the input-required result and its sealed state.
+    async fn first_round(
+        client: &RunningService<RoleClient, ScriptedClient>,
+        arguments: Option<JsonObject>,
+    ) -> String {
+        let response = client.call_tool_once(deploy(arguments)).await.unwrap();
+        let CallToolResponse::InputRequired(InputRequiredResult {
+            input_requests: Some(requests),
+            request_state: Some(state),
+            ..
+        }) = response
+        else {
+            panic!("an input-required result: {response:?}");
+        };
+        assert_eq!(
+            requests.keys().map(String::as_str).collect::<Vec<_>>(),
+            [mcp_server::DEPLOY_TOOL]
+        );
+        state
+    }
+
+    /// The retry with a valid answer and `state`.
+    async fn answer(
+        client: &RunningService<RoleClient, ScriptedClient>,
+        arguments: Option<JsonObject>,
+        state: &str,
+    ) -> Result<CallToolResponse, ServiceError> {
+        let responses = [(
+            mcp_server::DEPLOY_TOOL.to_owned(),
+            json!({"action": "accept", "content": {"env": "staging"}}),
+        )]
+        .into_iter()
+        .collect();
+        client
+            .call_tool_once(
+                deploy(arguments)
+                    .with_input_responses(responses)
+                    .with_request_state(state),
+            )
+            .await
+    }
+
+    fn assert_deployed(response: Result<CallToolResponse, ServiceError>) {
+        let Ok(CallToolResponse::Complete(result)) = response else {
+            panic!("a complete result: {response:?}");
+        };
+        let text = &result.content[0].as_text().unwrap().text;
+        assert_eq!(text, "Deploying `main` to staging with 2 replicas.");
+    }
+
+    fn assert_refused(response: Result<CallToolResponse, ServiceError>) {
+        let Err(ServiceError::McpError(error)) = response else {
+            panic!("refused: {response:?}");
+        };
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert_eq!(error.message, INVALID_STATE_MESSAGE);
+        assert_eq!(error.data, Some(json!({"reason": "invalid_request_state"})));
+    }
+
+    #[test]
+    fn a_state_sealed_with_a_configured_key_survives_a_restart() {
+        let state = with_client(config(), "alice", async |c| first_round(c, None).await);
+        // Another server process, the same key.
+        let again = with_client(config(), "alice", async |c| answer(c, None, &state).await);
+        assert_deployed(again);
+        // Without the key (a fresh random one): refused.
+        let other = RoundsConfig::with_random_key().unwrap();
+        assert_refused(with_client(other, "alice", async |c| {
+            answer(c, None, &state).await
+        }));
+    }
+
+    #[test]
+    fn a_tampered_state_is_refused() {
+        with_client(config(), "alice", async |c| {
+            let state = first_round(c, None).await;
+            // One character of the sealed body changed.
+            let at = state.len() / 2;
+            let flipped = if &state[at..=at] == "A" { "B" } else { "A" };
+            let tampered = format!("{}{flipped}{}", &state[..at], &state[at + 1..]);
+            assert_ne!(tampered, state);
+            assert_refused(answer(c, None, &tampered).await);
+            assert_refused(answer(c, None, "rs1.not.a-state").await);
+            // The untouched state still works.
+            assert_deployed(answer(c, None, &state).await);
+        });
+    }
+
+    #[test]
+    fn an_expired_state_is_refused() {
+        let short = config().ttl(Duration::from_millis(1));
+        with_client(short, "alice", async |c| {
+            let state = first_round(c, None).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            assert_refused(answer(c, None, &state).await);
+        });
+    }
+
+    #[test]
+    fn a_state_is_refused_for_another_request() {
+        with_client(config(), "alice", async |c| {
+            let arguments = json!({"note": "first", "at": 1}).as_object().cloned();
+            let state = first_round(c, arguments).await;
+            let other = json!({"note": "second", "at": 1}).as_object().cloned();
+            assert_refused(answer(c, other, &state).await);
+            assert_refused(answer(c, None, &state).await);
+            // The same arguments, in another key order, are the same request.
+            let reordered = json!({"at": 1, "note": "first"}).as_object().cloned();
+            assert_deployed(answer(c, reordered, &state).await);
+        });
+    }
+
+    #[test]
+    fn a_state_is_refused_for_another_user() {
+        // The principal: the client's name, standing in for the user an
+        // HTTP server's authentication knows.
+        let by_name = || {
+            config().principal(|context| {
+                context
+                    .client_info()
+                    .map(|info| info.name)
+                    .unwrap_or_default()
+            })
+        };
+        let state = with_client(by_name(), "alice", async |c| first_round(c, None).await);
+        assert_refused(with_client(by_name(), "bob", async |c| {
+            answer(c, None, &state).await
+        }));
+        assert_deployed(with_client(by_name(), "alice", async |c| {
+            answer(c, None, &state).await
+        }));
+    }
 }

@@ -78,6 +78,7 @@ mod error;
 mod peer;
 mod request;
 mod response;
+mod rounds;
 mod schema;
 
 pub use dropped::{Dropped, DroppedPart, dropped};
@@ -88,4 +89,8 @@ pub use peer::{
 };
 pub use request::form_request;
 pub use response::outcome;
+pub use rounds::{
+    DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE, Rounds, RoundsConfig,
+    Step, run_tool,
+};
 pub use schema::{schema, to_mcp_schema};

@@ -519,7 +519,7 @@ async fn ask_form<T: Elicit>(
 /// shape.
 ///
 /// [`AgentConnection::form`]: crate::protocol::agent::AgentConnection::form
-fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
+pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
     let schema = sendable_schema::<T>().map_err(|unsendable| match unsendable {
         Unsendable::Schema(e) => ElicitError::InvalidFormSchema(e),
         Unsendable::Credential(field) => ElicitError::CredentialField { field },
@@ -599,7 +599,7 @@ async fn ask_url(
 
 /// Sends `elicitation/create` (what rmcp's `create_elicitation` does, which
 /// needs rmcp's `elicitation` feature).
-async fn send(
+pub(super) async fn send(
     peer: &Peer<RoleServer>,
     params: model::ElicitRequestParams,
 ) -> Result<model::ElicitResult, ElicitError> {

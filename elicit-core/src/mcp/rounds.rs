@@ -1,0 +1,518 @@
+//! One tool handler for both MCP versions: `elicitation/create` requests on
+//! a 2025-11-25 peer, input-required rounds on a 2026-07-28 peer (SEP-2322),
+//! with the round's state sealed in `requestState`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::rmcp::RoleServer;
+use ::rmcp::model::{
+    self, CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
+    ContentBlock, ErrorData, InputRequest, InputRequests, InputRequiredResult, RequestStateCodec,
+    SealOptions,
+};
+use ::rmcp::service::RequestContext;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::error::OutcomeError;
+use super::peer::{ElicitError, checked_form, client_supports, send};
+use super::request::form_params;
+use super::response::outcome;
+use crate::Elicit;
+use crate::protocol::Mode;
+use crate::protocol::agent::{Outcome, Retry};
+
+/// How long a sealed `requestState` is accepted unless told otherwise: 10
+/// minutes.
+pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
+/// How many input-required rounds one tool call may take unless told
+/// otherwise. rmcp's client stops after 9 such answers and the TypeScript
+/// client after 10, so 8 leaves the tool the last word.
+pub const DEFAULT_MAX_ROUNDS: u32 = 8;
+
+/// The one error a client gets for a `requestState` that does not open:
+/// tampered, expired, sealed for another user or another request, or with
+/// an unknown key. The cause is never told to the client.
+pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
+
+/// How [`run_tool`] keeps a tool call's state between rounds on a
+/// 2026-07-28 peer: sealed into `requestState` (HMAC-SHA256 with rmcp's
+/// `RequestStateCodec`, with a TTL), bound to the user and to the request.
+///
+/// The state holds the round number, the attempts per key and the answers
+/// of earlier rounds (the user's own answers: signed, not encrypted, so
+/// never put a secret in a form; forms cannot hold one anyway).
+///
+/// **Keys.** [`RoundsConfig::with_random_key`] draws a key from the OS RNG
+/// for this process: right for a stdio server, where one process serves
+/// every round. Several processes behind one URL need the same keys:
+/// [`RoundsConfig::new`] with `RequestStateCodec::new_with_keyring(active,
+/// keys)`, the keys (32 bytes or more each) from your secret store. A
+/// restarted server with the same keys accepts the states it sealed before.
+///
+/// **Rotation.** Add the new key (a new key id) to every replica's keyring,
+/// then make it the active one everywhere, then remove the old key once
+/// the TTL has passed: a state sealed with the old key stays readable
+/// until it expires anyway.
+#[derive(Clone)]
+pub struct RoundsConfig {
+    codec: RequestStateCodec,
+    ttl: Duration,
+    max_rounds: u32,
+    principal: Principal,
+}
+
+/// Who a request is from: [`RoundsConfig::principal`].
+type Principal = Arc<dyn Fn(&RequestContext<RoleServer>) -> String + Send + Sync>;
+
+impl fmt::Debug for RoundsConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RoundsConfig")
+            .field("ttl", &self.ttl)
+            .field("max_rounds", &self.max_rounds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RoundsConfig {
+    /// Seals with `codec`.
+    pub fn new(codec: RequestStateCodec) -> Self {
+        Self {
+            codec,
+            ttl: DEFAULT_STATE_TTL,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            principal: Arc::new(|_| String::new()),
+        }
+    }
+
+    /// Seals with a 256-bit key drawn from the OS RNG: states this process
+    /// sealed open only in this process.
+    ///
+    /// # Errors
+    ///
+    /// The OS RNG's.
+    pub fn with_random_key() -> Result<Self, getrandom::Error> {
+        let mut key = zeroize::Zeroizing::new([0u8; 32]);
+        getrandom::fill(key.as_mut())?;
+        let codec = RequestStateCodec::try_new(key.to_vec())
+            .expect("32 bytes is RequestStateCodec::MIN_KEY_LENGTH");
+        Ok(Self::new(codec))
+    }
+
+    /// How long a sealed state is accepted (default: 10 minutes).
+    #[must_use]
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How many input-required rounds one call may take (default: 8);
+    /// then the tool call ends with a tool error.
+    #[must_use]
+    pub fn max_rounds(mut self, max: u32) -> Self {
+        self.max_rounds = max;
+        self
+    }
+
+    /// Who the request is from, as your server's authentication knows it
+    /// (an HTTP server: from the request's extensions). A state sealed for
+    /// one principal does not open for another. Default: the empty string,
+    /// right for stdio, where the process serves one user.
+    #[must_use]
+    pub fn principal(
+        mut self,
+        principal: impl Fn(&RequestContext<RoleServer>) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.principal = Arc::new(principal);
+        self
+    }
+}
+
+/// What a round of the tool handler ends with.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Step {
+    /// The tool's result.
+    Done(CallToolResult),
+    /// Something was asked ([`FormAsk::answer`] returned `None`): end this
+    /// round; the handler runs again once the answers are in.
+    Ask,
+}
+
+/// The state sealed in `requestState`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct State {
+    /// The format of this state.
+    v: u8,
+    /// How many rounds were asked.
+    round: u32,
+    /// The keys the last round asked: only their answers are read.
+    asked: BTreeSet<String>,
+    /// How many forms were sent per key.
+    attempts: BTreeMap<String, u32>,
+    /// Answers of earlier rounds, per key, as the client sent them.
+    answers: BTreeMap<String, Value>,
+}
+
+const STATE_FORMAT: u8 = 1;
+
+/// One run of the tool handler: the answers in so far, and what this run
+/// asks. Made by [`run_tool`].
+pub struct Rounds {
+    capabilities: Option<ClientCapabilities>,
+    /// This round's answers, per key.
+    responses: BTreeMap<String, Value>,
+    /// Requests that failed on a 2025-11-25 peer, per key.
+    failures: BTreeMap<String, ElicitError>,
+    state: State,
+    asks: InputRequests,
+}
+
+impl fmt::Debug for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rounds")
+            .field("round", &self.state.round)
+            .field("asks", &self.asks.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Rounds {
+    fn new(capabilities: Option<ClientCapabilities>, state: State) -> Self {
+        Self {
+            capabilities,
+            responses: BTreeMap::new(),
+            failures: BTreeMap::new(),
+            state,
+            asks: InputRequests::new(),
+        }
+    }
+
+    /// Whether this request's client accepts elicitation `mode` (on
+    /// 2026-07-28 the capabilities come with each request).
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.capabilities
+            .as_ref()
+            .is_some_and(|c| client_supports(c, mode))
+    }
+
+    /// How many rounds were asked before this run.
+    pub fn round(&self) -> u32 {
+        self.state.round
+    }
+
+    /// The form `T` under `key` (one key per question of the tool): its
+    /// typed answer once there is one, or `None` once it is asked (then
+    /// return [`Step::Ask`]). Several forms asked in one run go out in one
+    /// round.
+    pub fn form<T: Elicit>(&mut self, key: &str, message: impl Into<String>) -> FormAsk<'_, T> {
+        FormAsk {
+            rounds: self,
+            key: key.to_owned(),
+            message: message.into(),
+            retry: Retry::NEVER,
+            form: PhantomData,
+        }
+    }
+
+    fn ask(&mut self, key: String, params: model::ElicitRequestParams) {
+        self.asks.insert(
+            key,
+            InputRequest::Elicitation(model::ElicitRequest::new(params)),
+        );
+    }
+}
+
+/// A form asked under a key, from [`Rounds::form`].
+#[must_use = "nothing is asked until `answer` is called"]
+pub struct FormAsk<'r, T> {
+    rounds: &'r mut Rounds,
+    key: String,
+    message: String,
+    retry: Retry,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for FormAsk<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormAsk")
+            .field("key", &self.key)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Elicit> FormAsk<'_, T> {
+    /// Asks again, up to `again` more times, when the answer breaks the
+    /// form's rules, with the errors in the message (the same policy as
+    /// `ElicitExt::elicit_form(..).retry(n)`).
+    pub fn retry(mut self, again: u32) -> Self {
+        self.retry = Retry::times(again);
+        self
+    }
+
+    /// The typed answer, every rule checked again; `None` when the form was
+    /// asked in this run (return [`Step::Ask`]). Refused without asking,
+    /// like `elicit_form`, when this request's client has no form mode or
+    /// the form cannot be sent.
+    pub fn answer(self) -> Option<Result<Outcome<T>, ElicitError>> {
+        let Self {
+            rounds,
+            key,
+            message,
+            retry,
+            ..
+        } = self;
+        if let Some(failed) = rounds.failures.remove(&key) {
+            return Some(Err(failed));
+        }
+        if !rounds.supports(Mode::Form) {
+            return Some(Err(ElicitError::ModeNotAdvertised { mode: Mode::Form }));
+        }
+        let schema = match checked_form::<T>() {
+            Ok(schema) => schema,
+            Err(error) => return Some(Err(error)),
+        };
+        let found = rounds
+            .responses
+            .remove(&key)
+            .or_else(|| rounds.state.answers.get(&key).cloned());
+        let attempts = rounds.state.attempts.get(&key).copied().unwrap_or(1);
+        let Some(raw) = found else {
+            rounds.state.attempts.insert(key.clone(), attempts);
+            rounds.ask(key, form_params(message, schema));
+            return None;
+        };
+        let result = match serde_json::from_value::<model::ElicitResult>(raw.clone()) {
+            Ok(result) => result,
+            Err(error) => {
+                return Some(Err(ElicitError::Unreadable(
+                    OutcomeError::UnreadableAction {
+                        reason: format!("input response `{key}`: {error}"),
+                    },
+                )));
+            }
+        };
+        match outcome::<T>(&result) {
+            Ok(answer) => {
+                rounds.state.answers.insert(key, raw);
+                Some(Ok(answer))
+            }
+            Err(OutcomeError::Invalid(errors)) if attempts > retry.again() => {
+                rounds.state.answers.remove(&key);
+                Some(Err(ElicitError::Invalid { errors, attempts }))
+            }
+            Err(OutcomeError::Invalid(errors)) => {
+                rounds.state.answers.remove(&key);
+                rounds.state.attempts.insert(key.clone(), attempts + 1);
+                rounds.ask(key, form_params(Retry::message(&message, &errors), schema));
+                None
+            }
+            Err(other) => Some(Err(ElicitError::Unreadable(other))),
+        }
+    }
+}
+
+/// Runs a tool `handler` that asks the user, whatever the peer's protocol
+/// version:
+///
+/// - on 2025-11-25 and earlier, each round's questions are sent as
+///   `elicitation/create` requests (one at a time, in key order) and the
+///   handler runs again with the answers, in this call;
+/// - on 2026-07-28, where a server no longer sends requests, a round ends
+///   the call with an input-required result (its questions under their keys,
+///   and the state sealed in `requestState`); the client calls the tool
+///   again with the answers and the state, and the handler runs again.
+///
+/// The handler is written once and runs from the top each round: each
+/// [`Rounds::form`] gives the typed answer once it is in, or asks.
+///
+/// # Errors
+///
+/// A `requestState` that does not open (tampered, expired, sealed for
+/// another user or request): `-32602` with [`INVALID_STATE_MESSAGE`],
+/// whatever the cause. A handler that returned [`Step::Ask`] without asking
+/// anything: `-32603`. More rounds than
+/// [`RoundsConfig::max_rounds`] end with a tool error, not a protocol one.
+pub async fn run_tool<F>(
+    context: &RequestContext<RoleServer>,
+    request: &CallToolRequestParams,
+    config: &RoundsConfig,
+    mut handler: F,
+) -> Result<CallToolResponse, ErrorData>
+where
+    F: AsyncFnMut(&mut Rounds) -> Step,
+{
+    let capabilities = context.client_capabilities();
+    let modern = context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize());
+    if modern {
+        let bound = associated_data(&(config.principal)(context), request);
+        let state = match &request.request_state {
+            Some(sealed) => open_state(config, sealed, &bound)?,
+            None => State {
+                v: STATE_FORMAT,
+                ..State::default()
+            },
+        };
+        let mut rounds = Rounds::new(capabilities, state);
+        // Only the answers to what the last round asked.
+        if let Some(responses) = &request.input_responses {
+            rounds.responses = responses
+                .iter()
+                .filter(|(key, _)| rounds.state.asked.contains(*key))
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect();
+        }
+        return match handler(&mut rounds).await {
+            Step::Done(result) => Ok(result.into()),
+            Step::Ask => {
+                let asks = ask_or_fail(&mut rounds, config)?;
+                let Some(asks) = asks else {
+                    return Ok(too_many_rounds(config).into());
+                };
+                rounds.state.asked = asks.keys().cloned().collect();
+                let options = SealOptions::new().associated_data(&bound).ttl(config.ttl);
+                let sealed = config
+                    .codec
+                    .seal_json_with(&rounds.state, &options)
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                Ok(InputRequiredResult::new(Some(asks), Some(sealed)).into())
+            }
+        };
+    }
+    let mut rounds = Rounds::new(
+        capabilities,
+        State {
+            v: STATE_FORMAT,
+            ..State::default()
+        },
+    );
+    loop {
+        match handler(&mut rounds).await {
+            Step::Done(result) => return Ok(result.into()),
+            Step::Ask => {
+                let Some(asks) = ask_or_fail(&mut rounds, config)? else {
+                    return Ok(too_many_rounds(config).into());
+                };
+                for (key, ask) in asks {
+                    let InputRequest::Elicitation(request) = ask else {
+                        continue;
+                    };
+                    match send(&context.peer, request.params).await {
+                        Ok(result) => {
+                            let value = serde_json::to_value(&result)
+                                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                            rounds.responses.insert(key, value);
+                        }
+                        Err(error) => {
+                            rounds.failures.insert(key, error);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The round's questions, counting the round; `None` past the cap.
+fn ask_or_fail(
+    rounds: &mut Rounds,
+    config: &RoundsConfig,
+) -> Result<Option<InputRequests>, ErrorData> {
+    if rounds.asks.is_empty() {
+        return Err(ErrorData::internal_error(
+            "the tool handler returned Step::Ask without asking anything",
+            None,
+        ));
+    }
+    if rounds.state.round >= config.max_rounds {
+        return Ok(None);
+    }
+    rounds.state.round += 1;
+    Ok(Some(std::mem::take(&mut rounds.asks)))
+}
+
+fn too_many_rounds(config: &RoundsConfig) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "no answer after {} rounds of questions: nothing was done",
+        config.max_rounds
+    ))])
+}
+
+fn open_state(config: &RoundsConfig, sealed: &str, bound: &[u8]) -> Result<State, ErrorData> {
+    let refused = || {
+        ErrorData::invalid_params(
+            INVALID_STATE_MESSAGE,
+            Some(serde_json::json!({"reason": "invalid_request_state"})),
+        )
+    };
+    let state: State = config
+        .codec
+        .open_json_with(sealed, bound)
+        .map_err(|_| refused())?;
+    if state.v != STATE_FORMAT {
+        return Err(refused());
+    }
+    Ok(state)
+}
+
+/// What a state is bound to: the user, the tool and its arguments. Each
+/// part is length-prefixed; the arguments are hashed in a canonical form
+/// (object keys sorted), so a client that reorders them is still the same
+/// request.
+fn associated_data(principal: &str, request: &CallToolRequestParams) -> Vec<u8> {
+    let mut arguments = Vec::new();
+    if let Some(args) = &request.arguments {
+        canonical(&Value::Object(args.clone()), &mut arguments);
+    }
+    let digest = Sha256::digest(&arguments);
+    let mut out = Vec::new();
+    for part in [
+        b"elicit/mcp-rounds/v1".as_slice(),
+        principal.as_bytes(),
+        request.name.as_bytes(),
+        digest.as_slice(),
+    ] {
+        out.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        out.extend_from_slice(part);
+    }
+    out
+}
+
+/// `value` as JSON with every object's keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(&Value::String(key.clone()), out);
+                out.push(b':');
+                canonical(value, out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        other => out.extend_from_slice(other.to_string().as_bytes()),
+    }
+}
