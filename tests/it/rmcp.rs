@@ -1285,6 +1285,9 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     assert_eq!(visit.status, 410, "the declined page is still open");
 }
 
+#[path = "rmcp_rounds.rs"]
+mod rounds;
+
 // ---------------------------------------------------------------------------
 // 2026-07-28: the sealed `requestState` is attacker-controlled input
 
