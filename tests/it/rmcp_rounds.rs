@@ -121,3 +121,135 @@ fn the_readme_rounds_snippet_is_this_code() {
         ))
     );
 }
+
+/// A tool's handler, as a type. (An async closure that captures a
+/// higher-ranked `fn(&mut Rounds)` pointer trips E0477 in `call_tool`'s
+/// `Send` check; captured values such as a `String` or `&self` are fine.)
+trait Tool: Send + Sync + 'static {
+    fn run(r: &mut Rounds) -> Step;
+}
+
+/// A server whose every tool is `T`, run by `run_tool`.
+struct Handler<T>(RoundsConfig, std::marker::PhantomData<T>);
+
+impl<T: Tool> ServerHandler for Handler<T> {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        request: Params,
+        context: Context<RoleServer>,
+    ) -> Result<Response, Error> {
+        run_tool(&context, &request, &self.0, async |r: &mut Rounds| {
+            T::run(r)
+        })
+        .await
+    }
+}
+
+/// Calls a tool of `Handler<T>` with `client` at `version`; the tool's
+/// text.
+fn call<T: Tool>(client: &ScriptedClient, version: super::Version) -> String {
+    let client = client.clone();
+    runtime().block_on(async move {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            let config = RoundsConfig::with_random_key().unwrap();
+            let running = Handler::<T>(config, std::marker::PhantomData)
+                .serve(server_io)
+                .await
+                .unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = connect_at(&client, client_io, version).await;
+        let result = running.call_tool(Params::new("tool")).await.unwrap();
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        result.content[0].as_text().unwrap().text.clone()
+    })
+}
+
+/// A form and a URL in one round, under their keys.
+struct FormAndUrl;
+
+impl Tool for FormAndUrl {
+    fn run(r: &mut Rounds) -> Step {
+        form_and_url(r)
+    }
+}
+
+/// A form and a URL in one round, under their keys.
+fn form_and_url(r: &mut Rounds) -> Step {
+    use elicit_core::mcp::UrlRequest;
+    use elicit_core::protocol::agent::UrlOutcome;
+
+    let confirm = r.form::<Confirm>("confirm", "Deploy?").answer();
+    let page = r.url(
+        "page",
+        UrlRequest::new(
+            "Connect your account.",
+            "https://example.com/connect",
+            "page-1",
+        ),
+    );
+    let (Some(confirm), Some(page)) = (confirm, page) else {
+        return Step::Ask;
+    };
+    let text = match (confirm, page) {
+        (Ok(Outcome::Accepted(c)), Ok(UrlOutcome::Consented(waiting))) => {
+            format!(
+                "proceed: {}, consented to {}",
+                c.proceed,
+                waiting.id().as_str()
+            )
+        }
+        (confirm, page) => format!("{confirm:?} {page:?}"),
+    };
+    Step::Done(CallToolResult::success(vec![ContentBlock::text(text)]))
+}
+
+#[test]
+fn a_form_and_a_url_in_one_round_at_both_versions() {
+    use ::rmcp::model::ElicitRequestParams;
+
+    for version in VERSIONS {
+        // Content on a URL-mode answer is ignored, so one answer fits both.
+        let answer = json!({"action": "accept", "content": {"proceed": true}});
+        let (client, _) = ScriptedClient::with(
+            super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new())),
+            vec![answer.clone(), answer],
+        );
+        let text = call::<FormAndUrl>(&client, version);
+        assert_eq!(text, "proceed: true, consented to page-1", "{version:?}");
+        let mut kinds: Vec<&str> = client
+            .seen()
+            .iter()
+            .map(|request| match request {
+                ElicitRequestParams::FormElicitationParams { .. } => "form",
+                ElicitRequestParams::UrlElicitationParams { .. } => "url",
+                _ => "other",
+            })
+            .collect();
+        kinds.sort_unstable();
+        assert_eq!(kinds, ["form", "url"], "{version:?}");
+    }
+}
+
+#[test]
+fn a_url_is_not_asked_of_a_client_without_url_mode_at_both_versions() {
+    for version in VERSIONS {
+        let (client, _) = ScriptedClient::with(
+            form_mode(),
+            vec![json!({"action": "accept", "content": {"proceed": true}})],
+        );
+        let text = call::<FormAndUrl>(&client, version);
+        assert!(
+            text.starts_with("Ok(Accepted(Confirm { proceed: true })) Err(ModeNotAdvertised"),
+            "{version:?}: {text}"
+        );
+        // Only the form went out.
+        assert_eq!(client.seen().len(), 1, "{version:?}");
+    }
+}

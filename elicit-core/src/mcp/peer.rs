@@ -566,7 +566,20 @@ async fn ask_url(
     request: UrlRequest,
     sensitive: bool,
 ) -> Result<UrlOutcome, ElicitError> {
-    if !peer.supports_elicitation(Mode::Url) {
+    let id = request.id.clone();
+    let params = url_params(request, peer.supports_elicitation(Mode::Url), sensitive)?;
+    url_outcome(&send(peer, params).await?, id)
+}
+
+/// A URL request's params, once it may be sent: the client supports URL
+/// mode (else the error for a URL or a `sensitive` request), the URL passes
+/// [`check_url`], the id is not empty.
+pub(super) fn url_params(
+    request: UrlRequest,
+    supported: bool,
+    sensitive: bool,
+) -> Result<model::ElicitRequestParams, ElicitError> {
+    if !supported {
         return Err(if sensitive {
             ElicitError::SensitiveInputNeedsUrlMode
         } else {
@@ -577,18 +590,22 @@ async fn ask_url(
     if request.id.as_str().is_empty() {
         return Err(ElicitError::EmptyElicitationId);
     }
-    let params = model::ElicitRequestParams::UrlElicitationParams {
+    Ok(model::ElicitRequestParams::UrlElicitationParams {
         meta: None,
         message: request.message,
         url: request.url,
         elicitation_id: request.id.as_str().to_owned(),
-    };
-    let result = send(peer, params).await?;
-    // Any content is ignored: nothing obtained out of band travels over MCP.
+    })
+}
+
+/// The answer to the URL request `id`. Any content is ignored: nothing
+/// obtained out of band travels over MCP.
+pub(super) fn url_outcome(
+    result: &model::ElicitResult,
+    id: ElicitationId,
+) -> Result<UrlOutcome, ElicitError> {
     Ok(match &result.action {
-        model::ElicitationAction::Accept => {
-            UrlOutcome::Consented(AwaitingCompletion::new(request.id))
-        }
+        model::ElicitationAction::Accept => UrlOutcome::Consented(AwaitingCompletion::new(id)),
         model::ElicitationAction::Decline => UrlOutcome::Declined,
         model::ElicitationAction::Cancel => UrlOutcome::Cancelled,
         other => {

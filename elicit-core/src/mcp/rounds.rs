@@ -20,12 +20,14 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::error::OutcomeError;
-use super::peer::{ElicitError, checked_form, client_supports, send};
+use super::peer::{
+    ElicitError, UrlRequest, checked_form, client_supports, send, url_outcome, url_params,
+};
 use super::request::form_params;
 use super::response::outcome;
 use crate::Elicit;
 use crate::protocol::Mode;
-use crate::protocol::agent::{Outcome, Retry};
+use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
 
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
@@ -218,6 +220,43 @@ impl Rounds {
             retry: Retry::NEVER,
             form: PhantomData,
         }
+    }
+
+    /// The URL request under `key` (URL mode): the user's answer once it is
+    /// in, or `None` once it is asked (then return [`Step::Ask`]). As with
+    /// `ElicitExt::elicit_url_consent`, `Consented` only means the user
+    /// agreed to open the URL; on 2026-07-28 there is no completion
+    /// notification: the interaction is done when your own out-of-band
+    /// callback says so (check it in a later round, or tell the user to call
+    /// the tool again). Refused without asking when this request's client
+    /// has no URL mode, the URL fails `check_url`, or the id is empty.
+    pub fn url(
+        &mut self,
+        key: &str,
+        request: UrlRequest,
+    ) -> Option<Result<UrlOutcome, ElicitError>> {
+        if let Some(failed) = self.failures.remove(key) {
+            return Some(Err(failed));
+        }
+        let id = request.id().clone();
+        let params = match url_params(request, self.supports(Mode::Url), false) {
+            Ok(params) => params,
+            Err(error) => return Some(Err(error)),
+        };
+        let found = self
+            .responses
+            .remove(key)
+            .or_else(|| self.state.answers.get(key).cloned());
+        let Some(raw) = found else {
+            self.ask(key.to_owned(), params);
+            return None;
+        };
+        let result = match serde_json::from_value::<model::ElicitResult>(raw.clone()) {
+            Ok(result) => result,
+            Err(error) => return Some(Err(unreadable(key, &error))),
+        };
+        self.state.answers.insert(key.to_owned(), raw);
+        Some(url_outcome(&result, id))
     }
 
     fn ask(&mut self, key: String, params: model::ElicitRequestParams) {
@@ -419,6 +458,13 @@ where
             }
         }
     }
+}
+
+/// An input response that is not an `ElicitResult`.
+fn unreadable(key: &str, error: &serde_json::Error) -> ElicitError {
+    ElicitError::Unreadable(OutcomeError::UnreadableAction {
+        reason: format!("input response `{key}`: {error}"),
+    })
 }
 
 /// The round's questions, counting the round; `None` past the cap.
