@@ -1,9 +1,29 @@
 //! MCP servers built on [rmcp](https://docs.rs/rmcp) (feature `rmcp`):
-//! typed elicitation in one call on rmcp's server peer ([`ElicitExt`]:
-//! `peer.elicit_form::<T>(message).retry(n).await`, URL mode, sensitive
-//! input), and underneath it a derived form's schema as rmcp's
-//! `ElicitationSchema` (the MCP 2025-11-25 shape) and rmcp's `ElicitResult`
-//! as a typed [`Outcome<T>`], for code that drives rmcp itself.
+//! - one tool handler for MCP 2025-11-25 and 2026-07-28 ([`run_tool`] and
+//!   [`Rounds`]): `elicitation/create` requests on the older version,
+//!   input-required rounds (SEP-2322) with a sealed `requestState` on the
+//!   newer, the client's capabilities read per request;
+//! - typed elicitation in one call on rmcp's server peer ([`ElicitExt`]:
+//!   `peer.elicit_form::<T>(message).retry(n).await`, URL mode, sensitive
+//!   input), for MCP 2025-11-25 and earlier (it sends requests, which
+//!   2026-07-28 no longer has);
+//! - underneath, a derived form's schema as rmcp's `ElicitationSchema` (the
+//!   MCP 2025-11-25 shape) and rmcp's `ElicitResult` as a typed
+//!   [`Outcome<T>`], for code that drives rmcp itself.
+//!
+//! # Input-required rounds
+//!
+//! The handler runs from the top each round; [`Rounds::form`] (and
+//! [`Rounds::url`]) give the typed answer once it is in, or ask and return
+//! `None`, and the handler then returns [`Step::Ask`]. Several asks in one
+//! run go out in one round, each under its key. The state between rounds
+//! (round, attempts, earlier answers) is sealed into `requestState` with
+//! rmcp's `RequestStateCodec` (HMAC-SHA256, with a TTL) and bound to the
+//! user ([`RoundsConfig::principal`]) and to the request (the tool's name
+//! and a SHA-256 of its arguments, keys sorted): a client that tampers with
+//! it, replays it after the TTL, or presents it for another user, another
+//! request or under another key gets `-32602` [`INVALID_STATE_MESSAGE`],
+//! whatever the cause. Keys and their rotation: [`RoundsConfig`].
 //!
 //! ```
 //! use elicit_core::Elicit;
@@ -36,7 +56,8 @@
 //! `CreateElicitationResult`); it is what `Peer::<RoleServer>::create_elicitation`
 //! returns.
 //!
-//! The feature turns on rmcp's `server` feature (`Peer<RoleServer>`), not its
+//! The feature turns on rmcp's `server` feature (`Peer<RoleServer>`) and its
+//! `request-state` feature (the sealing codec; `hmac`), not its
 //! `elicitation` feature: [`ElicitExt`] sends `elicitation/create` through
 //! `Peer::send_request` and applies MCP's capability rule itself
 //! ([`client_supports`]), so the `url` crate rmcp's `elicitation` feature
