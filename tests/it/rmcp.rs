@@ -1477,4 +1477,57 @@ mod request_state {
             answer(c, None, &state).await
         }));
     }
+
+    /// The retry with these `responses` (and `state`, if any).
+    async fn respond(
+        client: &RunningService<RoleClient, ScriptedClient>,
+        responses: serde_json::Value,
+        state: Option<&str>,
+    ) -> CallToolResponse {
+        let responses = responses.as_object().unwrap().clone().into_iter().collect();
+        let mut params = deploy(None).with_input_responses(responses);
+        if let Some(state) = state {
+            params = params.with_request_state(state);
+        }
+        client.call_tool_once(params).await.unwrap()
+    }
+
+    fn asked_again(response: &CallToolResponse) -> bool {
+        matches!(response, CallToolResponse::InputRequired(r)
+            if r.input_requests.as_ref().is_some_and(|q| q.contains_key(mcp_server::DEPLOY_TOOL)))
+    }
+
+    #[test]
+    fn first_round_answers_need_no_state_and_extra_keys_are_ignored() {
+        with_client(config(), "alice", async |c| {
+            let answer = json!({"action": "accept", "content": {"env": "staging"}});
+            let response = respond(
+                c,
+                json!({mcp_server::DEPLOY_TOOL: answer, "unexpected": {"action": "accept"}}),
+                None,
+            )
+            .await;
+            assert_deployed(Ok(response));
+        });
+    }
+
+    #[test]
+    fn what_is_not_an_answer_to_the_last_rounds_question_is_asked_again() {
+        with_client(config(), "alice", async |c| {
+            let state = first_round(c, None).await;
+            // Not an `ElicitResult`: asked again, never a completed call.
+            let response = respond(c, json!({mcp_server::DEPLOY_TOOL: 12345}), Some(&state)).await;
+            assert!(asked_again(&response), "{response:?}");
+            // An answer under a key that round did not ask: ignored.
+            let answer = json!({"action": "accept", "content": {"env": "staging"}});
+            let response = respond(c, json!({"other": answer}), Some(&state)).await;
+            assert!(asked_again(&response), "{response:?}");
+            // No answers at all: asked again.
+            let response = c
+                .call_tool_once(deploy(None).with_request_state(&state))
+                .await
+                .unwrap();
+            assert!(asked_again(&response), "{response:?}");
+        });
+    }
 }

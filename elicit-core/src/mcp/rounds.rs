@@ -251,9 +251,11 @@ impl Rounds {
             self.ask(key.to_owned(), params);
             return None;
         };
-        let result = match serde_json::from_value::<model::ElicitResult>(raw.clone()) {
-            Ok(result) => result,
-            Err(error) => return Some(Err(unreadable(key, &error))),
+        // Not an answer at all: asked again.
+        let Ok(result) = serde_json::from_value::<model::ElicitResult>(raw.clone()) else {
+            self.state.answers.remove(key);
+            self.ask(key.to_owned(), params);
+            return None;
         };
         self.state.answers.insert(key.to_owned(), raw);
         Some(url_outcome(&result, id))
@@ -327,15 +329,12 @@ impl<T: Elicit> FormAsk<'_, T> {
             rounds.ask(key, form_params(message, schema));
             return None;
         };
-        let result = match serde_json::from_value::<model::ElicitResult>(raw.clone()) {
-            Ok(result) => result,
-            Err(error) => {
-                return Some(Err(ElicitError::Unreadable(
-                    OutcomeError::UnreadableAction {
-                        reason: format!("input response `{key}`: {error}"),
-                    },
-                )));
-            }
+        // Not an answer at all (a client bug, or a forged one): asked again.
+        let Ok(result) = serde_json::from_value::<model::ElicitResult>(raw.clone()) else {
+            rounds.state.answers.remove(&key);
+            rounds.state.attempts.insert(key.clone(), attempts);
+            rounds.ask(key, form_params(message, schema));
+            return None;
         };
         match outcome::<T>(&result) {
             Ok(answer) => {
@@ -401,11 +400,15 @@ where
             },
         };
         let mut rounds = Rounds::new(capabilities, state);
-        // Only the answers to what the last round asked.
+        // Only the answers to what the last round asked. Without a state
+        // (the first round), the answers are read as answers to the first
+        // round's questions: those depend only on the arguments, and every
+        // answer is checked like any other.
         if let Some(responses) = &request.input_responses {
+            let first = request.request_state.is_none();
             rounds.responses = responses
                 .iter()
-                .filter(|(key, _)| rounds.state.asked.contains(*key))
+                .filter(|(key, _)| first || rounds.state.asked.contains(*key))
                 .map(|(key, value)| (key.clone(), value.clone()))
                 .collect();
         }
@@ -458,13 +461,6 @@ where
             }
         }
     }
-}
-
-/// An input response that is not an `ElicitResult`.
-fn unreadable(key: &str, error: &serde_json::Error) -> ElicitError {
-    ElicitError::Unreadable(OutcomeError::UnreadableAction {
-        reason: format!("input response `{key}`: {error}"),
-    })
 }
 
 /// The round's questions, counting the round; `None` past the cap.
