@@ -16,8 +16,8 @@
 //! requests, it is an input-required result (SEP-2322) and the client calls
 //! the tool again with the answer and the sealed `requestState`.
 //!
-//! What it shows: one call, `rounds.form::<Deploy>(key, message).retry(n)`,
-//! which
+//! What it shows: one call, `rounds.form::<Deploy>(key, message).retry(n)`
+//! in the tool's `ask` closure, which
 //! - refuses, sending nothing, when the client did not advertise form mode
 //!   (MCP's rule: an empty `elicitation` capability is form mode);
 //! - sends `Deploy::schema()` in MCP's shape (the ACP-only parts are dropped
@@ -31,7 +31,7 @@
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{ElicitError, Rounds, RoundsConfig, Step, run_tool};
+use elicit_core::mcp::{Asked, ElicitError, Rounds, RoundsConfig, run_tool};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -137,35 +137,34 @@ impl ServerHandler for DeployServer {
         }
         // One handler for both protocol versions: `elicitation/create` on
         // 2025-11-25, input-required rounds (the state sealed with this
-        // process's key) on 2026-07-28.
-        run_tool(
-            &context,
-            &request,
-            &self.rounds,
-            async |rounds| match deploy(rounds) {
-                None => Step::Ask,
-                Some(Ok(text)) => {
-                    Step::Done(CallToolResult::success(vec![ContentBlock::text(text)]))
-                }
-                Some(Err(text)) => {
-                    Step::Done(CallToolResult::error(vec![ContentBlock::text(text)]))
-                }
-            },
-        )
-        .await
+        // server's key) on 2026-07-28.
+        let answer = match run_tool(&context, &request, &self.rounds, ask).await? {
+            Asked::Answered(answer) => answer,
+            // An input-required round (2026-07-28): the client calls again.
+            Asked::Respond(response) => return Ok(response),
+        };
+        let result = match deploy(answer) {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(text) => CallToolResult::error(vec![ContentBlock::text(text)]),
+        };
+        Ok(result.into())
     }
 }
 
-/// The tool: elicit the form, then act on the typed outcome. `None` while
-/// the form is asked; `Err` is a tool error (shown to the model as such),
-/// never a protocol error.
-pub fn deploy(rounds: &mut Rounds) -> Option<Result<String, String>> {
+/// What the tool asks: the form, asked again (with the errors) while the
+/// answer breaks its rules. `None` while it is asked.
+pub fn ask(rounds: &mut Rounds) -> Option<Result<Outcome<Deploy>, ElicitError>> {
     // MCP drops the form's description: say it in the message instead.
-    let answer = rounds
+    rounds
         .form::<Deploy>(DEPLOY_TOOL, "Deploy the current branch. Where to, and how?")
         .retry(RETRIES)
-        .answer()?;
-    Some(match answer {
+        .answer()
+}
+
+/// The tool's work on the typed answer. `Err` is a tool error (shown to the
+/// model as such), never a protocol error.
+pub fn deploy(answer: Result<Outcome<Deploy>, ElicitError>) -> Result<String, String> {
+    match answer {
         Ok(Outcome::Accepted(form)) => Ok(summary(&form)),
         // The user said no: respect it, do not ask again.
         Ok(Outcome::Declined) => Ok("The user declined: nothing was deployed.".to_owned()),
@@ -184,7 +183,7 @@ pub fn deploy(rounds: &mut Rounds) -> Option<Result<String, String>> {
         // Still invalid after the retries (the error names the fields), or
         // the request failed.
         Err(e) => Err(format!("nothing was deployed: {e}")),
-    })
+    }
 }
 
 /// What the tool reports for an accepted form.

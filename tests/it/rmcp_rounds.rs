@@ -8,6 +8,7 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::RequestContext as Context;
 use ::rmcp::{ServerHandler, ServiceExt};
+use elicit_core::mcp::Rounds;
 use serde_json::json;
 
 use super::{ScriptedClient, VERSIONS, connect_at, form_mode, runtime};
@@ -15,7 +16,7 @@ use crate::common::readme::{lines, readme_block, snippet};
 
 // README snippet start
 use elicit_core::Elicit;
-use elicit_core::mcp::{Rounds, RoundsConfig, Step, run_tool};
+use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -34,30 +35,27 @@ struct Confirm {
 async fn call_tool(
     context: &RequestContext<RoleServer>,
     request: &CallToolRequestParams,
-    rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()` for a stdio server
+    rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()?` for a stdio server
 ) -> Result<CallToolResponse, ErrorData> {
-    run_tool(context, request, rounds, async |r: &mut Rounds| {
-        // `None`: the form is asked; this round ends, and the handler runs
-        // again, from the top, with the answer.
-        let Some(answer) = r
-            .form::<Confirm>("confirm", "Deploy to production?")
+    // Runs from the top each round; `answer()` is `None` while the form is
+    // asked, and the round ends.
+    let asked = run_tool(context, request, rounds, |r| {
+        r.form::<Confirm>("confirm", "Deploy to production?")
             .retry(2)
             .answer()
-        else {
-            return Step::Ask;
-        };
-        let text = match answer {
-            Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.",
-            Ok(_) => "Not deploying.",
-            Err(error) => {
-                return Step::Done(CallToolResult::error(vec![ContentBlock::text(
-                    error.to_string(),
-                )]));
-            }
-        };
-        Step::Done(CallToolResult::success(vec![ContentBlock::text(text)]))
-    })
-    .await
+    });
+    let answer = match asked.await? {
+        Asked::Answered(answer) => answer,
+        // An input-required round (2026-07-28): the client calls again.
+        Asked::Respond(response) => return Ok(response),
+    };
+    // The tool's own work, on the typed answer.
+    let text = match answer {
+        Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+        Ok(_) => "Not deploying.".to_owned(),
+        Err(error) => format!("Could not ask: {error}"),
+    };
+    Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
 }
 // README snippet end
 
@@ -122,17 +120,10 @@ fn the_readme_rounds_snippet_is_this_code() {
     );
 }
 
-/// A tool's handler, as a type. (An async closure that captures a
-/// higher-ranked `fn(&mut Rounds)` pointer trips E0477 in `call_tool`'s
-/// `Send` check; captured values such as a `String` or `&self` are fine.)
-trait Tool: Send + Sync + 'static {
-    fn run(r: &mut Rounds) -> Step;
-}
+/// A server whose every tool asks with `ask` and says its answer.
+struct Handler(RoundsConfig, fn(&mut Rounds) -> Option<String>);
 
-/// A server whose every tool is `T`, run by `run_tool`.
-struct Handler<T>(RoundsConfig, std::marker::PhantomData<T>);
-
-impl<T: Tool> ServerHandler for Handler<T> {
+impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
     }
@@ -142,25 +133,26 @@ impl<T: Tool> ServerHandler for Handler<T> {
         request: Params,
         context: Context<RoleServer>,
     ) -> Result<Response, Error> {
-        run_tool(&context, &request, &self.0, async |r: &mut Rounds| {
-            T::run(r)
+        Ok(match run_tool(&context, &request, &self.0, self.1).await? {
+            Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
+            Asked::Respond(response) => response,
         })
-        .await
     }
 }
 
-/// Calls a tool of `Handler<T>` with `client` at `version`; the tool's
-/// text.
-fn call<T: Tool>(client: &ScriptedClient, version: super::Version) -> String {
+/// Calls a tool of `Handler(.., ask)` with `client` at `version`; the
+/// tool's text.
+fn call(
+    ask: fn(&mut Rounds) -> Option<String>,
+    client: &ScriptedClient,
+    version: super::Version,
+) -> String {
     let client = client.clone();
     runtime().block_on(async move {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
             let config = RoundsConfig::with_random_key().unwrap();
-            let running = Handler::<T>(config, std::marker::PhantomData)
-                .serve(server_io)
-                .await
-                .unwrap();
+            let running = Handler(config, ask).serve(server_io).await.unwrap();
             running.waiting().await.unwrap();
         });
         let running = connect_at(&client, client_io, version).await;
@@ -172,16 +164,7 @@ fn call<T: Tool>(client: &ScriptedClient, version: super::Version) -> String {
 }
 
 /// A form and a URL in one round, under their keys.
-struct FormAndUrl;
-
-impl Tool for FormAndUrl {
-    fn run(r: &mut Rounds) -> Step {
-        form_and_url(r)
-    }
-}
-
-/// A form and a URL in one round, under their keys.
-fn form_and_url(r: &mut Rounds) -> Step {
+fn form_and_url(r: &mut Rounds) -> Option<String> {
     use elicit_core::mcp::UrlRequest;
     use elicit_core::protocol::agent::UrlOutcome;
 
@@ -194,10 +177,8 @@ fn form_and_url(r: &mut Rounds) -> Step {
             "page-1",
         ),
     );
-    let (Some(confirm), Some(page)) = (confirm, page) else {
-        return Step::Ask;
-    };
-    let text = match (confirm, page) {
+    // Both asked in this run: one round.
+    Some(match (confirm?, page?) {
         (Ok(Outcome::Accepted(c)), Ok(UrlOutcome::Consented(waiting))) => {
             format!(
                 "proceed: {}, consented to {}",
@@ -206,8 +187,7 @@ fn form_and_url(r: &mut Rounds) -> Step {
             )
         }
         (confirm, page) => format!("{confirm:?} {page:?}"),
-    };
-    Step::Done(CallToolResult::success(vec![ContentBlock::text(text)]))
+    })
 }
 
 #[test]
@@ -221,7 +201,7 @@ fn a_form_and_a_url_in_one_round_at_both_versions() {
             super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new())),
             vec![answer.clone(), answer],
         );
-        let text = call::<FormAndUrl>(&client, version);
+        let text = call(form_and_url, &client, version);
         assert_eq!(text, "proceed: true, consented to page-1", "{version:?}");
         let mut kinds: Vec<&str> = client
             .seen()
@@ -244,7 +224,7 @@ fn a_url_is_not_asked_of_a_client_without_url_mode_at_both_versions() {
             form_mode(),
             vec![json!({"action": "accept", "content": {"proceed": true}})],
         );
-        let text = call::<FormAndUrl>(&client, version);
+        let text = call(form_and_url, &client, version);
         assert!(
             text.starts_with("Ok(Accepted(Confirm { proceed: true })) Err(ModeNotAdvertised"),
             "{version:?}: {text}"

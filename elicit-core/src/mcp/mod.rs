@@ -13,10 +13,12 @@
 //!
 //! # Input-required rounds
 //!
-//! The handler runs from the top each round; [`Rounds::form`] (and
+//! The `ask` closure runs from the top each round; [`Rounds::form`] (and
 //! [`Rounds::url`]) give the typed answer once it is in, or ask and return
-//! `None`, and the handler then returns [`Step::Ask`]. Several asks in one
-//! run go out in one round, each under its key. The state between rounds
+//! `None`, which `?` passes on. Several asks in one run go out in one round,
+//! each under its key. [`run_tool`] then gives the answers
+//! ([`Asked::Answered`]) or the response to return ([`Asked::Respond`]: an
+//! input-required round). The state between rounds
 //! (round, attempts, earlier answers) is sealed into `requestState` with
 //! rmcp's `RequestStateCodec` (HMAC-SHA256, with a TTL) and bound to the
 //! user ([`RoundsConfig::principal`]) and to the request (the tool's name
@@ -111,7 +113,7 @@ pub use peer::{
 pub use request::form_request;
 pub use response::outcome;
 pub use rounds::{
-    DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE, Rounds, RoundsConfig,
-    Step, run_tool,
+    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE, Rounds,
+    RoundsConfig, run_tool,
 };
 pub use schema::{schema, to_mcp_schema};

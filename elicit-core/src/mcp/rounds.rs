@@ -135,15 +135,21 @@ impl RoundsConfig {
     }
 }
 
-/// What a round of the tool handler ends with.
+/// What [`run_tool`] gives the tool: the answers, or the response that
+/// ends this call.
 #[derive(Debug)]
-#[non_exhaustive]
-pub enum Step {
-    /// The tool's result.
-    Done(CallToolResult),
-    /// Something was asked ([`FormAsk::answer`] returned `None`): end this
-    /// round; the handler runs again once the answers are in.
-    Ask,
+#[must_use = "an input-required round must be returned as the tool's response"]
+// Matched once, right where it is returned: boxing the response would only
+// make every caller write `*response`.
+#[allow(clippy::large_enum_variant)]
+pub enum Asked<T> {
+    /// Every question is answered: what the `ask` closure returned. Do the
+    /// tool's work and return its result.
+    Answered(T),
+    /// Return this as the tool's response: an input-required round (MCP
+    /// 2026-07-28), or the tool error that ends a call that took more than
+    /// [`RoundsConfig::max_rounds`] rounds.
+    Respond(CallToolResponse),
 }
 
 /// The state sealed in `requestState`.
@@ -209,9 +215,9 @@ impl Rounds {
     }
 
     /// The form `T` under `key` (one key per question of the tool): its
-    /// typed answer once there is one, or `None` once it is asked (then
-    /// return [`Step::Ask`]). Several forms asked in one run go out in one
-    /// round.
+    /// typed answer once there is one, or `None` once it is asked (then the
+    /// `ask` closure returns `None`: `?` does it). Several forms asked in one
+    /// run go out in one round.
     pub fn form<T: Elicit>(&mut self, key: &str, message: impl Into<String>) -> FormAsk<'_, T> {
         FormAsk {
             rounds: self,
@@ -223,7 +229,7 @@ impl Rounds {
     }
 
     /// The URL request under `key` (URL mode): the user's answer once it is
-    /// in, or `None` once it is asked (then return [`Step::Ask`]). As with
+    /// in, or `None` once it is asked. As with
     /// `ElicitExt::elicit_url_consent`, `Consented` only means the user
     /// agreed to open the URL; on 2026-07-28 there is no completion
     /// notification: the interaction is done when your own out-of-band
@@ -298,7 +304,8 @@ impl<T: Elicit> FormAsk<'_, T> {
     }
 
     /// The typed answer, every rule checked again; `None` when the form was
-    /// asked in this run (return [`Step::Ask`]). Refused without asking,
+    /// asked in this run (the `ask` closure then returns `None`). Refused
+    /// without asking,
     /// like `elicit_form`, when this request's client has no form mode or
     /// the form cannot be sent.
     pub fn answer(self) -> Option<Result<Outcome<T>, ElicitError>> {
@@ -356,36 +363,40 @@ impl<T: Elicit> FormAsk<'_, T> {
     }
 }
 
-/// Runs a tool `handler` that asks the user, whatever the peer's protocol
-/// version:
+/// Asks the user what a tool needs, whatever the peer's protocol version,
+/// with one closure: `ask` runs from the top each round, and returns the
+/// answers once every question has one, or `None` while any is asked
+/// ([`Rounds::form`] returns `None` for a question it just asked, so `?`
+/// ends the run).
 ///
-/// - on 2025-11-25 and earlier, each round's questions are sent as
-///   `elicitation/create` requests (one at a time, in key order) and the
-///   handler runs again with the answers, in this call;
-/// - on 2026-07-28, where a server no longer sends requests, a round ends
-///   the call with an input-required result (its questions under their keys,
-///   and the state sealed in `requestState`); the client calls the tool
-///   again with the answers and the state, and the handler runs again.
+/// - On 2025-11-25 and earlier, each round's questions are sent as
+///   `elicitation/create` requests (one at a time, in key order) and `ask`
+///   runs again with the answers, in this call; the result is
+///   [`Asked::Answered`].
+/// - On 2026-07-28, where a server no longer sends requests, a round ends
+///   the call: [`Asked::Respond`] holds the input-required result (the
+///   questions under their keys, the state sealed in `requestState`) to
+///   return as the tool's response. The client calls the tool again with
+///   the answers and the state; `ask` runs again, and once it has every
+///   answer, the result is [`Asked::Answered`].
 ///
-/// The handler is written once and runs from the top each round: each
-/// [`Rounds::form`] gives the typed answer once it is in, or asks.
+/// `ask` only asks and reads answers (it is not async); the tool's own
+/// work comes after, on the answers.
 ///
 /// # Errors
 ///
 /// A `requestState` that does not open (tampered, expired, sealed for
-/// another user or request): `-32602` with [`INVALID_STATE_MESSAGE`],
-/// whatever the cause. A handler that returned [`Step::Ask`] without asking
-/// anything: `-32603`. More rounds than
-/// [`RoundsConfig::max_rounds`] end with a tool error, not a protocol one.
-pub async fn run_tool<F>(
+/// another user or request, another key): `-32602` with
+/// [`INVALID_STATE_MESSAGE`], whatever the cause. An `ask` that returned
+/// `None` without asking anything: `-32603`. More rounds than
+/// [`RoundsConfig::max_rounds`] end with a tool error
+/// ([`Asked::Respond`]), not a protocol one.
+pub async fn run_tool<T>(
     context: &RequestContext<RoleServer>,
     request: &CallToolRequestParams,
     config: &RoundsConfig,
-    mut handler: F,
-) -> Result<CallToolResponse, ErrorData>
-where
-    F: AsyncFnMut(&mut Rounds) -> Step,
-{
+    mut ask: impl FnMut(&mut Rounds) -> Option<T>,
+) -> Result<Asked<T>, ErrorData> {
     let capabilities = context.client_capabilities();
     let modern = context
         .protocol_version()
@@ -412,22 +423,21 @@ where
                 .map(|(key, value)| (key.clone(), value.clone()))
                 .collect();
         }
-        return match handler(&mut rounds).await {
-            Step::Done(result) => Ok(result.into()),
-            Step::Ask => {
-                let asks = ask_or_fail(&mut rounds, config)?;
-                let Some(asks) = asks else {
-                    return Ok(too_many_rounds(config).into());
-                };
-                rounds.state.asked = asks.keys().cloned().collect();
-                let options = SealOptions::new().associated_data(&bound).ttl(config.ttl);
-                let sealed = config
-                    .codec
-                    .seal_json_with(&rounds.state, &options)
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                Ok(InputRequiredResult::new(Some(asks), Some(sealed)).into())
-            }
+        if let Some(answers) = ask(&mut rounds) {
+            return Ok(Asked::Answered(answers));
+        }
+        let Some(asks) = next_round(&mut rounds, config)? else {
+            return Ok(Asked::Respond(too_many_rounds(config).into()));
         };
+        rounds.state.asked = asks.keys().cloned().collect();
+        let options = SealOptions::new().associated_data(&bound).ttl(config.ttl);
+        let sealed = config
+            .codec
+            .seal_json_with(&rounds.state, &options)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        return Ok(Asked::Respond(
+            InputRequiredResult::new(Some(asks), Some(sealed)).into(),
+        ));
     }
     let mut rounds = Rounds::new(
         capabilities,
@@ -437,26 +447,24 @@ where
         },
     );
     loop {
-        match handler(&mut rounds).await {
-            Step::Done(result) => return Ok(result.into()),
-            Step::Ask => {
-                let Some(asks) = ask_or_fail(&mut rounds, config)? else {
-                    return Ok(too_many_rounds(config).into());
-                };
-                for (key, ask) in asks {
-                    let InputRequest::Elicitation(request) = ask else {
-                        continue;
-                    };
-                    match send(&context.peer, request.params).await {
-                        Ok(result) => {
-                            let value = serde_json::to_value(&result)
-                                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                            rounds.responses.insert(key, value);
-                        }
-                        Err(error) => {
-                            rounds.failures.insert(key, error);
-                        }
-                    }
+        if let Some(answers) = ask(&mut rounds) {
+            return Ok(Asked::Answered(answers));
+        }
+        let Some(asks) = next_round(&mut rounds, config)? else {
+            return Ok(Asked::Respond(too_many_rounds(config).into()));
+        };
+        for (key, question) in asks {
+            let InputRequest::Elicitation(request) = question else {
+                continue;
+            };
+            match send(&context.peer, request.params).await {
+                Ok(result) => {
+                    let value = serde_json::to_value(&result)
+                        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                    rounds.responses.insert(key, value);
+                }
+                Err(error) => {
+                    rounds.failures.insert(key, error);
                 }
             }
         }
@@ -464,13 +472,13 @@ where
 }
 
 /// The round's questions, counting the round; `None` past the cap.
-fn ask_or_fail(
+fn next_round(
     rounds: &mut Rounds,
     config: &RoundsConfig,
 ) -> Result<Option<InputRequests>, ErrorData> {
     if rounds.asks.is_empty() {
         return Err(ErrorData::internal_error(
-            "the tool handler returned Step::Ask without asking anything",
+            "the tool's `ask` closure returned None without asking anything",
             None,
         ));
     }
