@@ -133,7 +133,7 @@ struct Conformance {
     rounds: Arc<RoundsConfig>,
 }
 
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
@@ -141,6 +141,7 @@ const TOOLS: [&str; 7] = [
     "test_input_required_result_request_state",
     "test_input_required_result_tampered_state",
     "test_input_required_result_multi_round",
+    "test_input_required_result_capabilities",
 ];
 
 impl ServerHandler for Conformance {
@@ -251,8 +252,11 @@ fn answer(tool: &str, message: &str, r: &mut Rounds) -> Option<Result<String, St
                 Err(e) => Err(failed(e)),
             }
         }
+        // `capability-check`: its client declares no elicitation, so the form
+        // is never asked; the tool says so instead.
         "test_input_required_result_request_state"
-        | "test_input_required_result_tampered_state" => {
+        | "test_input_required_result_tampered_state"
+        | "test_input_required_result_capabilities" => {
             match r.form::<Confirm>("confirm", "Please confirm").answer()? {
                 Ok(Outcome::Accepted(Confirm { ok: true })) => Ok("state-ok: confirmed".to_owned()),
                 Ok(_) => Ok("state-ok: not confirmed".to_owned()),

@@ -17,6 +17,7 @@ mod check;
 mod content;
 mod fuzz_regressions;
 mod hostile_patterns;
+mod mcp_conformance;
 mod module_cycles;
 mod protocol;
 mod rmcp;
