@@ -260,6 +260,12 @@ mod sealed {
 /// Every call checks the client's capabilities first ([`client_supports`])
 /// and refuses, sending nothing, when the mode is not advertised.
 ///
+/// These calls send server-to-client requests, which exist up to MCP
+/// 2025-11-25. On a 2026-07-28 session rmcp keeps no `initialize`
+/// capabilities (they come with each request), so every call here is
+/// refused as if the mode were not advertised: ask through
+/// [`run_tool`](super::run_tool) instead, which serves both versions.
+///
 /// ```no_run
 /// use elicit_core::mcp::{ElicitError, ElicitExt};
 /// use elicit_core::Elicit;
