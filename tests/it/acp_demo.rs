@@ -29,27 +29,18 @@ const HANG_LIMIT: Duration = Duration::from_secs(120);
 fn examples_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        // This test runs from target/<profile>/deps/.
-        let exe = std::env::current_exe().expect("the test's own path");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>/deps/<test>");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--workspace", "--all-features"])
-            .args(["--example", "acp_agent", "--example", "acp_client"])
-            .args(["--example", "form", "--example", "acp_minimal_agent"])
-            .arg("--manifest-path")
-            .arg(&manifest);
-        if profile_dir.file_name().is_some_and(|p| p == "release") {
-            build.arg("--release");
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "building the examples failed: {status}");
-        profile_dir.join("examples")
+        crate::common::examples::built(&[
+            "--workspace",
+            "--all-features",
+            "--example",
+            "acp_agent",
+            "--example",
+            "acp_client",
+            "--example",
+            "form",
+            "--example",
+            "acp_minimal_agent",
+        ])
     })
 }
 

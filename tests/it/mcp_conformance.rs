@@ -42,26 +42,9 @@ impl Drop for Server {
 
 /// Builds and starts the example; it and its URL.
 fn start_server() -> (Server, String) {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
-    let mut build = Command::new(cargo);
-    build
-        .args(["build", "--quiet", "--features", "rmcp"])
-        .args(["--example", "mcp_conformance", "--manifest-path"])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"));
-    if profile_dir.file_name().is_some_and(|p| p == "release") {
-        build.arg("--release");
-    }
-    let built = build.status().expect("cargo runs");
-    assert!(
-        built.success(),
-        "building examples/mcp_conformance.rs failed"
-    );
-    let binary = profile_dir.join("examples").join("mcp_conformance");
+    let examples =
+        crate::common::examples::built(&["--features", "rmcp", "--example", "mcp_conformance"]);
+    let binary = examples.join("mcp_conformance");
     let mut child = Command::new(&binary)
         .stdout(Stdio::piped())
         .spawn()

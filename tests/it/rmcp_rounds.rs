@@ -59,23 +59,6 @@ async fn call_tool(
 }
 // README snippet end
 
-/// A server whose every tool is the snippet.
-struct Snippet(RoundsConfig);
-
-impl ServerHandler for Snippet {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
-
-    async fn call_tool(
-        &self,
-        request: Params,
-        context: Context<RoleServer>,
-    ) -> Result<Response, Error> {
-        call_tool(&context, &request, &self.0).await
-    }
-}
-
 #[test]
 fn the_readme_rounds_snippet_runs_at_both_versions() {
     for version in VERSIONS {
@@ -86,19 +69,7 @@ fn the_readme_rounds_snippet_runs_at_both_versions() {
                 json!({"action": "accept", "content": {"proceed": true}}),
             ],
         );
-        let text = runtime().block_on(async {
-            let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-            let server = tokio::spawn(async move {
-                let config = RoundsConfig::with_random_key().unwrap();
-                let running = Snippet(config).serve(server_io).await.unwrap();
-                running.waiting().await.unwrap();
-            });
-            let running = connect_at(&client, client_io, version).await;
-            let result = running.call_tool(Params::new("deploy")).await.unwrap();
-            running.cancel().await.unwrap();
-            server.await.unwrap();
-            result.content[0].as_text().unwrap().text.clone()
-        });
+        let text = call(None, &client, version);
         assert_eq!(text, "Deploying.", "{version:?}");
         // The invalid answer was asked again, with its error.
         let seen = client.seen();
@@ -120,8 +91,9 @@ fn the_readme_rounds_snippet_is_this_code() {
     );
 }
 
-/// A server whose every tool asks with `ask` and says its answer.
-struct Handler(RoundsConfig, fn(&mut Rounds) -> Option<String>);
+/// A server whose every tool is the README snippet (`None`), or asks with a
+/// function and says its answer.
+struct Handler(RoundsConfig, Option<fn(&mut Rounds) -> Option<String>>);
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
@@ -133,7 +105,10 @@ impl ServerHandler for Handler {
         request: Params,
         context: Context<RoleServer>,
     ) -> Result<Response, Error> {
-        Ok(match run_tool(&context, &request, &self.0, self.1).await? {
+        let Some(ask) = self.1 else {
+            return call_tool(&context, &request, &self.0).await;
+        };
+        Ok(match run_tool(&context, &request, &self.0, ask).await? {
             Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
             Asked::Respond(response) => response,
         })
@@ -143,7 +118,7 @@ impl ServerHandler for Handler {
 /// Calls a tool of `Handler(.., ask)` with `client` at `version`; the
 /// tool's text.
 fn call(
-    ask: fn(&mut Rounds) -> Option<String>,
+    ask: Option<fn(&mut Rounds) -> Option<String>>,
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
@@ -201,7 +176,7 @@ fn a_form_and_a_url_in_one_round_at_both_versions() {
             super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new())),
             vec![answer.clone(), answer],
         );
-        let text = call(form_and_url, &client, version);
+        let text = call(Some(form_and_url), &client, version);
         assert_eq!(text, "proceed: true, consented to page-1", "{version:?}");
         let mut kinds: Vec<&str> = client
             .seen()
@@ -224,7 +199,7 @@ fn a_url_is_not_asked_of_a_client_without_url_mode_at_both_versions() {
             form_mode(),
             vec![json!({"action": "accept", "content": {"proceed": true}})],
         );
-        let text = call(form_and_url, &client, version);
+        let text = call(Some(form_and_url), &client, version);
         assert!(
             text.starts_with("Ok(Accepted(Confirm { proceed: true })) Err(ModeNotAdvertised"),
             "{version:?}: {text}"

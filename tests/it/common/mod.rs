@@ -2,6 +2,7 @@
 //! cover every row of the type-mapping table and every attribute.
 #![allow(dead_code)]
 
+pub mod examples;
 pub mod http;
 pub mod page_body;
 pub mod readme;
