@@ -18,6 +18,7 @@ mod content;
 mod fuzz_regressions;
 mod hostile_patterns;
 mod mcp_conformance;
+mod mcp_ts;
 mod module_cycles;
 mod protocol;
 mod rmcp;

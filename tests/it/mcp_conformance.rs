@@ -42,8 +42,12 @@ impl Drop for Server {
 
 /// Builds and starts the example; it and its URL.
 fn start_server() -> (Server, String) {
-    let examples =
-        crate::common::examples::built(&["--features", "rmcp", "--example", "mcp_conformance"]);
+    let examples = crate::common::examples::built(&[
+        "--workspace",
+        "--all-features",
+        "--example",
+        "mcp_conformance",
+    ]);
     let binary = examples.join("mcp_conformance");
     let mut child = Command::new(&binary)
         .stdout(Stdio::piped())

@@ -6,10 +6,11 @@
 //! Run with `cargo test --test it --features rmcp rmcp::` (CI: `--all-features`).
 #![cfg(feature = "rmcp")]
 
-// The example server itself, driven below with rmcp's client.
+// The example server itself, driven below with rmcp's client (and over
+// stdio by the TypeScript client in mcp_ts.rs, which uses its types).
 #[allow(dead_code)]
 #[path = "../../examples/mcp_server.rs"]
-mod mcp_server;
+pub(crate) mod mcp_server;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
