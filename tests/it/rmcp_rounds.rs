@@ -208,3 +208,135 @@ fn a_url_is_not_asked_of_a_client_without_url_mode_at_both_versions() {
         assert_eq!(client.seen().len(), 1, "{version:?}");
     }
 }
+
+/// Feature `sensitive`: a token, asked on the agent's own page.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+struct Token {
+    /// The token.
+    #[secret]
+    #[elicit(length(min = 12))]
+    token: elicit_core::sensitive::SecretString,
+}
+
+/// The pages of the sensitive-form tests (one loopback server).
+static PAGES: std::sync::LazyLock<elicit_core::sensitive::Pages> =
+    std::sync::LazyLock::new(elicit_core::sensitive::Pages::loopback);
+
+/// A sensitive form in rounds.
+fn token(r: &mut Rounds) -> Option<String> {
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+
+    Some(
+        match r.secret::<Token>("token", "Paste your token.", &PAGES)? {
+            Ok(SecretOutcome::Answered(t)) => {
+                format!("a token of {} characters", t.token.expose_secret().len())
+            }
+            Ok(other) => format!("{other:?}"),
+            Err(error) => format!("error: {error}"),
+        },
+    )
+}
+
+/// A user who, shown a URL request, opens the page and submits it (or
+/// declines), then answers the request; forms are not expected.
+#[derive(Clone)]
+struct PageUser {
+    decline: bool,
+    /// Says yes before submitting the page: on 2026-07-28 the page is then
+    /// asked again, and submitted before the second yes; on 2025-11-25 it is
+    /// submitted meanwhile, while the server waits for it.
+    late: Option<super::Version>,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl ::rmcp::ClientHandler for PageUser {
+    fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
+        let mut capabilities = ::rmcp::model::ClientCapabilities::default();
+        capabilities.elicitation =
+            super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
+        ::rmcp::model::InitializeRequestParams::new(
+            capabilities,
+            ::rmcp::model::Implementation::new("page-user", "0"),
+        )
+        .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
+        _context: Context<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, Error> {
+        use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+        let ElicitRequestParams::UrlElicitationParams { url, message, .. } = request else {
+            return Err(Error::internal_error("a form was not expected", None));
+        };
+        self.seen.lock().unwrap().push(message);
+        if self.decline {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
+        let asked = self.seen.lock().unwrap().len();
+        let submit = move || {
+            let status = crate::common::sensitive::answer_page(&url, "token=tok-0123456789");
+            assert_eq!(status, 200);
+        };
+        match (self.late, asked) {
+            // Submitted first, then yes.
+            (None, 1) | (Some(super::Version::Modern), 2) => {
+                tokio::task::spawn_blocking(submit).await.unwrap();
+            }
+            // Yes first; the page is submitted while the server waits.
+            (Some(super::Version::Legacy), 1) => {
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    submit();
+                });
+            }
+            _ => {}
+        }
+        Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+}
+
+#[test]
+fn a_sensitive_form_in_rounds_at_both_versions() {
+    for (decline, late) in [(false, false), (true, false), (false, true)] {
+        for version in VERSIONS {
+            let user = PageUser {
+                decline,
+                late: late.then_some(version),
+                seen: Default::default(),
+            };
+            let text = runtime().block_on(async {
+                let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+                let server = tokio::spawn(async move {
+                    let config = RoundsConfig::with_random_key().unwrap();
+                    let running = Handler(config, Some(token)).serve(server_io).await.unwrap();
+                    running.waiting().await.unwrap();
+                });
+                let running = connect_at(&user, client_io, version).await;
+                let result = running.call_tool(Params::new("tool")).await.unwrap();
+                running.cancel().await.unwrap();
+                server.await.unwrap();
+                result.content[0].as_text().unwrap().text.clone()
+            });
+            let expected = if decline {
+                "Declined"
+            } else {
+                "a token of 14 characters"
+            };
+            assert_eq!(text, expected, "{version:?}");
+            // Asked once when its answer was in at the yes (or, on
+            // 2025-11-25, the server waited for it); on 2026-07-28 a yes
+            // before the page was submitted is asked again.
+            let again = "Paste your token.\n\nWhen you have submitted the page, accept this to \
+                         continue.";
+            let seen = user.seen.lock().unwrap().clone();
+            if late && version == super::Version::Modern {
+                assert_eq!(seen, ["Paste your token.", again]);
+            } else {
+                assert_eq!(seen, ["Paste your token."], "{version:?} late: {late}");
+            }
+        }
+    }
+}

@@ -165,6 +165,11 @@ struct State {
     attempts: BTreeMap<String, u32>,
     /// Answers of earlier rounds, per key, as the client sent them.
     answers: BTreeMap<String, Value>,
+    /// The sensitive pages opened, per key (their answers never travel in
+    /// the state: the page's server holds them).
+    #[cfg(feature = "sensitive")]
+    #[serde(default)]
+    pages: BTreeMap<String, crate::sensitive::PageId>,
 }
 
 const STATE_FORMAT: u8 = 1;
@@ -179,6 +184,10 @@ pub struct Rounds {
     failures: BTreeMap<String, ElicitError>,
     state: State,
     asks: InputRequests,
+    /// Pages asked this run, per key: on 2025-11-25 a consent is followed by
+    /// waiting for the page.
+    #[cfg(feature = "sensitive")]
+    page_asks: BTreeMap<String, (crate::sensitive::Pages, crate::sensitive::PageId)>,
 }
 
 impl fmt::Debug for Rounds {
@@ -198,6 +207,8 @@ impl Rounds {
             failures: BTreeMap::new(),
             state,
             asks: InputRequests::new(),
+            #[cfg(feature = "sensitive")]
+            page_asks: BTreeMap::new(),
         }
     }
 
@@ -265,6 +276,98 @@ impl Rounds {
         };
         self.state.answers.insert(key.to_owned(), raw);
         Some(url_outcome(&result, id))
+    }
+
+    /// The sensitive form `T` under `key`, on a page `pages` serve (feature
+    /// `sensitive`): its typed answer once the page is submitted, or `None`
+    /// while it is asked. URL mode or nothing: a client without it gets
+    /// `ElicitError::SensitiveInputNeedsUrlMode`, and no page is opened.
+    ///
+    /// The first run opens the page and asks the URL. On 2025-11-25 a
+    /// consent is followed by waiting for the page, in the same call. On
+    /// 2026-07-28 the client calls back after the consent, usually before
+    /// the page is submitted: the URL is then asked again, with "When you
+    /// have submitted the page, accept this to continue", until the page
+    /// has its answer. A decline or a cancel closes the page.
+    ///
+    /// The secret never travels in `requestState` (only the page's id
+    /// does), and it is read once: ask a sensitive form in the last round
+    /// (its answer is not there for a later run).
+    #[cfg(feature = "sensitive")]
+    pub fn secret<T: crate::sensitive::SensitiveForm>(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+    ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
+        use crate::sensitive::SecretOutcome;
+
+        if let Some(failed) = self.failures.remove(key) {
+            return Some(Err(failed));
+        }
+        let message = message.into();
+        let Some(&id) = self.state.pages.get(key) else {
+            if !self.supports(Mode::Url) {
+                return Some(Err(ElicitError::SensitiveInputNeedsUrlMode));
+            }
+            let page = match pages.open::<T>(message.clone()) {
+                Ok(page) => page,
+                Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
+            };
+            let url = page.url().to_owned();
+            let id = page.detach();
+            self.state.pages.insert(key.to_owned(), id);
+            return self.ask_page(key, message, url, pages, id);
+        };
+        // The page first: an answer there settles it.
+        if let Some(end) = pages.try_answer::<T>(id) {
+            self.state.pages.remove(key);
+            return Some(match end {
+                Ok(value) => Ok(SecretOutcome::Answered(value)),
+                Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
+            });
+        }
+        let answer = self
+            .responses
+            .remove(key)
+            .and_then(|raw| serde_json::from_value::<model::ElicitResult>(raw).ok());
+        let ended = answer
+            .as_ref()
+            .and_then(|r| url_outcome(r, crate::protocol::ElicitationId::new(id.to_string())).ok())
+            .and_then(|outcome| SecretOutcome::<T>::unless_consented(&outcome));
+        if let Some(ended) = ended {
+            pages.cancel(id);
+            self.state.pages.remove(key);
+            return Some(Ok(ended));
+        }
+        let message = if answer.is_some() {
+            format!("{message}\n\nWhen you have submitted the page, accept this to continue.")
+        } else {
+            message
+        };
+        let url = pages.url_of(id);
+        self.ask_page(key, message, url, pages, id)
+    }
+
+    #[cfg(feature = "sensitive")]
+    fn ask_page<O>(
+        &mut self,
+        key: &str,
+        message: String,
+        url: String,
+        pages: &crate::sensitive::Pages,
+        id: crate::sensitive::PageId,
+    ) -> Option<O> {
+        let request = UrlRequest::new(message, url, id.to_string());
+        match url_params(request, true, true) {
+            Ok(params) => {
+                self.page_asks.insert(key.to_owned(), (pages.clone(), id));
+                self.ask(key.to_owned(), params);
+                None
+            }
+            // The page's own URL is checked when the page opens.
+            Err(_) => None,
+        }
     }
 
     fn ask(&mut self, key: String, params: model::ElicitRequestParams) {
@@ -459,6 +562,13 @@ pub async fn run_tool<T>(
             };
             match send(&context.peer, request.params).await {
                 Ok(result) => {
+                    // A consent to a sensitive page: wait for the page here.
+                    #[cfg(feature = "sensitive")]
+                    if let Some((pages, id)) = rounds.page_asks.remove(&key)
+                        && matches!(result.action, model::ElicitationAction::Accept)
+                    {
+                        pages.settled(id).await;
+                    }
                     let value = serde_json::to_value(&result)
                         .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
                     rounds.responses.insert(key, value);

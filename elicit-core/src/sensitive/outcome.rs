@@ -1,6 +1,8 @@
 //! How a one-call sensitive flow ends.
 
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
 use super::pages::PageError;
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
 use crate::protocol::agent::UrlOutcome;
 
 /// How a sensitive flow ended: what the one-call methods on the SDKs
@@ -32,6 +34,8 @@ impl<T> SecretOutcome<T> {
     }
 }
 
+// For the SDK flows (`acp::sdk`, `mcp`).
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
 impl<T> SecretOutcome<T> {
     /// What the client's answer to the URL request settles: `None` when the
     /// user consented (the page decides then). An unknown action is not

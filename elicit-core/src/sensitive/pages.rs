@@ -1,6 +1,7 @@
 //! [`Pages`]: the pending pages of one agent, how they are reached, and
 //! [`PendingPage`], one of them as the agent waits for it.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -11,7 +12,7 @@ use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::{Limits, LoopbackServer};
 use super::service::{PageService, respond, timed_out};
-use super::shared::{Config, Shared, lock};
+use super::shared::{Config, Detached, Shared, lock};
 use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 use super::token::PageId;
 use super::verify::UserVerifier;
@@ -182,6 +183,7 @@ impl Pages {
                 },
                 store: Arc::new(MemoryStore::new()),
                 server: Mutex::new(None),
+                detached: Mutex::new(HashMap::new()),
                 reaper: Reaper::default(),
             }),
         }
@@ -288,6 +290,55 @@ impl Pages {
         PageService::new(Arc::downgrade(&self.shared))
     }
 
+    /// The answer of the detached page `id` ([`PendingPage::detach`]) if it
+    /// ended: the typed form, or how it ended without one. `None` while it
+    /// waits. It is read once: an unknown id, or one already read, is
+    /// [`PageError::Cancelled`].
+    pub fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
+        use futures::FutureExt;
+        let mut detached = lock(&self.shared.detached);
+        let end = match detached.get_mut(&id) {
+            None => return Some(Err(PageError::Cancelled)),
+            Some(Detached::Waiting(waiting)) => waiting.now_or_never()?,
+            Some(Detached::Ended(end)) => end.take(),
+        };
+        detached.remove(&id);
+        Some(typed(end))
+    }
+
+    /// The URL of the page `id`.
+    pub fn url_of(&self, id: PageId) -> String {
+        let origin = self
+            .shared
+            .origin()
+            .map(|o| o.as_str().to_owned())
+            .unwrap_or_default();
+        format!("{origin}{}/{id}", self.shared.config.base_path)
+    }
+
+    /// Waits until the detached page `id` ends (answered, cancelled or
+    /// expired), without reading it: [`try_answer`](Self::try_answer) then
+    /// has its answer.
+    pub async fn settled(&self, id: PageId) {
+        let waiting = match lock(&self.shared.detached).remove(&id) {
+            Some(Detached::Waiting(waiting)) => waiting,
+            Some(ended) => {
+                lock(&self.shared.detached).insert(id, ended);
+                return;
+            }
+            None => return,
+        };
+        let end = waiting.await;
+        lock(&self.shared.detached).insert(id, Detached::Ended(end));
+    }
+
+    /// Ends the page `id` now (a detached page the flow gave up on): a later
+    /// visit sees "already answered".
+    pub fn cancel(&self, id: PageId) {
+        let _ = self.shared.store.end(&id, End::Cancelled);
+        lock(&self.shared.detached).remove(&id);
+    }
+
     /// The loopback server's address, once a page opened it.
     pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
         lock(&self.shared.server)
@@ -377,6 +428,7 @@ impl Pages {
             url,
             waiting: Some(waiting),
             shared: Arc::clone(&self.shared),
+            detached: false,
             form: PhantomData,
         })
     }
@@ -417,6 +469,8 @@ pub struct PendingPage<T> {
     url: String,
     waiting: Option<Waiting>,
     shared: Arc<Shared>,
+    /// Detached: dropping this leaves the page open.
+    detached: bool,
     form: PhantomData<fn() -> T>,
 }
 
@@ -461,12 +515,43 @@ impl<T: SensitiveForm> PendingPage<T> {
 
     /// Ends the page now: a later visit sees "already answered".
     pub fn cancel(self) {}
+
+    /// Lets the page live on without this value (until it is answered,
+    /// cancelled with [`Pages::cancel`], or expires), for a flow that spans
+    /// several calls, such as MCP 2026-07-28's input-required rounds: read
+    /// its answer later by its id with [`Pages::try_answer`] (after
+    /// [`Pages::settled`], to wait for it).
+    pub fn detach(mut self) -> PageId {
+        if let Some(waiting) = self.waiting.take() {
+            let mut detached = lock(&self.shared.detached);
+            // Pages the store forgot (expired long ago) are not read any more.
+            let store = &self.shared.store;
+            detached.retain(|id, _| store.get(id).ok().flatten().is_some());
+            detached.insert(self.id, Detached::Waiting(waiting));
+        }
+        self.detached = true;
+        self.id
+    }
 }
 
 impl<T> Drop for PendingPage<T> {
     fn drop(&mut self) {
+        if self.detached {
+            return;
+        }
         // A no-op if it already ended. A store error cannot be reported
         // from here: expiry ends the page anyway.
         let _ = self.shared.store.end(&self.id, End::Cancelled);
+    }
+}
+
+/// A detached page's end as the typed form.
+fn typed<T: SensitiveForm>(end: Option<End>) -> Result<T, PageError> {
+    match end {
+        Some(End::Answered(submission)) => {
+            T::from_submission(submission).map_err(PageError::Invalid)
+        }
+        Some(End::Expired) => Err(PageError::Expired),
+        Some(End::Cancelled) | None => Err(PageError::Cancelled),
     }
 }

@@ -1,13 +1,15 @@
 //! The state every clone of [`Pages`](super::Pages), its service and its
 //! loopback server share.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::LoopbackServer;
-use super::store::Store;
+use super::store::{End, Store, Waiting};
+use super::token::PageId;
 use super::verify::UserVerifier;
 
 pub(crate) struct Config {
@@ -28,6 +30,14 @@ pub(crate) struct Shared {
     /// The loopback server and the origin it is bound to, once started.
     pub(crate) server: Mutex<Option<(LoopbackServer, Origin)>>,
     pub(crate) reaper: Reaper,
+    /// Pages whose `PendingPage` was detached: how each will end, or ended.
+    pub(crate) detached: Mutex<HashMap<PageId, Detached>>,
+}
+
+/// A detached page: waiting for its end, or ended and not read yet.
+pub(crate) enum Detached {
+    Waiting(Waiting),
+    Ended(Option<End>),
 }
 
 impl Shared {
