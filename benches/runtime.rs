@@ -15,6 +15,12 @@
 //!   fields vs `schemars::schema_for!` + `to_string` of the twin.
 //! - `f_hostile_pattern`: a pathological `pattern` over inputs of growing
 //!   length (linear-time engine: time grows linearly).
+//! - `g_pattern_dialect`: what reading a pattern as ECMA-262 costs. Each
+//!   realistic pattern (date, slug, semver, username, phone) is compiled
+//!   with `elicit_pattern::compile` (ECMA-262 `u` mode, translated) and, for
+//!   comparison, with `regex::Regex::new` on the same source (the Rust
+//!   dialect, what elicit used before issue 24); then both match the same
+//!   valid input.
 //!
 //! - `u_forms`: forms that look like users' forms (`benches/forms/users.rs`:
 //!   the issue-10 sign-up form, string-heavy, number-heavy, enum-heavy) and
@@ -311,6 +317,59 @@ mod f_hostile_pattern {
         bencher
             .counter(divan::counter::BytesCount::new(n + 1))
             .bench(|| schema.validate(black_box(&content)).is_ok());
+    }
+}
+
+/// ECMA-262 patterns (translated) against the same source in the Rust
+/// dialect: the cost of compiling once and of one match.
+mod g_pattern_dialect {
+    use super::*;
+
+    /// (name, pattern, a matching input). The sources mean the same in
+    /// both dialects on these ASCII inputs.
+    const PATTERNS: [(&str, &str, &str); 5] = [
+        ("date", r"^\d{4}-\d{2}-\d{2}$", "2026-12-05"),
+        ("slug", r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "deploy-to-staging-2"),
+        (
+            "semver",
+            r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$",
+            "1.24.0-rc.1+build.7",
+        ),
+        ("username", r"^\w{3,16}$", "alice_01"),
+        ("phone", r"^\+?[0-9 ()-]{7,20}$", "+31 (20) 555-0100"),
+    ];
+
+    fn pattern(name: &str) -> (&'static str, &'static str) {
+        let (_, p, input) = PATTERNS.iter().find(|(n, ..)| *n == name).expect("known");
+        (p, input)
+    }
+
+    const NAMES: [&str; 5] = ["date", "slug", "semver", "username", "phone"];
+
+    #[divan::bench(args = NAMES)]
+    fn compile_ecma(name: &str) -> elicit_pattern::Regex {
+        elicit_pattern::compile(black_box(pattern(name).0)).expect("compiles")
+    }
+
+    #[divan::bench(args = NAMES)]
+    fn compile_rust_dialect(name: &str) -> regex::Regex {
+        regex::Regex::new(black_box(pattern(name).0)).expect("compiles")
+    }
+
+    #[divan::bench(args = NAMES)]
+    fn match_ecma(bencher: Bencher, name: &str) {
+        let (p, input) = pattern(name);
+        let re = elicit_pattern::compile(p).expect("compiles");
+        assert!(re.is_match(input));
+        bencher.bench(|| re.is_match(black_box(input)));
+    }
+
+    #[divan::bench(args = NAMES)]
+    fn match_rust_dialect(bencher: Bencher, name: &str) {
+        let (p, input) = pattern(name);
+        let re = regex::Regex::new(p).expect("compiles");
+        assert!(re.is_match(input));
+        bencher.bench(|| re.is_match(black_box(input)));
     }
 }
 

@@ -387,13 +387,15 @@ pub enum SchemaErrorKind {
         /// The limit in bytes.
         max: usize,
     },
-    /// The pattern is not valid for the linear-time engine, or compiles to
-    /// more than the size limit.
-    #[error("has a pattern `{pattern}` the linear-time regex engine refuses: {reason}")]
+    /// The pattern cannot be used: JavaScript refuses it (patterns are
+    /// ECMA-262 regular expressions, read in `u` mode), or it needs
+    /// lookaround or backreferences, which a linear-time engine cannot
+    /// run, or it compiles to more than the size limits.
+    #[error("has a pattern `{pattern}` that cannot be used: {reason}")]
     InvalidPattern {
         /// The pattern source.
         pattern: String,
-        /// The engine's reason.
+        /// Why, where, and what to write instead.
         reason: String,
     },
 }

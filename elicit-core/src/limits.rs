@@ -2,24 +2,16 @@
 //! place: the most a peer can make it hold or compute is read off here.
 //!
 //! Each limit is enforced where it applies (the module named in its docs);
-//! none is configurable. The derive checks `pattern`s at compile time with
-//! copies of the pattern limits (`elicit-derive/src/limits.rs`, tested to
-//! agree with these).
+//! none is configurable. The pattern limits belong to `elicit-pattern`, the
+//! pattern dialect both this crate and the derive compile with: a pattern
+//! the derive accepts is one the runtime accepts.
 
 // ---------------------------------------------------------------------------
 // Patterns (schema::Pattern, rules)
 
-/// The largest pattern source accepted, in bytes.
-pub const MAX_PATTERN_LEN: usize = 1024;
-
-/// The compiled-program size limit for a pattern, in bytes.
-pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-
-/// The lazy-DFA cache limit for a pattern, in bytes.
-pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
-
-/// The deepest nesting of groups and repetitions a pattern may have.
-pub const PATTERN_NEST_LIMIT: u32 = 64;
+pub use elicit_pattern::{
+    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
+};
 
 // ---------------------------------------------------------------------------
 // What an error may hold of hostile input (error, rules)

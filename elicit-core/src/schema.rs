@@ -30,9 +30,6 @@ use serde_json::{Map, Value};
 use crate::error::SchemaErrorKind;
 pub use crate::format::Format;
 use crate::json::{UniqueMap, null_as_default};
-use crate::limits::{
-    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
-};
 
 /// An `_meta` object: metadata attached to any ACP object. Never interpreted.
 pub type Meta = Map<String, Value>;
@@ -651,14 +648,16 @@ pub struct OtherSchema {
     pub fields: Map<String, Value>,
 }
 
-/// A `pattern`: its source, compiled at most once with the linear-time
-/// `regex` engine and bounded sizes. Compares and serializes as its source.
+/// A `pattern`: its source, an ECMA-262 regular expression read in `u` mode
+/// (what `new RegExp(source, "u")` reads in a JavaScript client), compiled
+/// at most once into an equivalent linear-time `regex` program with bounded
+/// sizes (crate `elicit-pattern`). Compares and serializes as its source.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Pattern {
     source: String,
     #[serde(skip)]
-    compiled: Arc<OnceLock<Result<regex::Regex, SchemaErrorKind>>>,
+    compiled: Arc<OnceLock<Result<elicit_pattern::Regex, SchemaErrorKind>>>,
 }
 
 impl Pattern {
@@ -676,8 +675,10 @@ impl Pattern {
     }
 
     /// The compiled regex, or why this pattern cannot be used (too long,
-    /// not valid syntax for the linear-time engine, or over the size limits).
-    pub fn regex(&self) -> Result<&regex::Regex, &SchemaErrorKind> {
+    /// not ECMA-262 `u`-mode syntax, lookaround or backreferences, or over
+    /// the size limits). Its `is_match` gives JavaScript's
+    /// `new RegExp(source, "u").test(value)`.
+    pub fn regex(&self) -> Result<&elicit_pattern::Regex, &SchemaErrorKind> {
         self.compiled
             .get_or_init(|| compile_pattern(&self.source))
             .as_ref()
@@ -690,27 +691,16 @@ impl Pattern {
     }
 }
 
-fn compile_pattern(source: &str) -> Result<regex::Regex, SchemaErrorKind> {
-    if source.len() > MAX_PATTERN_LEN {
-        return Err(SchemaErrorKind::PatternTooLong {
-            len: source.len(),
-            max: MAX_PATTERN_LEN,
-        });
-    }
-    regex::RegexBuilder::new(source)
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
-        .nest_limit(PATTERN_NEST_LIMIT)
-        .build()
-        .map_err(|e| SchemaErrorKind::InvalidPattern {
+fn compile_pattern(source: &str) -> Result<elicit_pattern::Regex, SchemaErrorKind> {
+    elicit_pattern::compile(source).map_err(|e| match *e.kind() {
+        elicit_pattern::PatternErrorKind::TooLong { len, max } => {
+            SchemaErrorKind::PatternTooLong { len, max }
+        }
+        _ => SchemaErrorKind::InvalidPattern {
             pattern: source.to_owned(),
-            reason: match e {
-                regex::Error::CompiledTooBig(limit) => {
-                    format!("the compiled pattern exceeds the size limit of {limit} bytes")
-                }
-                other => other.to_string(),
-            },
-        })
+            reason: e.to_string(),
+        },
+    })
 }
 
 impl fmt::Debug for Pattern {

@@ -7,15 +7,15 @@
 //! every error collected with its span in a `ctxt::Ctxt`) -> expand
 //! (`expand`). When parsing or validation finds errors, the derive emits
 //! them together with a fallback impl, so a user sees our errors and not a
-//! cascade of missing-trait errors. `limits` holds the pattern limits
-//! shared with elicit-core's runtime; `case` the `rename_all` rules.
+//! cascade of missing-trait errors. Patterns are checked with
+//! `elicit-pattern`, the dialect the runtime uses; `case` holds the
+//! `rename_all` rules.
 
 mod ast;
 mod attr;
 mod case;
 mod ctxt;
 mod expand;
-mod limits;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -10,9 +10,6 @@
 use crate::ast::{Data, Field, Input, Transparent, Unsupported, Variant};
 use crate::attr::{self, KNOWN_FORMATS, Number, Sp};
 use crate::ctxt::Ctxt;
-use crate::limits::{
-    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
-};
 
 const URL_MODE: &str = "form mode must not collect secrets or credentials (passwords, API keys, \
     tokens, private keys, recovery codes, payment data): make this a sensitive form, \
@@ -400,36 +397,21 @@ fn check_length_fits_wire(cx: &Ctxt, field: &Field<'_>) {
     }
 }
 
-/// A `pattern` compiles within the runtime's limits ([`crate::limits`]); returns it compiled.
-fn check_pattern(cx: &Ctxt, field: &Field<'_>) -> Option<regex::Regex> {
+/// A `pattern` is ECMA-262 (`u` mode) and compiles within the runtime's
+/// limits: the same `elicit_pattern::compile` the runtime calls. Returns it
+/// compiled.
+fn check_pattern(cx: &Ctxt, field: &Field<'_>) -> Option<elicit_pattern::Regex> {
     let p = field.attrs.pattern.as_ref()?;
-    match regex::RegexBuilder::new(&p.value)
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
-        .nest_limit(PATTERN_NEST_LIMIT)
-        .build()
-    {
-        Ok(r) if p.value.len() <= MAX_PATTERN_LEN => Some(r),
-        Ok(_) => {
-            cx.error_at(
-                p.span,
-                format!(
-                    "this pattern is longer than the {MAX_PATTERN_LEN}-byte limit: simplify it"
-                ),
-            );
-            None
-        }
+    match elicit_pattern::compile(&p.value) {
+        Ok(regex) => Some(regex),
         Err(e) => {
-            let reason = match e {
-                regex::Error::Syntax(s) => s,
-                other => other.to_string(),
+            let what = if e.is_valid_javascript() {
+                "this pattern cannot be checked in linear time"
+            } else {
+                "this pattern is not a JavaScript (ECMA-262 `u` mode) regular expression, \
+                 which is what a JSON Schema `pattern` is"
             };
-            cx.error_at(
-                p.span,
-                format!(
-                    "this pattern is refused by the linear-time regex engine that evaluates it:\n{reason}"
-                ),
-            );
+            cx.error_at(p.span, format!("{what}:\n{e}"));
             None
         }
     }
@@ -512,7 +494,11 @@ fn check_default_length(cx: &Ctxt, field: &Field<'_>) {
 }
 
 /// A string default matches the `pattern` (`regex`, when it compiled).
-fn check_default_matches_pattern(cx: &Ctxt, field: &Field<'_>, regex: Option<&regex::Regex>) {
+fn check_default_matches_pattern(
+    cx: &Ctxt,
+    field: &Field<'_>,
+    regex: Option<&elicit_pattern::Regex>,
+) {
     let Some((default, Lit::Text(text))) = literal_default(field) else {
         return;
     };

@@ -15,6 +15,7 @@ mod acp_sdk;
 mod browser;
 mod check;
 mod content;
+mod ecma_patterns;
 mod fuzz_regressions;
 mod hostile_patterns;
 mod mcp_conformance;

@@ -1,0 +1,159 @@
+//! JSON Schema `pattern`s with JavaScript's meaning, matched in linear time.
+//!
+//! A JSON Schema `pattern` is an ECMA-262 regular expression, and the
+//! validators that check elicitation answers in practice are JavaScript:
+//! AJV compiles a pattern as `new RegExp(pattern, "u")`. This crate gives a
+//! pattern that meaning on the Rust side:
+//!
+//! - [`compile`] reads the pattern with ECMA-262 `u`-mode syntax, refuses
+//!   what JavaScript refuses (with what to write instead), and translates
+//!   the rest into an equivalent program of the [`regex`] crate, whose
+//!   matching time is linear in the input: `\d` is `[0-9]`, `\w` and `\b`
+//!   are ASCII, `\s` is ECMA's white space and line terminators, `.` stops
+//!   at ECMA's four line terminators, `$` matches only at the end, and
+//!   `\p{..}` takes exactly ECMA's property names.
+//! - The two constructs JavaScript has and a linear-time engine cannot run,
+//!   lookaround and backreferences, are refused with the reason and an
+//!   alternative.
+//!
+//! This is the dialect of `elicit-core` (at run time) and of its derive (at
+//! compile time): depend on `elicit-core`, which uses it for every
+//! `pattern`. The one place the two agree on what a pattern means is here.
+//!
+//! ```
+//! let date = elicit_pattern::compile(r"^\d{4}-\d{2}-\d{2}$").unwrap();
+//! assert!(date.is_match("2026-05-17"));
+//! // Arabic-Indic digits are not `\d` in JavaScript, nor here.
+//! assert!(!date.is_match("2026-05-1٧"));
+//!
+//! // `\-` outside a class is not JavaScript `u`-mode syntax.
+//! let err = elicit_pattern::compile(r"^[a-z]+\-[0-9]+$").unwrap_err();
+//! assert!(err.to_string().contains("write `-`"));
+//! ```
+//!
+//! Unicode properties follow the Unicode version of the `regex` crate
+//! (16.0 for regex-syntax 0.8.12): a JavaScript engine on a later version
+//! may differ on characters assigned since, and knows scripts this one
+//! refuses by name.
+
+#![deny(missing_docs)]
+
+mod error;
+mod property;
+mod translate;
+
+pub use error::{PatternError, PatternErrorKind};
+
+/// A compiled pattern: [`compile`]'s result.
+#[derive(Debug, Clone)]
+pub struct Regex {
+    program: regex::Regex,
+    /// Whether the pattern matches the empty string between the two
+    /// halves of a surrogate pair (see [`Regex::is_match`]): found out the
+    /// first time an input has such a character.
+    empty_inside_pair: std::sync::Arc<std::sync::OnceLock<bool>>,
+}
+
+impl Regex {
+    /// Whether `input` contains a match: JavaScript's
+    /// `new RegExp(source, "u").test(input)`.
+    ///
+    /// This includes one behaviour of the engines of V8 (Node, Chrome) and
+    /// SpiderMonkey (Firefox) that ECMA-262 does not have: they also try a
+    /// match between the two UTF-16 halves of a character outside the
+    /// Basic Multilingual Plane, where nothing can be consumed and `\B`
+    /// holds. So `\B` alone matches `"a😀b"` there (and nowhere else).
+    /// Patterns that can match the empty string there give `true` on any
+    /// input with such a character, as they do in those clients.
+    pub fn is_match(&self, input: &str) -> bool {
+        self.program.is_match(input)
+            || (input.chars().any(|c| c > '\u{FFFF}')
+                && *self
+                    .empty_inside_pair
+                    .get_or_init(|| matches_inside_a_pair(self.program.as_str())))
+    }
+
+    /// The `regex` program (see [`translate`]), which gives ECMA-262's own
+    /// verdict: without the match inside a surrogate pair.
+    pub fn program(&self) -> &regex::Regex {
+        &self.program
+    }
+}
+
+/// The largest pattern source accepted, in bytes.
+pub const MAX_PATTERN_LEN: usize = 1024;
+
+/// The compiled-program size limit for a pattern, in bytes.
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// The lazy-DFA cache limit for a pattern, in bytes.
+pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
+
+/// The deepest nesting of groups and repetitions a pattern may have.
+pub const PATTERN_NEST_LIMIT: u32 = 64;
+
+/// Compiles an ECMA-262 (`u` mode) pattern into a linear-time
+/// [`regex::Regex`] whose [`is_match`](regex::Regex::is_match) gives
+/// JavaScript's `new RegExp(source, "u").test(input)` on every input.
+///
+/// Refused, each with a [`PatternError`] that says where and what to
+/// write instead: a source over [`MAX_PATTERN_LEN`] bytes; anything
+/// JavaScript refuses in `u` mode; lookaround and backreferences; a
+/// program over the size limits.
+pub fn compile(source: &str) -> Result<Regex, PatternError> {
+    let program = translate(source)?;
+    let compiled = regex::RegexBuilder::new(&program)
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
+        .nest_limit(PATTERN_NEST_LIMIT)
+        .build()
+        .map_err(PatternError::engine)?;
+    Ok(Regex {
+        program: compiled,
+        empty_inside_pair: Default::default(),
+    })
+}
+
+/// Whether the program matches the empty string at a position inside a
+/// character, where both neighbours are non-word and neither end is near
+/// (what V8 sees between two surrogates). `regex::bytes` reports matches
+/// inside a character's UTF-8 bytes, where its classes consume nothing, so
+/// a match that starts at byte 1 of a four-byte character is exactly
+/// that. Built at most once per pattern, only to answer this.
+fn matches_inside_a_pair(program: &str) -> bool {
+    let Ok(bytes) = regex::bytes::RegexBuilder::new(program)
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
+        .nest_limit(PATTERN_NEST_LIMIT)
+        .build()
+    else {
+        return false;
+    };
+    let astral = "\u{10000}".as_bytes();
+    bytes.find_at(astral, 1).is_some_and(|m| m.start() == 1)
+}
+
+/// The `regex` program [`compile`] builds for an ECMA-262 (`u` mode)
+/// pattern, or why there is none. Every construct is spelled out, so the
+/// program means the same with or without `regex`'s Unicode defaults.
+///
+/// ```
+/// assert_eq!(elicit_pattern::translate(r"^\d+$").unwrap(), "^[0-9]+$");
+/// ```
+pub fn translate(source: &str) -> Result<String, PatternError> {
+    if source.len() > MAX_PATTERN_LEN {
+        return Err(PatternError::new(
+            PatternErrorKind::TooLong {
+                len: source.len(),
+                max: MAX_PATTERN_LEN,
+            },
+            None,
+        ));
+    }
+    translate::translate(source)
+}
+
+// This package's README (the crates.io page) is compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

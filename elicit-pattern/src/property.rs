@@ -1,0 +1,663 @@
+//! `\p{..}` and `\P{..}`: exactly the property names ECMA-262 takes
+//! (case-sensitive, no loose matching), each mapped to the `regex` class
+//! with the same members.
+//!
+//! ECMA-262 takes, in `u` mode: `General_Category` (or `gc`) `=` a value,
+//! `Script` (`sc`) or `Script_Extensions` (`scx`) `=` a value, or one name
+//! alone that is a `General_Category` value or a binary property of its
+//! table. The names are those of Unicode's PropertyValueAliases.txt and
+//! PropertyAliases.txt, in the spelling given there.
+
+/// What a property escape stands for.
+pub(crate) enum Property {
+    /// A class of the `regex` crate, usable alone or inside a class.
+    Class(String),
+    /// No well-formed string has one (`\p{Cs}`, surrogates).
+    Nothing,
+    /// Every character (`\P{Cs}`).
+    Everything,
+}
+
+/// Why a property escape cannot be used.
+pub(crate) enum Unknown {
+    /// JavaScript refuses it too.
+    Name(String),
+    /// JavaScript knows it, the `regex` crate has no such class.
+    NotInEngine(String),
+}
+
+/// Looks up `\p{name}` (`value` is `None`) or `\p{name=value}`;
+/// `negated` for `\P`.
+pub(crate) fn lookup(name: &str, value: Option<&str>, negated: bool) -> Result<Property, Unknown> {
+    let p = if negated { 'P' } else { 'p' };
+    let class = match value {
+        Some(value) => match name {
+            "General_Category" | "gc" if is_general_category(value) => {
+                return Ok(general_category(value, negated));
+            }
+            // No code point of `Unknown` has a script extension other than
+            // `Unknown`: both are the unassigned and private-use ones.
+            "Script" | "sc" | "Script_Extensions" | "scx"
+                if matches!(value, "Unknown" | "Zzzz") =>
+            {
+                format!(
+                    r"[{}\p{{gc=Cn}}\p{{gc=Co}}]",
+                    if negated { "^" } else { "" }
+                )
+            }
+            "Script" | "sc" if is_script(value) => format!(r"\{p}{{sc={value}}}"),
+            "Script_Extensions" | "scx" if is_script(value) => format!(r"\{p}{{scx={value}}}"),
+            "Script" | "sc" | "Script_Extensions" | "scx"
+                if UNICODE_17_SCRIPTS.contains(&value) =>
+            {
+                return Err(Unknown::NotInEngine(format!(
+                    "the script `{value}` is new in Unicode 17, and the `regex` crate this \
+                     runs on has Unicode 16: list its characters in a class"
+                )));
+            }
+            "General_Category" | "gc" | "Script" | "sc" | "Script_Extensions" | "scx" => {
+                return Err(Unknown::Name(format!(
+                    "`{value}` is not a value of `{name}` JavaScript knows (names are \
+                     case-sensitive, in Unicode's spelling)"
+                )));
+            }
+            _ => {
+                return Err(Unknown::Name(format!(
+                    "`{name}=` is not a property JavaScript takes with a value: use \
+                     `General_Category=`, `Script=` or `Script_Extensions=`"
+                )));
+            }
+        },
+        None => {
+            if is_general_category(name) {
+                return Ok(general_category(name, negated));
+            }
+            match binary(name) {
+                Some(long) => format!(r"\{p}{{{long}}}"),
+                None if name == "Changes_When_NFKC_Casefolded" || name == "CWKCF" => {
+                    return Err(Unknown::NotInEngine(format!(
+                        "the property `{name}` is not one the `regex` crate this runs on has"
+                    )));
+                }
+                None if is_script(name) || UNICODE_17_SCRIPTS.contains(&name) => {
+                    return Err(Unknown::Name(format!(
+                        "a script needs its property name: write `\\{p}{{Script={name}}}`"
+                    )));
+                }
+                None => {
+                    return Err(Unknown::Name(format!(
+                        "`{name}` is not a Unicode property JavaScript knows (names are \
+                         case-sensitive, in Unicode's spelling: `L`, `Letter`, `Alphabetic`, \
+                         `Script=Greek`)"
+                    )));
+                }
+            }
+        }
+    };
+    Ok(Property::Class(class))
+}
+
+fn general_category(value: &str, negated: bool) -> Property {
+    match (value, negated) {
+        // Surrogate code points are never in a well-formed string.
+        ("Cs" | "Surrogate", false) => Property::Nothing,
+        ("Cs" | "Surrogate", true) => Property::Everything,
+        (_, false) => Property::Class(format!(r"\p{{gc={value}}}")),
+        (_, true) => Property::Class(format!(r"\P{{gc={value}}}")),
+    }
+}
+
+fn is_general_category(value: &str) -> bool {
+    GENERAL_CATEGORY.binary_search(&value).is_ok()
+}
+
+fn is_script(value: &str) -> bool {
+    SCRIPTS.binary_search(&value).is_ok()
+}
+
+/// The long name of a binary property, given any of its ECMA names.
+fn binary(name: &str) -> Option<&'static str> {
+    BINARY
+        .iter()
+        .find(|(long, aliases)| *long == name || aliases.contains(&name))
+        .map(|(long, _)| *long)
+}
+
+/// ECMA-262's table of binary Unicode properties: each long name, and its
+/// aliases. Without `Changes_When_NFKC_Casefolded`
+/// (`CWKCF`), which the `regex` crate does not have.
+pub(crate) const BINARY: &[(&str, &[&str])] = &[
+    ("ASCII", &[]),
+    ("ASCII_Hex_Digit", &["AHex"]),
+    ("Alphabetic", &["Alpha"]),
+    ("Any", &[]),
+    ("Assigned", &[]),
+    ("Bidi_Control", &["Bidi_C"]),
+    ("Bidi_Mirrored", &["Bidi_M"]),
+    ("Case_Ignorable", &["CI"]),
+    ("Cased", &[]),
+    ("Changes_When_Casefolded", &["CWCF"]),
+    ("Changes_When_Casemapped", &["CWCM"]),
+    ("Changes_When_Lowercased", &["CWL"]),
+    ("Changes_When_Titlecased", &["CWT"]),
+    ("Changes_When_Uppercased", &["CWU"]),
+    ("Dash", &[]),
+    ("Default_Ignorable_Code_Point", &["DI"]),
+    ("Deprecated", &["Dep"]),
+    ("Diacritic", &["Dia"]),
+    ("Emoji", &[]),
+    ("Emoji_Component", &["EComp"]),
+    ("Emoji_Modifier", &["EMod"]),
+    ("Emoji_Modifier_Base", &["EBase"]),
+    ("Emoji_Presentation", &["EPres"]),
+    ("Extended_Pictographic", &["ExtPict"]),
+    ("Extender", &["Ext"]),
+    ("Grapheme_Base", &["Gr_Base"]),
+    ("Grapheme_Extend", &["Gr_Ext"]),
+    ("Hex_Digit", &["Hex"]),
+    ("IDS_Binary_Operator", &["IDSB"]),
+    ("IDS_Trinary_Operator", &["IDST"]),
+    ("ID_Continue", &["IDC"]),
+    ("ID_Start", &["IDS"]),
+    ("Ideographic", &["Ideo"]),
+    ("Join_Control", &["Join_C"]),
+    ("Logical_Order_Exception", &["LOE"]),
+    ("Lowercase", &["Lower"]),
+    ("Math", &[]),
+    ("Noncharacter_Code_Point", &["NChar"]),
+    ("Pattern_Syntax", &["Pat_Syn"]),
+    ("Pattern_White_Space", &["Pat_WS"]),
+    ("Quotation_Mark", &["QMark"]),
+    ("Radical", &[]),
+    ("Regional_Indicator", &["RI"]),
+    ("Sentence_Terminal", &["STerm"]),
+    ("Soft_Dotted", &["SD"]),
+    ("Terminal_Punctuation", &["Term"]),
+    ("Unified_Ideograph", &["UIdeo"]),
+    ("Uppercase", &["Upper"]),
+    ("Variation_Selector", &["VS"]),
+    ("White_Space", &["WSpace", "space"]),
+    ("XID_Continue", &["XIDC"]),
+    ("XID_Start", &["XIDS"]),
+];
+
+/// Every `General_Category` value and alias (PropertyValueAliases.txt),
+/// sorted.
+pub(crate) const GENERAL_CATEGORY: &[&str] = &[
+    "C",
+    "Cased_Letter",
+    "Cc",
+    "Cf",
+    "Close_Punctuation",
+    "Cn",
+    "Co",
+    "Combining_Mark",
+    "Connector_Punctuation",
+    "Control",
+    "Cs",
+    "Currency_Symbol",
+    "Dash_Punctuation",
+    "Decimal_Number",
+    "Enclosing_Mark",
+    "Final_Punctuation",
+    "Format",
+    "Initial_Punctuation",
+    "L",
+    "LC",
+    "Letter",
+    "Letter_Number",
+    "Line_Separator",
+    "Ll",
+    "Lm",
+    "Lo",
+    "Lowercase_Letter",
+    "Lt",
+    "Lu",
+    "M",
+    "Mark",
+    "Math_Symbol",
+    "Mc",
+    "Me",
+    "Mn",
+    "Modifier_Letter",
+    "Modifier_Symbol",
+    "N",
+    "Nd",
+    "Nl",
+    "No",
+    "Nonspacing_Mark",
+    "Number",
+    "Open_Punctuation",
+    "Other",
+    "Other_Letter",
+    "Other_Number",
+    "Other_Punctuation",
+    "Other_Symbol",
+    "P",
+    "Paragraph_Separator",
+    "Pc",
+    "Pd",
+    "Pe",
+    "Pf",
+    "Pi",
+    "Po",
+    "Private_Use",
+    "Ps",
+    "Punctuation",
+    "S",
+    "Sc",
+    "Separator",
+    "Sk",
+    "Sm",
+    "So",
+    "Space_Separator",
+    "Spacing_Mark",
+    "Surrogate",
+    "Symbol",
+    "Titlecase_Letter",
+    "Unassigned",
+    "Uppercase_Letter",
+    "Z",
+    "Zl",
+    "Zp",
+    "Zs",
+    "cntrl",
+    "digit",
+    "punct",
+];
+
+/// The scripts of Unicode 17 (Node 20 knows them, the `regex` crate does
+/// not yet).
+const UNICODE_17_SCRIPTS: &[&str] = &[
+    "Beria_Erfe",
+    "Berf",
+    "Sidetic",
+    "Sidt",
+    "Tai_Yo",
+    "Tayo",
+    "Tolong_Siki",
+    "Tols",
+];
+
+/// Every `Script` value and alias both JavaScript (checked with Node 20,
+/// Unicode 17) and the `regex` crate (Unicode 16) know, sorted.
+pub(crate) const SCRIPTS: &[&str] = &[
+    "Adlam",
+    "Adlm",
+    "Aghb",
+    "Ahom",
+    "Anatolian_Hieroglyphs",
+    "Arab",
+    "Arabic",
+    "Armenian",
+    "Armi",
+    "Armn",
+    "Avestan",
+    "Avst",
+    "Bali",
+    "Balinese",
+    "Bamu",
+    "Bamum",
+    "Bass",
+    "Bassa_Vah",
+    "Batak",
+    "Batk",
+    "Beng",
+    "Bengali",
+    "Bhaiksuki",
+    "Bhks",
+    "Bopo",
+    "Bopomofo",
+    "Brah",
+    "Brahmi",
+    "Brai",
+    "Braille",
+    "Bugi",
+    "Buginese",
+    "Buhd",
+    "Buhid",
+    "Cakm",
+    "Canadian_Aboriginal",
+    "Cans",
+    "Cari",
+    "Carian",
+    "Caucasian_Albanian",
+    "Chakma",
+    "Cham",
+    "Cher",
+    "Cherokee",
+    "Chorasmian",
+    "Chrs",
+    "Common",
+    "Copt",
+    "Coptic",
+    "Cpmn",
+    "Cprt",
+    "Cuneiform",
+    "Cypriot",
+    "Cypro_Minoan",
+    "Cyrillic",
+    "Cyrl",
+    "Deseret",
+    "Deva",
+    "Devanagari",
+    "Diak",
+    "Dives_Akuru",
+    "Dogr",
+    "Dogra",
+    "Dsrt",
+    "Dupl",
+    "Duployan",
+    "Egyp",
+    "Egyptian_Hieroglyphs",
+    "Elba",
+    "Elbasan",
+    "Elym",
+    "Elymaic",
+    "Ethi",
+    "Ethiopic",
+    "Gara",
+    "Garay",
+    "Geor",
+    "Georgian",
+    "Glag",
+    "Glagolitic",
+    "Gong",
+    "Gonm",
+    "Goth",
+    "Gothic",
+    "Gran",
+    "Grantha",
+    "Greek",
+    "Grek",
+    "Gujarati",
+    "Gujr",
+    "Gukh",
+    "Gunjala_Gondi",
+    "Gurmukhi",
+    "Guru",
+    "Gurung_Khema",
+    "Han",
+    "Hang",
+    "Hangul",
+    "Hani",
+    "Hanifi_Rohingya",
+    "Hano",
+    "Hanunoo",
+    "Hatr",
+    "Hatran",
+    "Hebr",
+    "Hebrew",
+    "Hira",
+    "Hiragana",
+    "Hluw",
+    "Hmng",
+    "Hmnp",
+    "Hung",
+    "Imperial_Aramaic",
+    "Inherited",
+    "Inscriptional_Pahlavi",
+    "Inscriptional_Parthian",
+    "Ital",
+    "Java",
+    "Javanese",
+    "Kaithi",
+    "Kali",
+    "Kana",
+    "Kannada",
+    "Katakana",
+    "Kawi",
+    "Kayah_Li",
+    "Khar",
+    "Kharoshthi",
+    "Khitan_Small_Script",
+    "Khmer",
+    "Khmr",
+    "Khoj",
+    "Khojki",
+    "Khudawadi",
+    "Kirat_Rai",
+    "Kits",
+    "Knda",
+    "Krai",
+    "Kthi",
+    "Lana",
+    "Lao",
+    "Laoo",
+    "Latin",
+    "Latn",
+    "Lepc",
+    "Lepcha",
+    "Limb",
+    "Limbu",
+    "Lina",
+    "Linb",
+    "Linear_A",
+    "Linear_B",
+    "Lisu",
+    "Lyci",
+    "Lycian",
+    "Lydi",
+    "Lydian",
+    "Mahajani",
+    "Mahj",
+    "Maka",
+    "Makasar",
+    "Malayalam",
+    "Mand",
+    "Mandaic",
+    "Mani",
+    "Manichaean",
+    "Marc",
+    "Marchen",
+    "Masaram_Gondi",
+    "Medefaidrin",
+    "Medf",
+    "Meetei_Mayek",
+    "Mend",
+    "Mende_Kikakui",
+    "Merc",
+    "Mero",
+    "Meroitic_Cursive",
+    "Meroitic_Hieroglyphs",
+    "Miao",
+    "Mlym",
+    "Modi",
+    "Mong",
+    "Mongolian",
+    "Mro",
+    "Mroo",
+    "Mtei",
+    "Mult",
+    "Multani",
+    "Myanmar",
+    "Mymr",
+    "Nabataean",
+    "Nag_Mundari",
+    "Nagm",
+    "Nand",
+    "Nandinagari",
+    "Narb",
+    "Nbat",
+    "New_Tai_Lue",
+    "Newa",
+    "Nko",
+    "Nkoo",
+    "Nshu",
+    "Nushu",
+    "Nyiakeng_Puachue_Hmong",
+    "Ogam",
+    "Ogham",
+    "Ol_Chiki",
+    "Ol_Onal",
+    "Olck",
+    "Old_Hungarian",
+    "Old_Italic",
+    "Old_North_Arabian",
+    "Old_Permic",
+    "Old_Persian",
+    "Old_Sogdian",
+    "Old_South_Arabian",
+    "Old_Turkic",
+    "Old_Uyghur",
+    "Onao",
+    "Oriya",
+    "Orkh",
+    "Orya",
+    "Osage",
+    "Osge",
+    "Osma",
+    "Osmanya",
+    "Ougr",
+    "Pahawh_Hmong",
+    "Palm",
+    "Palmyrene",
+    "Pau_Cin_Hau",
+    "Pauc",
+    "Perm",
+    "Phag",
+    "Phags_Pa",
+    "Phli",
+    "Phlp",
+    "Phnx",
+    "Phoenician",
+    "Plrd",
+    "Prti",
+    "Psalter_Pahlavi",
+    "Qaac",
+    "Qaai",
+    "Rejang",
+    "Rjng",
+    "Rohg",
+    "Runic",
+    "Runr",
+    "Samaritan",
+    "Samr",
+    "Sarb",
+    "Saur",
+    "Saurashtra",
+    "Sgnw",
+    "Sharada",
+    "Shavian",
+    "Shaw",
+    "Shrd",
+    "Sidd",
+    "Siddham",
+    "SignWriting",
+    "Sind",
+    "Sinh",
+    "Sinhala",
+    "Sogd",
+    "Sogdian",
+    "Sogo",
+    "Sora",
+    "Sora_Sompeng",
+    "Soyo",
+    "Soyombo",
+    "Sund",
+    "Sundanese",
+    "Sunu",
+    "Sunuwar",
+    "Sylo",
+    "Syloti_Nagri",
+    "Syrc",
+    "Syriac",
+    "Tagalog",
+    "Tagb",
+    "Tagbanwa",
+    "Tai_Le",
+    "Tai_Tham",
+    "Tai_Viet",
+    "Takr",
+    "Takri",
+    "Tale",
+    "Talu",
+    "Tamil",
+    "Taml",
+    "Tang",
+    "Tangsa",
+    "Tangut",
+    "Tavt",
+    "Telu",
+    "Telugu",
+    "Tfng",
+    "Tglg",
+    "Thaa",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+    "Tibt",
+    "Tifinagh",
+    "Tirh",
+    "Tirhuta",
+    "Tnsa",
+    "Todhri",
+    "Todr",
+    "Toto",
+    "Tulu_Tigalari",
+    "Tutg",
+    "Ugar",
+    "Ugaritic",
+    "Unknown",
+    "Vai",
+    "Vaii",
+    "Vith",
+    "Vithkuqi",
+    "Wancho",
+    "Wara",
+    "Warang_Citi",
+    "Wcho",
+    "Xpeo",
+    "Xsux",
+    "Yezi",
+    "Yezidi",
+    "Yi",
+    "Yiii",
+    "Zanabazar_Square",
+    "Zanb",
+    "Zinh",
+    "Zyyy",
+    "Zzzz",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_are_sorted_for_binary_search() {
+        assert!(GENERAL_CATEGORY.is_sorted());
+        assert!(SCRIPTS.is_sorted());
+    }
+
+    /// Every name maps to a class the `regex` crate has.
+    #[test]
+    fn every_name_is_a_regex_class() {
+        let mut classes = Vec::new();
+        for gc in GENERAL_CATEGORY {
+            classes.push(lookup("gc", Some(gc), false));
+            classes.push(lookup(gc, None, true));
+        }
+        for sc in SCRIPTS {
+            classes.push(lookup("Script", Some(sc), false));
+            classes.push(lookup("scx", Some(sc), true));
+        }
+        for (long, aliases) in BINARY {
+            classes.push(lookup(long, None, false));
+            classes.extend(aliases.iter().map(|a| lookup(a, None, true)));
+        }
+        let mut failed = Vec::new();
+        for class in classes {
+            match class {
+                Ok(Property::Class(c)) => {
+                    if regex::Regex::new(&c).is_err() {
+                        failed.push(c);
+                    }
+                }
+                Ok(Property::Nothing | Property::Everything) => {}
+                Err(Unknown::Name(why) | Unknown::NotInEngine(why)) => failed.push(why),
+            }
+        }
+        assert_eq!(failed, Vec::<String>::new());
+    }
+}
