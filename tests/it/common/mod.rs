@@ -4,6 +4,7 @@
 
 pub mod examples;
 pub mod http;
+pub mod oidc;
 pub mod page_body;
 pub mod readme;
 pub mod sensitive;

