@@ -220,6 +220,15 @@ impl Browser {
         loop {
             match self.runtime.block_on(before.tag_name()) {
                 Err(error) if error.is_stale_element_reference() => break,
+                // Chromium's other word for it, when the document was
+                // replaced between two of chromedriver's own steps.
+                Err(error)
+                    if error
+                        .to_string()
+                        .contains("does not belong to the document") =>
+                {
+                    break;
+                }
                 Err(error) => panic!("waiting for the post's answer: {error}"),
                 Ok(_) => {}
             }

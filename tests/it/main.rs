@@ -12,7 +12,7 @@ mod common;
 mod acp;
 mod acp_demo;
 mod acp_sdk;
-mod browser;
+pub(crate) mod browser;
 mod check;
 mod content;
 mod ecma_patterns;

@@ -90,10 +90,54 @@ pub fn start(
         .spawn()
         .expect("node starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("piped"))
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    stdout
         .read_line(&mut line)
         .expect("the provider prints its endpoints");
+    // The rest is drained, so that a write never meets a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let endpoints = serde_json::from_str(&line)
         .unwrap_or_else(|e| panic!("the provider's first line is its endpoints ({e}): {line:?}"));
     Provider { child, endpoints }
+}
+
+/// The provider's dev interactions, as a user goes through them in the
+/// browser: the sign-in page (any login name and password) unless the
+/// browser is signed in already, then the consent page.
+pub fn sign_in_and_consent(browser: &crate::browser::Browser, login: &str) {
+    if browser.heading() == "Sign-in" {
+        browser.fill("login", login);
+        browser.fill("password", "any password");
+        browser.submit();
+    }
+    assert_eq!(
+        browser.heading(),
+        "Authorize",
+        "{}: {}",
+        browser.url(),
+        browser.page_text()
+    );
+    browser.submit();
+}
+
+/// RFC 7636's S256: `BASE64URL(SHA256(verifier))`, no padding.
+pub fn s256(verifier: &str) -> String {
+    use sha2::Digest;
+    base64url(&sha2::Sha256::digest(verifier.as_bytes()))
+}
+
+/// Base64url without padding (RFC 4648 section 5).
+pub fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
 }
