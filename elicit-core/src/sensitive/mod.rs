@@ -112,6 +112,8 @@
 
 mod body;
 mod form;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 mod origin;
 mod outcome;
 mod page;

@@ -104,6 +104,10 @@ where
             "This server answers only at its own address.",
         );
     }
+    #[cfg(feature = "oauth")]
+    if let Some(response) = super::oauth::routes::route(&shared, &origin, &parts).await {
+        return response;
+    }
     let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
         return notice(StatusCode::NOT_FOUND, Notice::Expired);
     };
@@ -422,11 +426,11 @@ pub(crate) fn secure_headers(headers: &mut HeaderMap) {
     );
 }
 
-fn notice(status: StatusCode, notice: Notice) -> PageResponse {
+pub(crate) fn notice(status: StatusCode, notice: Notice) -> PageResponse {
     page(status, notice.render())
 }
 
-fn refusal(status: StatusCode, title: &str, text: &str) -> PageResponse {
+pub(crate) fn refusal(status: StatusCode, title: &str, text: &str) -> PageResponse {
     page(status, notice_page(title, text))
 }
 

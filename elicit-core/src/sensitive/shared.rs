@@ -32,6 +32,9 @@ pub(crate) struct Shared {
     pub(crate) reaper: Reaper,
     /// Pages whose `PendingPage` was detached: how each will end, or ended.
     pub(crate) detached: Mutex<HashMap<PageId, Detached>>,
+    /// The OAuth flows waiting for their provider.
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: Arc<super::oauth::Flows>,
 }
 
 /// A detached page: waiting for its end, or ended and not read yet.
