@@ -680,3 +680,84 @@ fn discovery_reads_the_providers_document_and_checks_its_issuer() {
         futures::executor::block_on(Provider::discover("http://issuer.example", "elicit-test"));
     assert!(matches!(error, Err(ProviderError::BadUrl(_))), "{error:?}");
 }
+
+#[test]
+fn a_flow_opened_for_a_user_is_served_to_that_user_only() {
+    use elicit_core::protocol::agent::VerifiedUser;
+    let scripted = Scripted::start(Script::Token);
+    let verifier = |parts: &http::request::Parts| {
+        let user = parts.headers.get("x-user")?.to_str().ok()?;
+        Some(VerifiedUser::new(user))
+    };
+    let pages = Pages::loopback().verifier(verifier);
+    assert!(pages.open_oauth(&scripted.provider()).is_err());
+    let alice = VerifiedUser::new("alice");
+    let open = |user: &VerifiedUser| {
+        let flow = pages.open_oauth_for(user, &scripted.provider()).unwrap();
+        let addr = pages.local_addr().unwrap();
+        let path = flow
+            .url()
+            .strip_prefix(&format!("http://{addr}"))
+            .unwrap()
+            .to_owned();
+        Flow {
+            _pages: pages.clone(),
+            flow: Some(flow),
+            addr,
+            path,
+        }
+    };
+    let mut flow = open(&alice);
+    // The start page: not for another user, nor for no user.
+    assert_eq!(Req::get(&flow.path).send(flow.addr).status, 403);
+    let bob = Req::get(&flow.path).header("x-user", "bob").send(flow.addr);
+    assert_eq!(bob.status, 403);
+    let reply = Req::get(&flow.path)
+        .header("x-user", "alice")
+        .send(flow.addr);
+    assert_eq!(reply.status, 303, "{}", reply.body);
+    let cookie = reply.cookie().unwrap();
+    let location = reply.header("location").unwrap();
+    let state = url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+        .find(|(n, _)| n == "state")
+        .unwrap()
+        .1
+        .into_owned();
+    // The callback, with alice's cookie but as bob: refused, the flow ends.
+    let reply = Req::get(&format!("/elicit/oauth/callback?code={CODE}&state={state}"))
+        .header("cookie", &cookie)
+        .header("x-user", "bob")
+        .send(flow.addr);
+    assert_eq!(reply.status, 403);
+    assert_eq!(failure(flow.outcome()), OAuthFailure::OtherBrowser);
+    assert_eq!(scripted.token_requests(), 0);
+}
+
+#[test]
+fn a_malformed_authorization_response_fails_clearly() {
+    let scripted = Scripted::start(Script::Token);
+    let pages = Pages::loopback();
+    for (extra, why) in [
+        ("code=a&code=b", "a parameter is repeated"),
+        ("", "neither `code` nor `error`"),
+    ] {
+        let mut flow = Flow::open(&pages, &scripted.provider());
+        let redirect = visit(&flow, &scripted);
+        let reply = callback(
+            &flow,
+            &format!("{extra}&state={}", redirect.state()),
+            Some(&redirect.cookie),
+        );
+        assert_eq!(reply.status, 400, "{extra}");
+        assert_eq!(
+            failure(flow.outcome()),
+            OAuthFailure::BadAuthorizationResponse(why)
+        );
+    }
+    assert_eq!(scripted.token_requests(), 0);
+    let flow = Flow::open(&pages, &scripted.provider());
+    let post = Req::post("/elicit/oauth/callback", "state=x").send(flow.addr);
+    assert_eq!(post.status, 405);
+    let post = Req::post(&flow.path, "x=y").send(flow.addr);
+    assert_eq!(post.status, 405);
+}
