@@ -26,6 +26,9 @@
 //! - [`PageForm`]: the page, rendered on the server as plain HTML, no
 //!   script, every text escaped, secret fields never pre-filled or echoed;
 //!   and the pages that end a flow ([`Notice`]).
+//! - Module `oauth` (feature `oauth`): OAuth 2.0 through URL mode, the
+//!   authorization code flow with PKCE on these pages
+//!   (`Pages::open_oauth`), with its own threat model.
 //! - [`read_body`]: what the page posts, read strictly into a
 //!   [`Submission`] (repeated fields, unknown fields, bad escapes and
 //!   invalid UTF-8 refuse the body; a secret is decoded into zeroized

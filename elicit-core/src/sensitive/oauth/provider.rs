@@ -265,7 +265,7 @@ impl Provider {
 /// without a fragment.
 fn checked(url: &str) -> Result<String, ProviderError> {
     let bad = || ProviderError::BadUrl(url.to_owned());
-    let parsed = url::Url::parse(url).map_err(|_| bad())?;
+    let parsed = oauth2::url::Url::parse(url).map_err(|_| bad())?;
     let host = parsed.host_str().ok_or_else(bad)?;
     let secure = match parsed.scheme() {
         "https" => true,

@@ -134,7 +134,7 @@ struct Params {
 impl Params {
     fn read(query: &str) -> Self {
         let mut params = Self::default();
-        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        for (name, value) in oauth2::url::form_urlencoded::parse(query.as_bytes()) {
             let slot = match &*name {
                 "state" => &mut params.state,
                 "code" => &mut params.code,
