@@ -122,6 +122,7 @@ mod outcome;
 mod page;
 mod pages;
 mod reaper;
+mod response;
 mod server;
 mod service;
 mod shared;
@@ -137,10 +138,11 @@ pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
     DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
 };
+pub use response::PageResponse;
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};
-pub use service::{PageResponse, PageService};
+pub use service::PageService;
 pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 pub use token::{BadPageId, PageId};
 pub use verify::UserVerifier;

@@ -6,6 +6,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "oauth")]
+use super::oauth::Flows;
 use super::store::{End, Store};
 use super::token::PageId;
 
@@ -23,7 +25,7 @@ struct ReaperState {
     started: bool,
     /// The OAuth flows whose expiry is due too.
     #[cfg(feature = "oauth")]
-    flows: Weak<super::oauth::Flows>,
+    flows: Weak<Flows>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,7 +70,7 @@ impl Reaper {
     pub(crate) fn schedule_flow(
         &self,
         store: &Arc<dyn Store>,
-        flows: &Arc<super::oauth::Flows>,
+        flows: &Arc<Flows>,
         at: Instant,
         id: PageId,
     ) {

@@ -1,89 +1,21 @@
-//! The flows waiting for their provider: [`Pages::open_oauth`], the table
-//! the page server finds them in, and [`PendingOAuth`].
+//! Opening a flow ([`Pages::open_oauth`]) and waiting for it
+//! ([`PendingOAuth`]).
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use futures::channel::oneshot;
-use oauth2::{CsrfToken, PkceCodeChallenge, PkceCodeVerifier, Scope};
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
+use super::table::{CALLBACK, Flow, Phase};
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::pages::{OpenError, Pages};
-use crate::sensitive::shared::{Shared, lock};
+use crate::sensitive::shared::Shared;
 use crate::sensitive::store::StoreError;
 use crate::sensitive::token::{PageId, Token};
-
-/// The callback's path under the pages' base path.
-pub(crate) const CALLBACK: &str = "/oauth/callback";
-
-/// The OAuth flows of one [`Pages`], by the id of their start page. Kept in
-/// this process's memory (not in the [`Store`](crate::sensitive::Store)):
-/// the callback must reach the replica that opened the flow.
-#[derive(Default)]
-pub(crate) struct Flows {
-    map: Mutex<HashMap<PageId, Flow>>,
-}
-
-/// One flow.
-pub(crate) struct Flow {
-    pub(crate) provider: Provider,
-    /// The provider's authorization URL with this flow's parameters.
-    pub(crate) authorize_url: String,
-    pub(crate) redirect_uri: String,
-    /// The `state` parameter: single use.
-    pub(crate) state: Token,
-    /// The PKCE verifier: never leaves the server but to the token
-    /// endpoint.
-    pub(crate) verifier: Option<PkceCodeVerifier>,
-    /// The verified user the flow was opened for (hosted pages).
-    pub(crate) user: Option<String>,
-    pub(crate) expires_at: SystemTime,
-    /// The browser's binding cookie, set by the start page's first visit.
-    pub(crate) cookie: Option<Token>,
-    pub(crate) phase: Phase,
-    pub(crate) sender: Option<oneshot::Sender<OAuthOutcome>>,
-}
-
-/// Where a flow is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Phase {
-    /// Waiting for the authorization response.
-    Open,
-    /// Its authorization response arrived (its `state` is used).
-    Used,
-    /// Ended without one at its expiry.
-    Expired,
-}
-
-impl Flow {
-    /// Ends the flow with `outcome` (once: later ends are no-ops).
-    pub(crate) fn end(&mut self, phase: Phase, outcome: OAuthOutcome) {
-        self.phase = phase;
-        if let Some(sender) = self.sender.take() {
-            let _ = sender.send(outcome);
-        }
-    }
-}
-
-impl Flows {
-    /// The table, locked.
-    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PageId, Flow>> {
-        lock(&self.map)
-    }
-
-    /// Ends the flow `id` as expired if it still waits (the reaper).
-    pub(crate) fn expire(&self, id: PageId) {
-        if let Some(flow) = self.lock().get_mut(&id)
-            && flow.phase == Phase::Open
-        {
-            flow.end(Phase::Expired, OAuthOutcome::Expired);
-        }
-    }
-}
 
 impl Pages {
     /// Opens an OAuth flow with `provider`: authorization code with PKCE

@@ -57,11 +57,12 @@ mod flow;
 mod outcome;
 mod provider;
 pub(crate) mod routes;
+mod table;
 mod token;
 
 pub use client::HttpError;
-pub(crate) use flow::Flows;
 pub use flow::PendingOAuth;
 pub use outcome::{OAuthFailure, OAuthOutcome};
 pub use provider::{Provider, ProviderError};
+pub(crate) use table::Flows;
 pub use token::OAuthToken;

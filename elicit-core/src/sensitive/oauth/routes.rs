@@ -12,12 +12,12 @@ use http_body_util::Full;
 use oauth2::{AuthorizationCode, RequestTokenError};
 
 use super::client::HttpClient;
-use super::flow::{CALLBACK, Flow, Phase};
 use super::outcome::{OAuthFailure, OAuthOutcome};
+use super::table::{CALLBACK, Flow, Phase};
 use super::token::OAuthToken;
 use crate::sensitive::origin::Origin;
 use crate::sensitive::page::Notice;
-use crate::sensitive::service::{PageResponse, notice, refusal, secure_headers};
+use crate::sensitive::response::{PageResponse, notice, refusal, secure_headers, unavailable};
 use crate::sensitive::shared::Shared;
 use crate::sensitive::token::{PageId, Token};
 
@@ -383,12 +383,4 @@ fn not_allowed() -> PageResponse {
         .headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static("GET"));
     response
-}
-
-fn unavailable() -> PageResponse {
-    refusal(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Not available",
-        "The page could not be served. Return to your client.",
-    )
 }
