@@ -162,9 +162,12 @@ enum Found {
     Taken(Box<Taken>),
 }
 
+/// A used flow: what its callback needs to end it.
 struct Taken {
+    /// Whether the callback came from the browser (and user) that started
+    /// the flow.
     bound: bool,
-    flow_provider: super::provider::Provider,
+    provider: super::provider::Provider,
     redirect_uri: String,
     verifier: Option<oauth2::PkceCodeVerifier>,
     sender: Option<futures::channel::oneshot::Sender<OAuthOutcome>>,
@@ -240,7 +243,7 @@ fn take(shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Fou
     let bound = cookie_ok && user_matches(shared, flow, parts);
     Found::Taken(Box::new(Taken {
         bound,
-        flow_provider: flow.provider.clone(),
+        provider: flow.provider.clone(),
         redirect_uri: flow.redirect_uri.clone(),
         verifier: flow.verifier.take(),
         sender: flow.sender.take(),
@@ -260,7 +263,7 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
             OAuthFailure::BadAuthorizationResponse("a parameter is repeated"),
         );
     }
-    if let Some(issuer) = taken.flow_provider.expected_issuer()
+    if let Some(issuer) = taken.provider.expected_issuer()
         && params.iss.as_deref() != Some(issuer)
     {
         return failed(StatusCode::BAD_REQUEST, OAuthFailure::WrongIssuer);
@@ -286,7 +289,7 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
             OAuthFailure::BadAuthorizationResponse("the flow has no verifier"),
         );
     };
-    let client = match taken.flow_provider.client(&taken.redirect_uri) {
+    let client = match taken.provider.client(&taken.redirect_uri) {
         Ok(client) => client,
         Err(reason) => return failed(StatusCode::BAD_GATEWAY, OAuthFailure::Provider(reason)),
     };
