@@ -21,6 +21,7 @@ mod hostile_patterns;
 mod mcp_conformance;
 mod mcp_ts;
 mod module_cycles;
+mod oauth;
 mod oidc_provider;
 mod protocol;
 mod rmcp;

@@ -26,6 +26,9 @@
 //! - [`PageForm`]: the page, rendered on the server as plain HTML, no
 //!   script, every text escaped, secret fields never pre-filled or echoed;
 //!   and the pages that end a flow ([`Notice`]).
+//! - Module `oauth` (feature `oauth`): OAuth 2.0 through URL mode, the
+//!   authorization code flow with PKCE on these pages
+//!   (`Pages::open_oauth`), with its own threat model.
 //! - [`read_body`]: what the page posts, read strictly into a
 //!   [`Submission`] (repeated fields, unknown fields, bad escapes and
 //!   invalid UTF-8 refuse the body; a secret is decoded into zeroized
@@ -112,11 +115,14 @@
 
 mod body;
 mod form;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 mod origin;
 mod outcome;
 mod page;
 mod pages;
 mod reaper;
+mod response;
 mod server;
 mod service;
 mod shared;
@@ -132,10 +138,11 @@ pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
     DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
 };
+pub use response::PageResponse;
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};
-pub use service::{PageResponse, PageService};
+pub use service::PageService;
 pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 pub use token::{BadPageId, PageId};
 pub use verify::UserVerifier;

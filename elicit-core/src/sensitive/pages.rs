@@ -75,6 +75,10 @@ pub enum OpenError {
     /// The store refused the page.
     #[error("{0}")]
     Store(#[source] StoreError),
+    /// The OAuth provider's endpoints are unusable.
+    #[cfg(feature = "oauth")]
+    #[error("the OAuth provider's endpoints are unusable: {0}")]
+    Provider(String),
 }
 
 /// How a page the agent waited for ended without an answer, or failed.
@@ -185,6 +189,8 @@ impl Pages {
                 server: Mutex::new(None),
                 detached: Mutex::new(HashMap::new()),
                 reaper: Reaper::default(),
+                #[cfg(feature = "oauth")]
+                oauth: Arc::default(),
             }),
         }
     }
@@ -431,6 +437,19 @@ impl Pages {
             detached: false,
             form: PhantomData,
         })
+    }
+
+    /// The state every clone shares.
+    #[cfg(feature = "oauth")]
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// The origin pages are served from, starting the loopback server if
+    /// it is not running.
+    #[cfg(feature = "oauth")]
+    pub(crate) fn origin_started(&self) -> Result<Origin, OpenError> {
+        self.ensure_origin()
     }
 
     /// The origin pages are served from, starting the loopback server if

@@ -6,6 +6,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "oauth")]
+use super::oauth::Flows;
 use super::store::{End, Store};
 use super::token::PageId;
 
@@ -21,6 +23,9 @@ pub(crate) struct Reaper {
 struct ReaperState {
     due: BinaryHeap<Reverse<(Instant, Due)>>,
     started: bool,
+    /// The OAuth flows whose expiry is due too.
+    #[cfg(feature = "oauth")]
+    flows: Weak<Flows>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +35,10 @@ enum Due {
     Expire(IdKey, Duration),
     /// Forget the page.
     Remove(IdKey),
+    /// End the OAuth flow as expired (forgotten when its `PendingOAuth`
+    /// is dropped).
+    #[cfg(feature = "oauth")]
+    Flow(IdKey),
 }
 
 /// A page id as plain bytes (the heap needs an order).
@@ -49,11 +58,31 @@ impl IdKey {
 impl Reaper {
     /// Ends `id` as expired in `store` at `at`, and forgets it `keep` later.
     pub(crate) fn schedule(&self, store: &Arc<dyn Store>, at: Instant, keep: Duration, id: PageId) {
-        let (state, wake) = &*self.state;
-        let mut guard = lock(state);
+        let mut guard = lock(&self.state.0);
         guard
             .due
             .push(Reverse((at, Due::Expire(IdKey::new(id), keep))));
+        self.start(guard, store);
+    }
+
+    /// Ends the OAuth flow `id` of `flows` as expired at `at`.
+    #[cfg(feature = "oauth")]
+    pub(crate) fn schedule_flow(
+        &self,
+        store: &Arc<dyn Store>,
+        flows: &Arc<Flows>,
+        at: Instant,
+        id: PageId,
+    ) {
+        let mut guard = lock(&self.state.0);
+        guard.flows = Arc::downgrade(flows);
+        guard.due.push(Reverse((at, Due::Flow(IdKey::new(id)))));
+        self.start(guard, store);
+    }
+
+    /// Starts the thread if it is not running, and wakes it.
+    fn start(&self, mut guard: MutexGuard<'_, ReaperState>, store: &Arc<dyn Store>) {
+        let wake = &self.state.1;
         if !guard.started {
             guard.started = true;
             let state = Arc::clone(&self.state);
@@ -94,6 +123,8 @@ fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, store: &Weak<dyn Store>) {
             }
         }
         let next = guard.due.peek().map(|Reverse((at, _))| *at);
+        #[cfg(feature = "oauth")]
+        let flows = guard.flows.clone();
         drop(guard);
         let mut later = Vec::new();
         for (_, what) in due {
@@ -104,6 +135,12 @@ fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, store: &Weak<dyn Store>) {
                 }
                 Due::Remove(key) => {
                     let _ = pages.remove(&key.id());
+                }
+                #[cfg(feature = "oauth")]
+                Due::Flow(key) => {
+                    if let Some(flows) = flows.upgrade() {
+                        flows.expire(key.id());
+                    }
                 }
             }
         }

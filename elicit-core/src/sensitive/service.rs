@@ -9,16 +9,18 @@ use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 use std::time::SystemTime;
 
-use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
-use http::{Method, Request, Response, StatusCode};
+use http::{Method, Request, StatusCode};
 use http_body::Body;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 
 use super::body::read;
 use super::form::check_submission;
+#[cfg(feature = "oauth")]
+use super::oauth::routes::route as oauth_route;
 use super::origin::Origin;
-use super::page::{Notice, PageForm, STYLE_HASH, notice_page};
+use super::page::{Notice, PageForm};
+use super::response::{PageResponse, notice, page, refusal, unavailable};
 use super::shared::Shared;
 use super::store::{Binding, End, PageState, Record};
 use super::token::{PageId, Token};
@@ -51,9 +53,6 @@ impl PageService {
         Self { shared }
     }
 }
-
-/// What [`PageService`] answers with: an HTML page (or nothing).
-pub type PageResponse = Response<Full<Bytes>>;
 
 impl<B> tower_service::Service<Request<B>> for PageService
 where
@@ -103,6 +102,10 @@ where
             "Wrong address",
             "This server answers only at its own address.",
         );
+    }
+    #[cfg(feature = "oauth")]
+    if let Some(response) = oauth_route(&shared, &origin, &parts).await {
+        return response;
     }
     let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
         return notice(StatusCode::NOT_FOUND, Notice::Expired);
@@ -384,52 +387,6 @@ fn is_form_urlencoded(headers: &HeaderMap) -> bool {
         })
 }
 
-/// The `Content-Security-Policy` of every response: nothing but the
-/// page's one stylesheet, posting only to itself, never framed.
-pub(crate) fn content_security_policy() -> String {
-    format!(
-        "default-src 'none'; style-src {STYLE_HASH}; form-action 'self'; \
-         frame-ancestors 'none'; base-uri 'none'"
-    )
-}
-
-/// An HTML response with the headers every response carries.
-fn page(status: StatusCode, html: String) -> PageResponse {
-    let mut response = Response::new(Full::new(Bytes::from(html)));
-    *response.status_mut() = status;
-    secure_headers(response.headers_mut());
-    response
-}
-
-/// The headers of every response, whatever its status.
-pub(crate) fn secure_headers(headers: &mut HeaderMap) {
-    let csp = HeaderValue::from_str(&content_security_policy())
-        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, csp);
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-}
-
-fn notice(status: StatusCode, notice: Notice) -> PageResponse {
-    page(status, notice.render())
-}
-
-fn refusal(status: StatusCode, title: &str, text: &str) -> PageResponse {
-    page(status, notice_page(title, text))
-}
-
 /// `408`: the request did not arrive in time (the loopback server's
 /// timeout).
 pub(crate) fn timed_out() -> PageResponse {
@@ -445,13 +402,5 @@ fn too_large() -> PageResponse {
         StatusCode::PAYLOAD_TOO_LARGE,
         "Too large",
         "This form's answer is too large.",
-    )
-}
-
-fn unavailable() -> PageResponse {
-    refusal(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Not available",
-        "The page could not be served. Return to your client.",
     )
 }

@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+#[cfg(feature = "oauth")]
+use super::oauth::Flows;
 use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::LoopbackServer;
@@ -32,6 +34,9 @@ pub(crate) struct Shared {
     pub(crate) reaper: Reaper,
     /// Pages whose `PendingPage` was detached: how each will end, or ended.
     pub(crate) detached: Mutex<HashMap<PageId, Detached>>,
+    /// The OAuth flows waiting for their provider.
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: Arc<Flows>,
 }
 
 /// A detached page: waiting for its end, or ended and not read yet.

@@ -1,0 +1,170 @@
+//! Opening a flow ([`Pages::open_oauth`]) and waiting for it
+//! ([`PendingOAuth`]).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use futures::channel::oneshot;
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
+
+use super::outcome::OAuthOutcome;
+use super::provider::Provider;
+use super::table::{CALLBACK, Flow, Phase};
+use crate::protocol::agent::VerifiedUser;
+use crate::sensitive::pages::{OpenError, Pages};
+use crate::sensitive::shared::Shared;
+use crate::sensitive::store::StoreError;
+use crate::sensitive::token::{PageId, Token};
+
+impl Pages {
+    /// Opens an OAuth flow with `provider`: authorization code with PKCE
+    /// (`S256`). Send the flow's [`url`](PendingOAuth::url), the agent's own
+    /// start page, to the client (URL mode) and await
+    /// [`PendingOAuth::outcome`].
+    ///
+    /// The start page redirects the browser to the provider with a fresh
+    /// single-use `state` and the PKCE challenge (the verifier stays here),
+    /// and binds the flow to that browser with an `HttpOnly`,
+    /// `SameSite=Lax` cookie. The provider sends the browser back to
+    /// `<pages>/oauth/callback` (on loopback
+    /// `http://127.0.0.1:<port>/elicit/oauth/callback`: register
+    /// `http://127.0.0.1/elicit/oauth/callback` with the provider), where
+    /// the code is exchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`]: these pages verify users (use
+    /// [`open_oauth_for`](Self::open_oauth_for)), the loopback server could
+    /// not start, too many flows are open, or the provider's endpoints are
+    /// unusable.
+    pub fn open_oauth(&self, provider: &Provider) -> Result<PendingOAuth, OpenError> {
+        if self.shared().config.verifier.is_some() {
+            return Err(OpenError::UserRequired);
+        }
+        self.open_flow(provider, None)
+    }
+
+    /// [`open_oauth`](Self::open_oauth) for the verified user `user`: the
+    /// start page and the callback are served only to requests the
+    /// [`UserVerifier`](crate::sensitive::UserVerifier) finds `user` in.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError::NoVerifier`] if these pages have no verifier, and those
+    /// of [`open_oauth`](Self::open_oauth).
+    pub fn open_oauth_for(
+        &self,
+        user: &VerifiedUser,
+        provider: &Provider,
+    ) -> Result<PendingOAuth, OpenError> {
+        if self.shared().config.verifier.is_none() {
+            return Err(OpenError::NoVerifier);
+        }
+        self.open_flow(provider, Some(user.as_str().to_owned()))
+    }
+
+    fn open_flow(
+        &self,
+        provider: &Provider,
+        user: Option<String>,
+    ) -> Result<PendingOAuth, OpenError> {
+        let shared = self.shared();
+        let origin = self.origin_started()?;
+        let base = &shared.config.base_path;
+        let redirect_uri = format!("{}{base}{CALLBACK}", origin.as_str());
+        let client = provider
+            .client(&redirect_uri)
+            .map_err(OpenError::Provider)?;
+        let id = PageId::random().map_err(OpenError::Random)?;
+        let state = Token::random().map_err(OpenError::Random)?;
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (authorize_url, _) = client
+            .authorize_url(|| CsrfToken::new(state.to_string()))
+            .add_scopes(provider.requested_scopes().iter().cloned().map(Scope::new))
+            .set_pkce_challenge(challenge)
+            .url();
+        let expiry = shared.config.expiry;
+        let (sender, receiver) = oneshot::channel();
+        let flow = Flow {
+            provider: provider.clone(),
+            authorize_url: authorize_url.into(),
+            redirect_uri,
+            state,
+            verifier: Some(verifier),
+            user,
+            expires_at: SystemTime::now() + expiry,
+            cookie: None,
+            phase: Phase::Open,
+            sender: Some(sender),
+        };
+        {
+            let mut flows = shared.oauth.lock();
+            let max = shared.config.max_open;
+            if flows.len() >= max {
+                return Err(OpenError::Store(StoreError::Full { max }));
+            }
+            flows.insert(id, flow);
+        }
+        shared
+            .reaper
+            .schedule_flow(&shared.store, &shared.oauth, Instant::now() + expiry, id);
+        Ok(PendingOAuth {
+            id,
+            url: format!("{}{base}/{id}", origin.as_str()),
+            receiver: Some(receiver),
+            shared: Arc::clone(shared),
+        })
+    }
+}
+
+/// One open OAuth flow, as the agent waits for its outcome. Dropping it
+/// (or [`cancel`](Self::cancel)) ends the flow: a later visit or callback
+/// is refused.
+#[must_use = "the flow is cancelled when this is dropped"]
+pub struct PendingOAuth {
+    id: PageId,
+    url: String,
+    receiver: Option<oneshot::Receiver<OAuthOutcome>>,
+    shared: Arc<Shared>,
+}
+
+impl fmt::Debug for PendingOAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingOAuth")
+            .field("id", &self.id)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PendingOAuth {
+    /// The flow's id: its start page's last segment, and the URL
+    /// elicitation's `elicitationId`.
+    pub fn id(&self) -> PageId {
+        self.id
+    }
+
+    /// The agent's own start page: all it carries is the id (no `state`,
+    /// no challenge, nothing of the provider's).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Waits for the flow's end: the token, or why there is none.
+    pub async fn outcome(mut self) -> OAuthOutcome {
+        match self.receiver.take() {
+            Some(receiver) => receiver.await.unwrap_or(OAuthOutcome::Cancelled),
+            None => OAuthOutcome::Cancelled,
+        }
+    }
+
+    /// Ends the flow now.
+    pub fn cancel(self) {}
+}
+
+impl Drop for PendingOAuth {
+    fn drop(&mut self) {
+        self.shared.oauth.lock().remove(&self.id);
+    }
+}

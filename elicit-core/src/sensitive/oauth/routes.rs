@@ -1,0 +1,389 @@
+//! The page server's OAuth routes: the start page (`<base>/<id>`, a
+//! redirect to the provider) and the callback (`<base>/oauth/callback`,
+//! where the authorization response arrives and the code is exchanged).
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use bytes::Bytes;
+use http::header::{self, HeaderMap, HeaderValue};
+use http::{Method, StatusCode};
+use http_body_util::Full;
+use oauth2::{AuthorizationCode, RequestTokenError};
+
+use super::client::HttpClient;
+use super::outcome::{OAuthFailure, OAuthOutcome};
+use super::table::{CALLBACK, Flow, Phase};
+use super::token::OAuthToken;
+use crate::sensitive::origin::Origin;
+use crate::sensitive::page::Notice;
+use crate::sensitive::response::{PageResponse, notice, refusal, secure_headers, unavailable};
+use crate::sensitive::shared::Shared;
+use crate::sensitive::token::{PageId, Token};
+
+/// The most characters of a provider's `error` or `error_description`
+/// kept.
+const TEXT_LIMIT: usize = 256;
+
+/// The response to an OAuth route, or `None` if the request is for
+/// another page.
+pub(crate) async fn route(
+    shared: &Arc<Shared>,
+    origin: &Origin,
+    parts: &http::request::Parts,
+) -> Option<PageResponse> {
+    let path = parts.uri.path();
+    let base = &shared.config.base_path;
+    let rest = path
+        .strip_prefix(base.as_str())
+        .filter(|rest| rest.starts_with('/'))
+        .unwrap_or(path);
+    if rest == CALLBACK {
+        if parts.method != Method::GET {
+            return Some(not_allowed());
+        }
+        return Some(callback(shared, parts).await);
+    }
+    let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
+    if !shared.oauth.lock().contains_key(&id) {
+        return None;
+    }
+    if parts.method != Method::GET {
+        return Some(not_allowed());
+    }
+    Some(start(shared, origin, id, parts))
+}
+
+/// The start page: binds the flow to this browser on the first visit
+/// (refuses any other browser), and sends it to the provider.
+fn start(
+    shared: &Arc<Shared>,
+    origin: &Origin,
+    id: PageId,
+    parts: &http::request::Parts,
+) -> PageResponse {
+    let mut flows = shared.oauth.lock();
+    let Some(flow) = flows.get_mut(&id) else {
+        return notice(StatusCode::NOT_FOUND, Notice::Expired);
+    };
+    match flow.phase {
+        Phase::Open if SystemTime::now() >= flow.expires_at => {
+            flow.end(Phase::Expired, OAuthOutcome::Expired);
+            return notice(StatusCode::GONE, Notice::Expired);
+        }
+        Phase::Open => {}
+        Phase::Expired => return notice(StatusCode::GONE, Notice::Expired),
+        Phase::Used => return notice(StatusCode::GONE, Notice::Used),
+    }
+    if !user_matches(shared, flow, parts) {
+        return notice(StatusCode::FORBIDDEN, Notice::Refused);
+    }
+    let presented = flow_cookie(&parts.headers, id);
+    let set_cookie = match flow.cookie {
+        Some(bound) => {
+            if !presented.is_some_and(|c| c.matches(&bound)) {
+                return notice(StatusCode::FORBIDDEN, Notice::Refused);
+            }
+            None
+        }
+        None => {
+            let Ok(cookie) = Token::random() else {
+                return unavailable();
+            };
+            flow.cookie = Some(cookie);
+            Some(cookie)
+        }
+    };
+    let Ok(location) = HeaderValue::from_str(&flow.authorize_url) else {
+        return unavailable();
+    };
+    let mut response = http::Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = StatusCode::SEE_OTHER;
+    secure_headers(response.headers_mut());
+    response.headers_mut().insert(header::LOCATION, location);
+    if let Some(cookie) = set_cookie {
+        let base = &shared.config.base_path;
+        let path = if base.is_empty() { "/" } else { base.as_str() };
+        let max_age = flow
+            .expires_at
+            .duration_since(SystemTime::now())
+            .map_or(0, |d| d.as_secs() + 1);
+        let secure = if origin.is_secure() { "; Secure" } else { "" };
+        let value = format!(
+            "{}={cookie}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}",
+            cookie_name(id)
+        );
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+/// The authorization response's parameters.
+#[derive(Default)]
+struct Params {
+    state: Option<String>,
+    code: Option<String>,
+    error: Option<String>,
+    description: Option<String>,
+    iss: Option<String>,
+    repeated: bool,
+}
+
+impl Params {
+    fn read(query: &str) -> Self {
+        let mut params = Self::default();
+        for (name, value) in oauth2::url::form_urlencoded::parse(query.as_bytes()) {
+            let slot = match &*name {
+                "state" => &mut params.state,
+                "code" => &mut params.code,
+                "error" => &mut params.error,
+                "error_description" => &mut params.description,
+                "iss" => &mut params.iss,
+                _ => continue,
+            };
+            if slot.is_some() {
+                params.repeated = true;
+            }
+            *slot = Some(value.into_owned());
+        }
+        params
+    }
+}
+
+/// What the callback found for the `state` it was given.
+enum Found {
+    /// No flow has this state: nothing happens.
+    Unknown,
+    /// The flow ended already (its state used, or expired).
+    Ended(Phase),
+    /// The flow, now used: its parts needed to finish it.
+    Taken(Box<Taken>),
+}
+
+/// A used flow: what its callback needs to end it.
+struct Taken {
+    /// Whether the callback came from the browser (and user) that started
+    /// the flow.
+    bound: bool,
+    provider: super::provider::Provider,
+    redirect_uri: String,
+    verifier: Option<oauth2::PkceCodeVerifier>,
+    sender: Option<futures::channel::oneshot::Sender<OAuthOutcome>>,
+}
+
+/// The callback: finds the flow by `state` (used once), checks that the
+/// browser (and user) that started it is the one that came back, the
+/// issuer, then ends the flow with the provider's error or the exchanged
+/// token.
+async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts) -> PageResponse {
+    let params = Params::read(parts.uri.query().unwrap_or(""));
+    let state = params.state.as_deref().and_then(Token::parse);
+    let found = match state {
+        None => Found::Unknown,
+        Some(state) => take(shared, parts, state),
+    };
+    let mut taken = match found {
+        Found::Unknown => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "Unknown sign-in",
+                "This sign-in was not started here, or was already used. Return to your client.",
+            );
+        }
+        Found::Ended(Phase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
+        Found::Ended(_) => return notice(StatusCode::GONE, Notice::Used),
+        Found::Taken(taken) => taken,
+    };
+    let (status, outcome) = finish(&mut taken, params).await;
+    let response = match &outcome {
+        OAuthOutcome::Authorized(_) => notice(StatusCode::OK, Notice::Done),
+        OAuthOutcome::Denied { .. } => refusal(
+            StatusCode::OK,
+            "Not authorized",
+            "The provider did not authorize access. Return to your client.",
+        ),
+        _ if status == StatusCode::FORBIDDEN => notice(status, Notice::Refused),
+        _ => refusal(
+            status,
+            "Sign-in failed",
+            "The sign-in could not be completed. Return to your client.",
+        ),
+    };
+    if let Some(sender) = taken.sender {
+        let _ = sender.send(outcome);
+    }
+    response
+}
+
+/// Finds the flow whose state is `state` and uses it: from now on it ends
+/// with this callback's outcome, whatever it is.
+fn take(shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Found {
+    let mut flows = shared.oauth.lock();
+    let Some((&id, flow)) = flows
+        .iter_mut()
+        .find(|(_, flow)| flow.state.matches(&state))
+    else {
+        return Found::Unknown;
+    };
+    match flow.phase {
+        Phase::Open if SystemTime::now() >= flow.expires_at => {
+            flow.end(Phase::Expired, OAuthOutcome::Expired);
+            return Found::Ended(Phase::Expired);
+        }
+        Phase::Open => {}
+        ended => return Found::Ended(ended),
+    }
+    flow.phase = Phase::Used;
+    let cookie_ok = match (flow.cookie, flow_cookie(&parts.headers, id)) {
+        (Some(bound), Some(presented)) => bound.matches(&presented),
+        _ => false,
+    };
+    let bound = cookie_ok && user_matches(shared, flow, parts);
+    Found::Taken(Box::new(Taken {
+        bound,
+        provider: flow.provider.clone(),
+        redirect_uri: flow.redirect_uri.clone(),
+        verifier: flow.verifier.take(),
+        sender: flow.sender.take(),
+    }))
+}
+
+/// The outcome of a used flow's authorization response, and the status of
+/// the page that says so.
+async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome) {
+    let failed = |status, failure| (status, OAuthOutcome::Failed(failure));
+    if !taken.bound {
+        return failed(StatusCode::FORBIDDEN, OAuthFailure::OtherBrowser);
+    }
+    if params.repeated {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            OAuthFailure::BadAuthorizationResponse("a parameter is repeated"),
+        );
+    }
+    if let Some(issuer) = taken.provider.expected_issuer()
+        && params.iss.as_deref() != Some(issuer)
+    {
+        return failed(StatusCode::BAD_REQUEST, OAuthFailure::WrongIssuer);
+    }
+    if let Some(error) = params.error {
+        return (
+            StatusCode::OK,
+            OAuthOutcome::Denied {
+                error: capped(&error),
+                description: params.description.as_deref().map(capped),
+            },
+        );
+    }
+    let Some(code) = params.code else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            OAuthFailure::BadAuthorizationResponse("neither `code` nor `error`"),
+        );
+    };
+    let Some(verifier) = taken.verifier.take() else {
+        return failed(
+            StatusCode::BAD_GATEWAY,
+            OAuthFailure::BadAuthorizationResponse("the flow has no verifier"),
+        );
+    };
+    let client = match taken.provider.client(&taken.redirect_uri) {
+        Ok(client) => client,
+        Err(reason) => return failed(StatusCode::BAD_GATEWAY, OAuthFailure::Provider(reason)),
+    };
+    let result = client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(verifier)
+        .request_async(&HttpClient)
+        .await;
+    match result {
+        Ok(response) => (
+            StatusCode::OK,
+            OAuthOutcome::Authorized(OAuthToken::from_response(&response)),
+        ),
+        Err(error) => failed(StatusCode::BAD_GATEWAY, token_failure(error)),
+    }
+}
+
+/// Why the token request failed, without the reply's body.
+fn token_failure(
+    error: RequestTokenError<
+        super::client::HttpError,
+        oauth2::StandardErrorResponse<oauth2::basic::BasicErrorResponseType>,
+    >,
+) -> OAuthFailure {
+    match error {
+        RequestTokenError::ServerResponse(response) => OAuthFailure::TokenRefused {
+            error: capped(response.error().as_ref()),
+            description: response.error_description().map(|d| capped(d)),
+        },
+        RequestTokenError::Request(error) => OAuthFailure::TokenRequest(error),
+        RequestTokenError::Parse(error, _body) => {
+            let what = match error.inner().classify() {
+                serde_json::error::Category::Data => "a field is missing or of the wrong type",
+                _ => "not JSON",
+            };
+            OAuthFailure::BadTokenResponse(format!("{what} (at `{}`)", error.path()))
+        }
+        RequestTokenError::Other(text) => OAuthFailure::BadTokenResponse(capped(&text)),
+    }
+}
+
+/// Whether the request carries the user the flow was opened for (always,
+/// if it was opened for none).
+fn user_matches(shared: &Shared, flow: &Flow, parts: &http::request::Parts) -> bool {
+    let Some(user) = &flow.user else {
+        return true;
+    };
+    let verified = shared
+        .config
+        .verifier
+        .as_ref()
+        .and_then(|verifier| verifier.user(parts));
+    verified.as_ref().map(|v| v.as_str()) == Some(user.as_str())
+}
+
+/// The name of flow `id`'s binding cookie: one per flow, so that two flows
+/// in one browser do not overwrite each other's.
+fn cookie_name(id: PageId) -> String {
+    format!("elicit_oauth_{id}")
+}
+
+/// Flow `id`'s binding cookie in the request, if exactly one valid one.
+fn flow_cookie(headers: &HeaderMap, id: PageId) -> Option<Token> {
+    let name = cookie_name(id);
+    let mut found = None;
+    for value in headers.get_all(header::COOKIE) {
+        let text = value.to_str().ok()?;
+        for pair in text.split(';') {
+            if let Some((n, value)) = pair.trim().split_once('=')
+                && n == name
+            {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(Token::parse(value)?);
+            }
+        }
+    }
+    found
+}
+
+/// At most [`TEXT_LIMIT`] characters of a provider's text.
+fn capped(text: &str) -> String {
+    text.chars().take(TEXT_LIMIT).collect()
+}
+
+fn not_allowed() -> PageResponse {
+    let mut response = refusal(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "Not allowed",
+        "This page is only visited.",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET"));
+    response
+}

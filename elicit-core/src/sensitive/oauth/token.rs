@@ -1,0 +1,90 @@
+//! [`OAuthToken`]: what an authorized flow returns.
+
+use std::fmt;
+use std::time::{Duration, SystemTime};
+
+use oauth2::TokenResponse;
+use secrecy::SecretString;
+
+/// The token an authorized flow returns: the access token and what the
+/// provider said about it. `Debug` shows no token.
+#[derive(Clone)]
+pub struct OAuthToken {
+    access_token: SecretString,
+    token_type: String,
+    refresh_token: Option<SecretString>,
+    expires_in: Option<Duration>,
+    expires_at: Option<SystemTime>,
+    scopes: Option<Vec<String>>,
+}
+
+impl OAuthToken {
+    /// The token from the token endpoint's response, received at
+    /// `received`.
+    pub(crate) fn from_response(response: &oauth2::basic::BasicTokenResponse) -> Self {
+        let received = SystemTime::now();
+        let expires_in = response.expires_in();
+        Self {
+            access_token: SecretString::from(response.access_token().secret().as_str()),
+            token_type: response.token_type().as_ref().to_owned(),
+            refresh_token: response
+                .refresh_token()
+                .map(|t| SecretString::from(t.secret().as_str())),
+            expires_in,
+            expires_at: expires_in.and_then(|d| received.checked_add(d)),
+            scopes: response
+                .scopes()
+                .map(|scopes| scopes.iter().map(|s| s.as_str().to_owned()).collect()),
+        }
+    }
+
+    /// The access token (`expose_secret()` to read it).
+    pub fn access_token(&self) -> &SecretString {
+        &self.access_token
+    }
+
+    /// The token's type, lowercase (`bearer`).
+    pub fn token_type(&self) -> &str {
+        &self.token_type
+    }
+
+    /// The refresh token, if the provider gave one.
+    pub fn refresh_token(&self) -> Option<&SecretString> {
+        self.refresh_token.as_ref()
+    }
+
+    /// How long the access token lives, if the provider said.
+    pub fn expires_in(&self) -> Option<Duration> {
+        self.expires_in
+    }
+
+    /// When the access token expires: when the response was received plus
+    /// [`expires_in`](Self::expires_in).
+    pub fn expires_at(&self) -> Option<SystemTime> {
+        self.expires_at
+    }
+
+    /// The scopes granted, as the provider listed them (space-separated in
+    /// the response). `None` when the response had no `scope`: then the
+    /// scopes asked for were granted (RFC 6749, section 5.1). GitHub
+    /// separates them with commas: that is one item here.
+    pub fn scopes(&self) -> Option<&[String]> {
+        self.scopes.as_deref()
+    }
+}
+
+/// Shows everything but the tokens.
+impl fmt::Debug for OAuthToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthToken")
+            .field("access_token", &"[REDACTED]")
+            .field("token_type", &self.token_type)
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "[REDACTED]"),
+            )
+            .field("expires_in", &self.expires_in)
+            .field("scopes", &self.scopes)
+            .finish()
+    }
+}
