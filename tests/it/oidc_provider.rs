@@ -196,3 +196,71 @@ fn a_browser_signs_in_and_the_code_is_exchanged_for_an_active_token() {
         assert_eq!(introspection["sub"], "alice", "{introspection}");
     }
 }
+
+/// Issue 25's end to end: the agent's one flow (`Pages::open_oauth` with a
+/// provider found by discovery) against the real provider, the user signing
+/// in and consenting in headless Chromium. The agent ends with a token the
+/// provider's introspection and userinfo endpoints accept, and the browser
+/// with the agent's done page.
+#[test]
+fn the_agent_gets_a_token_the_real_provider_accepts() {
+    use elicit_core::sensitive::ExposeSecret;
+    use elicit_core::sensitive::Pages;
+    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+
+    let Some(installed) = oidc::installed() else {
+        return;
+    };
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let provider = oidc::start(
+        &installed,
+        "elicit",
+        None,
+        &["http://127.0.0.1/elicit/oauth/callback"],
+    );
+    let e = &provider.endpoints;
+    let oauth = futures::executor::block_on(Provider::discover(&e.issuer, "elicit"))
+        .expect("discovery")
+        .scopes(["openid"]);
+    assert_eq!(oauth.expected_issuer(), Some(e.issuer.as_str()));
+    let pages = Pages::loopback();
+    let pending = pages.open_oauth(&oauth).expect("a flow");
+    let start = pending.url().to_owned();
+    assert!(start.starts_with("http://127.0.0.1:"), "{start}");
+    let agent = std::thread::spawn(move || futures::executor::block_on(pending.outcome()));
+
+    browser.goto(&start);
+    assert!(browser.url().starts_with(&e.issuer), "{}", browser.url());
+    oidc::sign_in_and_consent(&browser, "alice");
+    let outcome = agent.join().expect("the agent's flow ends");
+    let done = browser.page_text();
+    let OAuthOutcome::Authorized(token) = outcome else {
+        panic!("{outcome:?}; the browser shows: {done}");
+    };
+    assert!(
+        browser.url().starts_with("http://127.0.0.1:"),
+        "{}",
+        browser.url()
+    );
+    assert!(!done.contains(token.access_token().expose_secret()));
+
+    let access = token.access_token().expose_secret();
+    let introspection = post(
+        e,
+        "/token/introspection",
+        &[("token", access), ("client_id", "elicit")],
+    );
+    assert_eq!(introspection["active"], true, "{introspection}");
+    assert_eq!(introspection["sub"], "alice", "{introspection}");
+    let userinfo = Req::get("/me")
+        .host(&format!("127.0.0.2:{}", e.port))
+        .header("authorization", &format!("Bearer {access}"))
+        .send(([127, 0, 0, 2], e.port).into());
+    assert_eq!(userinfo.status, 200, "{}", userinfo.body);
+    let claims: serde_json::Value = serde_json::from_str(&userinfo.body).expect("JSON");
+    assert_eq!(claims["sub"], "alice");
+    assert_eq!(token.token_type(), "bearer");
+    assert!(token.expires_in().is_some());
+}
