@@ -75,6 +75,11 @@ enum Flow {
     Raw(Box<CreateElicitationRequest>),
     /// The README's sensitive-input snippet, on these pages.
     Secret(elicit_core::sensitive::Pages),
+    /// `elicit_oauth` with this provider, on these pages.
+    OAuth(
+        elicit_core::sensitive::Pages,
+        Box<elicit_core::sensitive::oauth::Provider>,
+    ),
 }
 
 /// What the agent got.
@@ -86,6 +91,7 @@ enum Got {
     Raw(Result<Value, agent_client_protocol::Error>),
     /// The token the README's snippet returned, exposed for the test.
     Secret(Result<Option<String>, ElicitError>),
+    OAuth(Result<elicit_core::sensitive::oauth::OAuthOutcome, ElicitError>),
 }
 
 /// A renderer reading answers from a list, recording what it was shown.
@@ -174,6 +180,11 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
             let token = readme_sensitive::deploy_token(elicitor, scope, &pages).await;
             Got::Secret(token.map(|t| t.map(|t| t.token.expose_secret().to_owned())))
         }
+        Flow::OAuth(pages, provider) => Got::OAuth(
+            elicitor
+                .elicit_oauth(scope, "Sign in to the test provider", &pages, &provider)
+                .await,
+        ),
         Flow::Raw(request) => Got::Raw(
             elicitor
                 .connection()
@@ -753,5 +764,112 @@ fn the_readme_sensitive_snippet_is_this_code() {
     assert_eq!(
         crate::common::readme::lines(crate::common::readme::snippet(include_str!("acp_sdk.rs"))),
         crate::common::readme::lines(crate::common::readme::readme_block("## Sensitive input"))
+    );
+}
+
+/// `Elicitor::elicit_oauth` against the real OpenID provider
+/// (`common::oidc`): the client consents, the user signs in and consents at
+/// the provider in headless Chromium, the agent gets a token the provider
+/// accepts, and the client gets `elicitation/complete` for the start page.
+#[test]
+fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
+    use crate::common::oidc;
+    use elicit_core::sensitive::ExposeSecret;
+    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+
+    let Some(installed) = oidc::installed() else {
+        return;
+    };
+    let provider = oidc::start(
+        &installed,
+        "elicit",
+        None,
+        &["http://127.0.0.1/elicit/oauth/callback"],
+    );
+    let e = &provider.endpoints;
+    let oauth = futures::executor::block_on(Provider::discover(&e.issuer, "elicit"))
+        .expect("discovery")
+        .scopes(["openid"]);
+    let script = Script {
+        urls: [UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let shown = script.shown.clone();
+    let browser = std::thread::spawn(move || {
+        let Some(browser) = crate::browser::Browser::start() else {
+            return None;
+        };
+        let url = loop {
+            let seen = shown.lock().unwrap().clone();
+            if let Some(url) = seen
+                .iter()
+                .find_map(|s| s.strip_prefix("url from the test agent: "))
+            {
+                break url.to_owned();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        browser.goto(&url);
+        oidc::sign_in_and_consent(&browser, "carol");
+        Some(url)
+    });
+    let pages = elicit_core::sensitive::Pages::loopback();
+    let run = run(form_and_url(), script, Flow::OAuth(pages, Box::new(oauth)));
+    let Some(url) = browser.join().unwrap() else {
+        return; // no browser here, and not required
+    };
+    let Got::OAuth(Ok(OAuthOutcome::Authorized(token))) = run.got else {
+        panic!("a token: {:?}", run.got);
+    };
+    assert!(
+        !url.contains(&e.issuer),
+        "the client saw the provider: {url}"
+    );
+    let id = url.rsplit('/').next().unwrap();
+    assert_eq!(run.completed, [ElicitationId::new(id)]);
+    let userinfo = crate::common::http::Req::get("/me")
+        .host(&format!("127.0.0.2:{}", e.port))
+        .header(
+            "authorization",
+            &format!("Bearer {}", token.access_token().expose_secret()),
+        )
+        .send(([127, 0, 0, 2], e.port).into());
+    assert_eq!(userinfo.status, 200, "{}", userinfo.body);
+    assert!(
+        userinfo.body.contains(r#""sub":"carol""#),
+        "{}",
+        userinfo.body
+    );
+}
+
+/// `Elicitor::elicit_oauth` opens nothing for a client without URL mode.
+#[test]
+fn elicit_oauth_sends_nothing_without_url_mode() {
+    let oauth = elicit_core::sensitive::oauth::Provider::new(
+        "https://provider.example/authorize",
+        "https://provider.example/token",
+        "elicit",
+    )
+    .expect("https endpoints");
+    let pages = elicit_core::sensitive::Pages::loopback();
+    let run = run(
+        form_only(),
+        Script::default(),
+        Flow::OAuth(pages.clone(), Box::new(oauth)),
+    );
+    assert!(
+        matches!(
+            run.got,
+            Got::OAuth(Err(ElicitError::NotSent(
+                SendError::SensitiveInputNeedsUrlMode
+            )))
+        ),
+        "{:?}",
+        run.got
+    );
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+    assert!(
+        pages.local_addr().is_none(),
+        "a page server started for nothing"
     );
 }

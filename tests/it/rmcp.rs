@@ -1532,3 +1532,146 @@ mod request_state {
         });
     }
 }
+
+/// Feature `oauth`: `elicit_oauth` on rmcp against the real OpenID provider
+/// (`common::oidc`), the user signing in and consenting in headless
+/// Chromium once the client consented: a token the provider accepts, and
+/// `notifications/elicitation/complete` for the start page's id.
+#[test]
+fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
+    use crate::common::oidc;
+    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+    use elicit_core::sensitive::{ExposeSecret, Pages};
+
+    let Some(installed) = oidc::installed() else {
+        return;
+    };
+    let provider = oidc::start(
+        &installed,
+        "elicit",
+        None,
+        &["http://127.0.0.1/elicit/oauth/callback"],
+    );
+    let issuer = provider.endpoints.issuer.clone();
+    let oauth = futures::executor::block_on(Provider::discover(&issuer, "elicit"))
+        .expect("discovery")
+        .scopes(["openid"]);
+    let (client, mut notified) =
+        ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
+    // The user: opens the start page the client was sent, signs in and
+    // consents at the provider.
+    let seen_by_browser = client.clone();
+    let browser = std::thread::spawn(move || {
+        let Some(browser) = crate::browser::Browser::start() else {
+            return false;
+        };
+        let url = loop {
+            if let Some(ElicitRequestParams::UrlElicitationParams { url, .. }) =
+                seen_by_browser.seen().first()
+            {
+                break url.clone();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        browser.goto(&url);
+        oidc::sign_in_and_consent(&browser, "bob");
+        true
+    });
+    let pages = Pages::loopback();
+    let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let outcome = peer
+            .elicit_oauth("Sign in to the test provider.", &pages, &oauth)
+            .await
+            .unwrap();
+        (outcome, notified.recv().await.unwrap())
+    }));
+    if !browser.join().expect("the browser's thread") {
+        return; // no browser here, and not required
+    }
+    let OAuthOutcome::Authorized(token) = outcome else {
+        panic!("authorized: {outcome:?}");
+    };
+    let [
+        ElicitRequestParams::UrlElicitationParams {
+            url,
+            elicitation_id,
+            ..
+        },
+    ] = &seen[..]
+    else {
+        panic!("one URL request: {seen:?}");
+    };
+    // The client saw the agent's own start page, never the provider.
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert!(!url.contains(&issuer), "{url}");
+    assert!(url.ends_with(&format!("/elicit/{elicitation_id}")), "{url}");
+    assert!(!format!("{seen:?}").contains(token.access_token().expose_secret()));
+    assert_eq!(
+        completed.params,
+        Some(json!({"elicitationId": elicitation_id}))
+    );
+    let userinfo = crate::common::http::Req::get("/me")
+        .host(&format!("127.0.0.2:{}", provider.endpoints.port))
+        .header(
+            "authorization",
+            &format!("Bearer {}", token.access_token().expose_secret()),
+        )
+        .send(([127, 0, 0, 2], provider.endpoints.port).into());
+    assert_eq!(userinfo.status, 200, "{}", userinfo.body);
+    assert!(
+        userinfo.body.contains(r#""sub":"bob""#),
+        "{}",
+        userinfo.body
+    );
+}
+
+/// `elicit_oauth` opens nothing for a client without URL mode, and a
+/// decline ends the flow: its start page is gone.
+#[test]
+fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
+    use crate::common::http::Req;
+    use elicit_core::sensitive::Pages;
+    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+
+    let oauth = Provider::new(
+        "https://provider.example/authorize",
+        "https://provider.example/token",
+        "elicit",
+    )
+    .expect("https endpoints");
+    let pages = Pages::loopback();
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
+    let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_oauth("m", &pages, &oauth).await
+    }));
+    assert!(
+        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
+        "{refused:?}"
+    );
+    assert!(seen.is_empty());
+    assert!(
+        pages.local_addr().is_none(),
+        "a page server started for nothing"
+    );
+
+    let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
+    let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_oauth("m", &pages, &oauth).await
+    }));
+    assert!(
+        matches!(declined, Ok(OAuthOutcome::Declined)),
+        "{declined:?}"
+    );
+    let [ElicitRequestParams::UrlElicitationParams { url, .. }] = &seen[..] else {
+        panic!("one URL request: {seen:?}");
+    };
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    let visit = Req::get(path).send(authority.parse().unwrap());
+    assert!(
+        matches!(visit.status, 404 | 410),
+        "{}: {}",
+        visit.status,
+        visit.body
+    );
+}

@@ -456,6 +456,80 @@ impl Elicitor {
         .await
     }
 
+    /// Asks the user to authorize the agent at an OAuth provider, in one
+    /// call (feature `oauth`): opens a flow on `pages`, sends its start page
+    /// (the agent's own URL, no secret in it) in URL mode, only if the
+    /// client advertised it (otherwise
+    /// [`SendError::SensitiveInputNeedsUrlMode`], and no flow is opened),
+    /// waits for consent, then for the provider's answer at the callback,
+    /// which exchanges the code (PKCE S256, one-time `state`). Sends
+    /// `elicitation/complete` once the browser is back, and returns the
+    /// [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome): a token
+    /// (never sent to the client or the model), or declined, cancelled,
+    /// denied by the provider, expired or failed. A decline, a cancel, or
+    /// dropping this future ends the flow at once.
+    ///
+    /// ```no_run
+    /// # async fn turn(elicitor: elicit_core::acp::sdk::Elicitor, scope: elicit_core::protocol::ElicitationScope) -> Result<(), Box<dyn std::error::Error>> {
+    /// use elicit_core::sensitive::Pages;
+    /// use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+    ///
+    /// let provider = Provider::discover("https://accounts.example.com", "my-agent")
+    ///     .await?
+    ///     .scopes(["openid", "email"]);
+    /// let pages = Pages::loopback();
+    /// match elicitor.elicit_oauth(scope, "Sign in to Example", &pages, &provider).await? {
+    ///     OAuthOutcome::Authorized(token) => { let _ = token.access_token(); }
+    ///     other => eprintln!("no token: {other:?}"),
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "oauth")]
+    pub async fn elicit_oauth(
+        &self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+        provider: &crate::sensitive::oauth::Provider,
+    ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
+        oauth_flow(
+            &self.cx,
+            &self.state,
+            scope,
+            message.into(),
+            pages,
+            provider,
+            None,
+        )
+        .await
+    }
+
+    /// [`elicit_oauth`](Self::elicit_oauth) for the verified user `user`:
+    /// the start page and the callback are served only to requests the
+    /// pages' user verifier finds `user` in, the URL request is bound to
+    /// `user`, and so is its completion.
+    #[cfg(feature = "oauth")]
+    pub async fn elicit_oauth_for(
+        &self,
+        user: &VerifiedUser,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+        provider: &crate::sensitive::oauth::Provider,
+    ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
+        oauth_flow(
+            &self.cx,
+            &self.state,
+            scope,
+            message.into(),
+            pages,
+            provider,
+            Some(user),
+        )
+        .await
+    }
+
     /// Reports that the out-of-band flow of `id` finished (as
     /// `completed_by`, for an elicitation bound to a verified user) and
     /// sends `elicitation/complete`. Refused, and nothing is sent, for an id
@@ -741,6 +815,51 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
         }
         Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
     }
+}
+
+/// [`Elicitor::elicit_oauth`]: the flow, the URL request, the provider's
+/// answer, the completion.
+#[cfg(feature = "oauth")]
+async fn oauth_flow(
+    cx: &ConnectionTo<Client>,
+    state: &AgentElicitations,
+    scope: ElicitationScope,
+    message: String,
+    pages: &crate::sensitive::Pages,
+    provider: &crate::sensitive::oauth::Provider,
+    user: Option<&VerifiedUser>,
+) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
+    use crate::protocol::agent::UserBinding;
+    use crate::sensitive::oauth::OAuthOutcome;
+
+    // No flow for a client that cannot show a page.
+    if !state.lock().supports_url() {
+        return Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode));
+    }
+    let flow = match user {
+        Some(user) => pages.open_oauth_for(user, provider),
+        None => pages.open_oauth(provider),
+    }
+    .map_err(ElicitError::PageNotOpened)?;
+    let id = ElicitationId::new(flow.id().to_string());
+    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
+        UserBinding::Verified(user.clone())
+    });
+    let request = UrlRequest::new(scope, message, flow.url(), binding).elicitation_id(id.clone());
+    // From here the id is outstanding on the connection: abandoned unless
+    // completed, whichever way this future ends (dropped included).
+    let outstanding = Outstanding { state, id: &id };
+    let answer = url_flow(cx, state, request, true).await?;
+    // Not consented: the flow ends as it is dropped.
+    if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
+        return Ok(ended);
+    }
+    let outcome = flow.outcome().await;
+    if outcome.ends_interaction() {
+        complete(cx, state, &id, user)?;
+        std::mem::forget(outstanding);
+    }
+    Ok(outcome)
 }
 
 /// Abandons a URL elicitation's id when dropped, unless forgotten.

@@ -377,6 +377,29 @@ pub trait ElicitExt: sealed::Sealed {
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
     ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a;
+
+    /// Asks the user to authorize this server at an OAuth provider, in one
+    /// call (feature `oauth`): opens a flow on `pages`, sends its start
+    /// page (the server's own URL, no secret in it) in URL mode, only if
+    /// the client advertised it (otherwise
+    /// [`ElicitError::SensitiveInputNeedsUrlMode`], and no flow is opened),
+    /// waits for consent, then for the provider's answer at the callback,
+    /// which exchanges the code (PKCE S256, one-time `state`). Sends
+    /// `notifications/elicitation/complete` once the browser is back, and
+    /// returns the [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome):
+    /// a token (never sent to the client), or declined, cancelled, denied,
+    /// expired or failed. A decline, a cancel, or dropping this future
+    /// ends the flow at once. Pages that verify users need the user, which
+    /// this call does not know: it fails with
+    /// [`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)
+    /// on them.
+    #[cfg(feature = "oauth")]
+    fn elicit_oauth<'a>(
+        &'a self,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+        provider: &'a crate::sensitive::oauth::Provider,
+    ) -> impl Future<Output = Result<crate::sensitive::oauth::OAuthOutcome, ElicitError>> + Send + 'a;
 }
 
 impl ElicitExt for Peer<RoleServer> {
@@ -416,6 +439,17 @@ impl ElicitExt for Peer<RoleServer> {
     ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a
     {
         secret_flow(self, message.into(), pages)
+    }
+
+    #[cfg(feature = "oauth")]
+    fn elicit_oauth<'a>(
+        &'a self,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+        provider: &'a crate::sensitive::oauth::Provider,
+    ) -> impl Future<Output = Result<crate::sensitive::oauth::OAuthOutcome, ElicitError>> + Send + 'a
+    {
+        oauth_flow(self, message.into(), pages, provider)
     }
 
     fn notify_elicitation_complete(
@@ -565,6 +599,38 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
         }
         Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
     }
+}
+
+/// [`ElicitExt::elicit_oauth`]: the flow, the URL request, the provider's
+/// answer, the completion.
+#[cfg(feature = "oauth")]
+async fn oauth_flow(
+    peer: &Peer<RoleServer>,
+    message: String,
+    pages: &crate::sensitive::Pages,
+    provider: &crate::sensitive::oauth::Provider,
+) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
+    use crate::sensitive::oauth::OAuthOutcome;
+
+    // No flow for a client that cannot show a page.
+    if !peer.supports_elicitation(Mode::Url) {
+        return Err(ElicitError::SensitiveInputNeedsUrlMode);
+    }
+    let flow = pages
+        .open_oauth(provider)
+        .map_err(ElicitError::PageNotOpened)?;
+    let id = ElicitationId::new(flow.id().to_string());
+    let request = UrlRequest::new(message, flow.url(), id.clone());
+    // Dropping `flow` (any early return) ends it.
+    let answer = ask_url(peer, request, true).await?;
+    if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
+        return Ok(ended);
+    }
+    let outcome = flow.outcome().await;
+    if outcome.ends_interaction() {
+        peer.notify_elicitation_complete(&id).await?;
+    }
+    Ok(outcome)
 }
 
 async fn ask_url(
