@@ -796,9 +796,7 @@ fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
     };
     let shown = script.shown.clone();
     let browser = std::thread::spawn(move || {
-        let Some(browser) = crate::browser::Browser::start() else {
-            return None;
-        };
+        let browser = crate::browser::Browser::start()?;
         let url = loop {
             let seen = shown.lock().unwrap().clone();
             if let Some(url) = seen
