@@ -761,3 +761,48 @@ fn a_malformed_authorization_response_fails_clearly() {
     let post = Req::post(&flow.path, "x=y").send(flow.addr);
     assert_eq!(post.status, 405);
 }
+
+/// The README's OAuth snippet, compiled (its discovery URL is an example).
+#[allow(dead_code)]
+mod readme_oauth {
+    // README snippet start
+    use elicit_core::acp::sdk::Elicitor;
+    use elicit_core::protocol::ElicitationScope;
+    use elicit_core::sensitive::Pages;
+    use elicit_core::sensitive::oauth::{OAuthOutcome, OAuthToken, Provider};
+
+    /// In a turn started with `AgentElicitations::spawn`.
+    async fn sign_in(
+        elicitor: &Elicitor,
+        scope: ElicitationScope,
+        pages: &Pages,
+    ) -> Result<Option<OAuthToken>, Box<dyn std::error::Error>> {
+        // Any OpenID provider by discovery (or `Provider::github(id, secret)`,
+        // or `Provider::new(authorize_url, token_url, client_id)`).
+        let provider = Provider::discover("https://accounts.example.com", "my-agent")
+            .await?
+            .scopes(["openid", "email"]);
+        Ok(
+            match elicitor
+                .elicit_oauth(scope, "Sign in to Example", pages, &provider)
+                .await?
+            {
+                // The access token is a `SecretString`; it never reaches the client.
+                OAuthOutcome::Authorized(token) => Some(token),
+                // Declined, cancelled, denied at the provider, expired, or failed.
+                _ => None,
+            },
+        )
+    }
+    // README snippet end
+}
+
+#[test]
+fn the_readme_oauth_snippet_is_this_code() {
+    assert_eq!(
+        crate::common::readme::lines(crate::common::readme::snippet(include_str!("oauth.rs"))),
+        crate::common::readme::lines(crate::common::readme::readme_block(
+            "### OAuth (feature `oauth`)"
+        ))
+    );
+}
