@@ -29,6 +29,17 @@
 //!    when it did not), waits for the user to submit the page, sends
 //!    `elicitation/complete` and returns the typed token. The agent says
 //!    "token received", never the token.
+//! 4. With `ELICIT_DEMO_OAUTH_ISSUER` set to an OpenID provider's issuer
+//!    (and `ELICIT_DEMO_OAUTH_CLIENT_ID`, default `elicit-demo`), step 3 is
+//!    a sign-in instead (feature `oauth`): one call,
+//!    `elicitor.elicit_oauth(scope, message, &pages, &provider)` with the
+//!    provider found by discovery. The client is sent this agent's own
+//!    start page; the browser signs in at the provider and comes back to
+//!    this agent's callback, which exchanges the code (PKCE). The agent
+//!    says "signed in", never the token. A local provider to try it:
+//!    `npm ci --prefix tests/oauth`, then `node tests/oauth/provider.mjs
+//!    --client-id elicit-demo --redirect-uri
+//!    http://127.0.0.1/elicit/oauth/callback` prints its issuer.
 //!
 //! Every reply is agent text (`session/update` `agent_message_chunk`).
 //! Diagnostics go to stderr.
@@ -49,6 +60,7 @@ use elicit_core::Elicit;
 use elicit_core::acp::sdk::{AgentElicitations, ElicitError, Elicitor};
 use elicit_core::protocol::ElicitationScope;
 use elicit_core::protocol::agent::{Outcome, SendError};
+use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
 
 /// A service name as typed: its rules are sent in the form.
@@ -295,8 +307,55 @@ async fn run_turn(
     say(cx, session, &describe(&form))?;
 
     // Step 2: the deploy token. Sensitive: this agent's own page, through
-    // URL mode, or nothing.
+    // URL mode, or nothing. Or, with a provider configured, a sign-in.
     let service = form.service.0;
+    if let Ok(issuer) = std::env::var("ELICIT_DEMO_OAUTH_ISSUER") {
+        let client_id =
+            std::env::var("ELICIT_DEMO_OAUTH_CLIENT_ID").unwrap_or_else(|_| "elicit-demo".into());
+        let provider = match Provider::discover(&issuer, client_id).await {
+            Ok(provider) => provider.scopes(["openid"]),
+            Err(error) => {
+                return failed(&format!(
+                    "I could not reach the sign-in provider ({error}). The deploy is not started."
+                ));
+            }
+        };
+        let message = format!(
+            "Sign in to deploy `{service}`. You sign in at the provider, in your browser; the \
+             agent receives a token, never this conversation."
+        );
+        return match elicitor
+            .elicit_oauth(scope, message, pages, &provider)
+            .await
+        {
+            Ok(OAuthOutcome::Authorized(token)) => {
+                // Used, never shown: only its scopes go to the log.
+                eprintln!(
+                    "acp_agent: signed in (token of {} characters, scopes {:?})",
+                    token.access_token().expose_secret().chars().count(),
+                    token.scopes()
+                );
+                say(
+                    cx,
+                    session,
+                    &format!("Signed in. Deploying `{service}` now."),
+                )?;
+                finish(cx, session, &tool_call, ToolCallStatus::Completed)
+            }
+            Ok(OAuthOutcome::Denied { error, .. }) => failed(&format!(
+                "The provider did not authorize the deploy ({error}). The deploy is not started."
+            )),
+            Ok(OAuthOutcome::Declined) => {
+                failed("You declined signing in, so the deploy is not started.")
+            }
+            Ok(other) => failed(&format!(
+                "The sign-in did not finish ({other:?}). The deploy is not started."
+            )),
+            Err(error) => failed(&format!(
+                "I could not ask you to sign in: {error}. The deploy is not started."
+            )),
+        };
+    }
     let message = format!(
         "Paste a deploy token for `{service}` on this agent's page. The token goes straight \
          to the agent, never through this conversation."

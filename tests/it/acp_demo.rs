@@ -168,9 +168,16 @@ impl Live {
     /// Starts the demo client, tracing, on the demo agent, with its
     /// scripted `answers` (stdin is closed after them).
     pub(crate) fn start(modes: &[&str], answers: &[Value]) -> Self {
+        Self::start_with(modes, answers, &[])
+    }
+
+    /// [`start`](Self::start) with `env` set for the client and the agent
+    /// it launches.
+    pub(crate) fn start_with(modes: &[&str], answers: &[Value], env: &[(&str, &str)]) -> Self {
         let agent = example("acp_agent");
         let mut child = Running(
             Command::new(example("acp_client"))
+                .envs(env.iter().copied())
                 .args(["--trace", "--agent"])
                 .arg(&agent)
                 .args(modes)
@@ -704,4 +711,57 @@ fn the_readme_the_module_docs_and_the_example_agree() {
         example,
         "the acp::sdk docs and the example differ"
     );
+}
+
+/// Issue 25's demo: with `ELICIT_DEMO_OAUTH_ISSUER` the demo agent's
+/// second step is a sign-in at the real OpenID provider
+/// (`common::oidc`); the client (`--form --url`) is sent the agent's own
+/// start page, the user signs in and consents in headless Chromium, and
+/// the agent deploys. No code, token or provider address is in any ACP
+/// message.
+#[test]
+fn the_demo_signs_in_at_a_local_provider() {
+    use crate::common::oidc;
+
+    let Some(installed) = oidc::installed() else {
+        return;
+    };
+    let Some(browser) = crate::browser::Browser::start() else {
+        return;
+    };
+    let provider = oidc::start(
+        &installed,
+        "elicit-demo",
+        None,
+        &["http://127.0.0.1/elicit/oauth/callback"],
+    );
+    let issuer = provider.endpoints.issuer.clone();
+    let mut live = Live::start_with(
+        &["--form", "--url"],
+        &[
+            json!({"action": "accept", "content": {
+                "service": "api", "env": "production", "replicas": 3,
+                "regions": ["eu-west"], "notify": false,
+                "report_to": "ops@example.com"
+            }}),
+            json!({"action": "accept"}),
+        ],
+        &[("ELICIT_DEMO_OAUTH_ISSUER", &issuer)],
+    );
+    let url = live.page_url();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    browser.goto(&url);
+    oidc::sign_in_and_consent(&browser, "dana");
+    let output = live.finish();
+    assert_has(
+        &output.stdout,
+        "Signed in. Deploying `api` now.",
+        "the agent's reply",
+    );
+    assert_has(&output.stderr, "acp_agent: signed in (", "the agent's log");
+    assert_has(&output.stderr, "Sign in to deploy `api`", "the URL request");
+    for secret_or_provider in ["code=", "access_token", "127.0.0.2"] {
+        assert_lacks(&output.stdout, secret_or_provider, "the client's output");
+        assert_lacks(&output.stderr, secret_or_provider, "the trace");
+    }
 }
