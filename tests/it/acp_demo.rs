@@ -729,12 +729,7 @@ fn the_demo_signs_in_at_a_local_provider() {
     let Some(browser) = crate::browser::Browser::start() else {
         return;
     };
-    let provider = oidc::start(
-        &installed,
-        "elicit-demo",
-        None,
-        &["http://127.0.0.1/elicit/oauth/callback"],
-    );
+    let provider = oidc::start(&installed, "elicit-demo", None, &[oidc::PAGES_CALLBACK]);
     let issuer = provider.endpoints.issuer.clone();
     let mut live = Live::start_with(
         &["--form", "--url"],

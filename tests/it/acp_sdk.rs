@@ -775,21 +775,13 @@ fn the_readme_sensitive_snippet_is_this_code() {
 fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
     use crate::common::oidc;
     use elicit_core::sensitive::ExposeSecret;
-    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+    use elicit_core::sensitive::oauth::OAuthOutcome;
 
     let Some(installed) = oidc::installed() else {
         return;
     };
-    let provider = oidc::start(
-        &installed,
-        "elicit",
-        None,
-        &["http://127.0.0.1/elicit/oauth/callback"],
-    );
+    let (provider, oauth) = oidc::start_for_pages(&installed, "elicit");
     let e = &provider.endpoints;
-    let oauth = futures::executor::block_on(Provider::discover(&e.issuer, "elicit"))
-        .expect("discovery")
-        .scopes(["openid"]);
     let script = Script {
         urls: [UrlAnswer::Consent].into(),
         ..Script::default()
@@ -825,13 +817,7 @@ fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
     );
     let id = url.rsplit('/').next().unwrap();
     assert_eq!(run.completed, [ElicitationId::new(id)]);
-    let userinfo = crate::common::http::Req::get("/me")
-        .host(&format!("127.0.0.2:{}", e.port))
-        .header(
-            "authorization",
-            &format!("Bearer {}", token.access_token().expose_secret()),
-        )
-        .send(([127, 0, 0, 2], e.port).into());
+    let userinfo = oidc::userinfo(e, token.access_token().expose_secret());
     assert_eq!(userinfo.status, 200, "{}", userinfo.body);
     assert!(
         userinfo.body.contains(r#""sub":"carol""#),

@@ -262,6 +262,16 @@ fn callback(flow: &Flow, query: &str, cookie: Option<&str>) -> Reply {
     req.send(flow.addr)
 }
 
+/// The provider's answer with the code, for the `state` of `redirect`,
+/// with `cookie` (or none).
+fn code_callback(flow: &Flow, redirect: &Redirect, cookie: Option<&str>) -> Reply {
+    callback(
+        flow,
+        &format!("code={CODE}&state={}", redirect.state()),
+        cookie,
+    )
+}
+
 fn failure(outcome: OAuthOutcome) -> OAuthFailure {
     match outcome {
         OAuthOutcome::Failed(failure) => failure,
@@ -290,11 +300,7 @@ fn the_code_is_exchanged_with_the_pkce_verifier_for_a_typed_token() {
     );
     assert_eq!(redirect.state().len(), 32);
 
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        Some(&redirect.cookie),
-    );
+    let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(reply.body.contains("return to your client"));
     assert!(!reply.body.contains(ACCESS) && !reply.body.contains(CODE));
@@ -375,11 +381,7 @@ fn an_unknown_state_is_refused_and_changes_nothing() {
         assert_eq!(reply.status, 400, "{query}: {}", reply.body);
     }
     assert_eq!(scripted.token_requests(), 0);
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        Some(&redirect.cookie),
-    );
+    let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(flow.outcome().authorized().is_some());
 }
@@ -406,11 +408,7 @@ fn a_callback_after_expiry_ends_the_flow_as_expired() {
     let mut flow = Flow::open(&pages, &scripted.provider());
     let redirect = visit(&flow, &scripted);
     thread::sleep(Duration::from_millis(500));
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        Some(&redirect.cookie),
-    );
+    let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 410, "{}", reply.body);
     assert!(reply.body.contains("expired"));
     assert!(matches!(flow.outcome(), OAuthOutcome::Expired));
@@ -437,20 +435,12 @@ fn an_authorization_response_for_another_flow_is_refused() {
     let rb = visit(&b, &scripted);
     // A's authorization response arrives in B's browser: refused, and A
     // ends without an exchange.
-    let reply = callback(
-        &a,
-        &format!("code={CODE}&state={}", ra.state()),
-        Some(&rb.cookie),
-    );
+    let reply = code_callback(&a, &ra, Some(&rb.cookie));
     assert_eq!(reply.status, 403, "{}", reply.body);
     assert_eq!(failure(a.outcome()), OAuthFailure::OtherBrowser);
     assert_eq!(scripted.token_requests(), 0);
     // B is untouched (its challenge is the one the provider holds).
-    let reply = callback(
-        &b,
-        &format!("code={CODE}&state={}", rb.state()),
-        Some(&rb.cookie),
-    );
+    let reply = code_callback(&b, &rb, Some(&rb.cookie));
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(b.outcome().authorized().is_some());
 }
@@ -461,11 +451,7 @@ fn a_callback_without_the_binding_cookie_is_refused() {
     let pages = Pages::loopback();
     let mut flow = Flow::open(&pages, &scripted.provider());
     let redirect = visit(&flow, &scripted);
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        None,
-    );
+    let reply = code_callback(&flow, &redirect, None);
     assert_eq!(reply.status, 403);
     assert_eq!(failure(flow.outcome()), OAuthFailure::OtherBrowser);
     assert_eq!(scripted.token_requests(), 0);
@@ -533,11 +519,7 @@ fn failed_exchange(script: Script) -> OAuthFailure {
     let pages = Pages::loopback();
     let mut flow = Flow::open(&pages, &scripted.provider());
     let redirect = visit(&flow, &scripted);
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        Some(&redirect.cookie),
-    );
+    let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502, "{}", reply.body);
     let failure = failure(flow.outcome());
     let verifier = scripted.seen.lock().unwrap().token_requests[0]
@@ -629,11 +611,7 @@ fn a_wrong_verifier_is_refused_by_the_provider() {
     let mut flow = Flow::open(&pages, &scripted.provider());
     let redirect = visit(&flow, &scripted);
     scripted.seen.lock().unwrap().challenge = Some(s256("another verifier"));
-    let reply = callback(
-        &flow,
-        &format!("code={CODE}&state={}", redirect.state()),
-        Some(&redirect.cookie),
-    );
+    let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502);
     assert!(matches!(
         failure(flow.outcome()),

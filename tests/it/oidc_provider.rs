@@ -206,7 +206,7 @@ fn a_browser_signs_in_and_the_code_is_exchanged_for_an_active_token() {
 fn the_agent_gets_a_token_the_real_provider_accepts() {
     use elicit_core::sensitive::ExposeSecret;
     use elicit_core::sensitive::Pages;
-    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+    use elicit_core::sensitive::oauth::OAuthOutcome;
 
     let Some(installed) = oidc::installed() else {
         return;
@@ -214,16 +214,8 @@ fn the_agent_gets_a_token_the_real_provider_accepts() {
     let Some(browser) = Browser::start() else {
         return;
     };
-    let provider = oidc::start(
-        &installed,
-        "elicit",
-        None,
-        &["http://127.0.0.1/elicit/oauth/callback"],
-    );
+    let (provider, oauth) = oidc::start_for_pages(&installed, "elicit");
     let e = &provider.endpoints;
-    let oauth = futures::executor::block_on(Provider::discover(&e.issuer, "elicit"))
-        .expect("discovery")
-        .scopes(["openid"]);
     assert_eq!(oauth.expected_issuer(), Some(e.issuer.as_str()));
     let pages = Pages::loopback();
     let pending = pages.open_oauth(&oauth).expect("a flow");
@@ -254,10 +246,7 @@ fn the_agent_gets_a_token_the_real_provider_accepts() {
     );
     assert_eq!(introspection["active"], true, "{introspection}");
     assert_eq!(introspection["sub"], "alice", "{introspection}");
-    let userinfo = Req::get("/me")
-        .host(&format!("127.0.0.2:{}", e.port))
-        .header("authorization", &format!("Bearer {access}"))
-        .send(([127, 0, 0, 2], e.port).into());
+    let userinfo = oidc::userinfo(e, access);
     assert_eq!(userinfo.status, 200, "{}", userinfo.body);
     let claims: serde_json::Value = serde_json::from_str(&userinfo.body).expect("JSON");
     assert_eq!(claims["sub"], "alice");

@@ -1540,22 +1540,14 @@ mod request_state {
 #[test]
 fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
     use crate::common::oidc;
-    use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
+    use elicit_core::sensitive::oauth::OAuthOutcome;
     use elicit_core::sensitive::{ExposeSecret, Pages};
 
     let Some(installed) = oidc::installed() else {
         return;
     };
-    let provider = oidc::start(
-        &installed,
-        "elicit",
-        None,
-        &["http://127.0.0.1/elicit/oauth/callback"],
-    );
+    let (provider, oauth) = oidc::start_for_pages(&installed, "elicit");
     let issuer = provider.endpoints.issuer.clone();
-    let oauth = futures::executor::block_on(Provider::discover(&issuer, "elicit"))
-        .expect("discovery")
-        .scopes(["openid"]);
     let (client, mut notified) =
         ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
     // The user: opens the start page the client was sent, signs in and
@@ -1610,13 +1602,7 @@ fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
         completed.params,
         Some(json!({"elicitationId": elicitation_id}))
     );
-    let userinfo = crate::common::http::Req::get("/me")
-        .host(&format!("127.0.0.2:{}", provider.endpoints.port))
-        .header(
-            "authorization",
-            &format!("Bearer {}", token.access_token().expose_secret()),
-        )
-        .send(([127, 0, 0, 2], provider.endpoints.port).into());
+    let userinfo = oidc::userinfo(&provider.endpoints, token.access_token().expose_secret());
     assert_eq!(userinfo.status, 200, "{}", userinfo.body);
     assert!(
         userinfo.body.contains(r#""sub":"bob""#),

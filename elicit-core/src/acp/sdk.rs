@@ -782,7 +782,6 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     pages: &crate::sensitive::Pages,
     user: Option<&VerifiedUser>,
 ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-    use crate::protocol::agent::UserBinding;
     use crate::sensitive::SecretOutcome;
 
     // No page for a client that cannot show one.
@@ -794,11 +793,7 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
         None => pages.open::<T>(message.clone()),
     }
     .map_err(ElicitError::PageNotOpened)?;
-    let id = ElicitationId::new(page.id().to_string());
-    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
-        UserBinding::Verified(user.clone())
-    });
-    let request = UrlRequest::new(scope, message, page.url(), binding).elicitation_id(id.clone());
+    let (id, request) = page_request(page.id(), page.url(), scope, message, user);
     // From here the id is outstanding on the connection: abandoned unless
     // completed, whichever way this future ends (dropped included).
     let outstanding = Outstanding { state, id: &id };
@@ -829,7 +824,6 @@ async fn oauth_flow(
     provider: &crate::sensitive::oauth::Provider,
     user: Option<&VerifiedUser>,
 ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-    use crate::protocol::agent::UserBinding;
     use crate::sensitive::oauth::OAuthOutcome;
 
     // No flow for a client that cannot show a page.
@@ -841,11 +835,7 @@ async fn oauth_flow(
         None => pages.open_oauth(provider),
     }
     .map_err(ElicitError::PageNotOpened)?;
-    let id = ElicitationId::new(flow.id().to_string());
-    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
-        UserBinding::Verified(user.clone())
-    });
-    let request = UrlRequest::new(scope, message, flow.url(), binding).elicitation_id(id.clone());
+    let (id, request) = page_request(flow.id(), flow.url(), scope, message, user);
     // From here the id is outstanding on the connection: abandoned unless
     // completed, whichever way this future ends (dropped included).
     let outstanding = Outstanding { state, id: &id };
@@ -860,6 +850,27 @@ async fn oauth_flow(
         std::mem::forget(outstanding);
     }
     Ok(outcome)
+}
+
+/// The URL request for a page of this agent's (a sensitive form's, or an
+/// OAuth flow's start page): its id is the page's, and it is bound to
+/// `user` when there is one.
+#[cfg(feature = "sensitive")]
+fn page_request(
+    page: crate::sensitive::PageId,
+    url: &str,
+    scope: ElicitationScope,
+    message: String,
+    user: Option<&VerifiedUser>,
+) -> (ElicitationId, UrlRequest) {
+    use crate::protocol::agent::UserBinding;
+
+    let id = ElicitationId::new(page.to_string());
+    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
+        UserBinding::Verified(user.clone())
+    });
+    let request = UrlRequest::new(scope, message, url, binding).elicitation_id(id.clone());
+    (id, request)
 }
 
 /// Abandons a URL elicitation's id when dropped, unless forgotten.

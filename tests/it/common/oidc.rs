@@ -141,3 +141,33 @@ pub fn base64url(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// The redirect URI of the loopback pages' OAuth callback, registered as a
+/// native app's (any port matches, RFC 8252).
+pub const PAGES_CALLBACK: &str = "http://127.0.0.1/elicit/oauth/callback";
+
+/// A public client `client_id` redirecting to the loopback pages' callback,
+/// and the agent's `Provider` for it, found by discovery, asking for
+/// `openid` (so that userinfo answers).
+pub fn start_for_pages(
+    installed: &(PathBuf, PathBuf),
+    client_id: &str,
+) -> (Provider, elicit_core::sensitive::oauth::Provider) {
+    use elicit_core::sensitive::oauth::Provider as OAuthProvider;
+    let provider = start(installed, client_id, None, &[PAGES_CALLBACK]);
+    let oauth = futures::executor::block_on(OAuthProvider::discover(
+        &provider.endpoints.issuer,
+        client_id,
+    ))
+    .expect("discovery")
+    .scopes(["openid"]);
+    (provider, oauth)
+}
+
+/// The provider's userinfo answer for the bearer `access_token`.
+pub fn userinfo(e: &Endpoints, access_token: &str) -> crate::common::http::Reply {
+    crate::common::http::Req::get("/me")
+        .host(&format!("127.0.0.2:{}", e.port))
+        .header("authorization", &format!("Bearer {access_token}"))
+        .send(([127, 0, 0, 2], e.port).into())
+}
