@@ -143,6 +143,43 @@ struct Run {
     completed: Vec<ElicitationId>,
 }
 
+/// The call refused sensitive input before sending anything: the client
+/// was shown nothing and no page server started on `pages`.
+fn assert_needs_url_mode(run: &Run, pages: Option<&elicit_core::sensitive::Pages>) {
+    let not_sent = match &run.got {
+        Got::Url(Err(ElicitError::NotSent(error)))
+        | Got::Secret(Err(ElicitError::NotSent(error)))
+        | Got::OAuth(Err(ElicitError::NotSent(error))) => Some(error),
+        _ => None,
+    };
+    assert!(
+        matches!(not_sent, Some(SendError::SensitiveInputNeedsUrlMode)),
+        "{:?}",
+        run.got
+    );
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+    if let Some(pages) = pages {
+        assert!(
+            pages.local_addr().is_none(),
+            "a page server started for nothing"
+        );
+    }
+}
+
+/// Waits until the client was shown a URL, and returns it.
+fn shown_url(shown: &Mutex<Vec<String>>) -> String {
+    loop {
+        let seen = shown.lock().unwrap().clone();
+        if let Some(url) = seen
+            .iter()
+            .find_map(|s| s.strip_prefix("url from the test agent: "))
+        {
+            return url.to_owned();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 fn token_request() -> UrlRequest {
     UrlRequest::new(
         ElicitationScope::session("s1"),
@@ -468,17 +505,7 @@ fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
 #[test]
 fn sensitive_input_without_url_mode_is_refused_not_asked_in_a_form() {
     let run = run(form_only(), Script::default(), Flow::Sensitive);
-    assert!(
-        matches!(
-            run.got,
-            Got::Url(Err(ElicitError::NotSent(
-                SendError::SensitiveInputNeedsUrlMode
-            )))
-        ),
-        "{:?}",
-        run.got
-    );
-    assert!(run.shown.is_empty(), "{:?}", run.shown);
+    assert_needs_url_mode(&run, None);
 }
 
 #[test]
@@ -713,16 +740,7 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
     // Plays the browser once the client was shown the URL.
     let shown = script.shown.clone();
     let browser = std::thread::spawn(move || {
-        let url = loop {
-            let seen = shown.lock().unwrap().clone();
-            if let Some(url) = seen
-                .iter()
-                .find_map(|s| s.strip_prefix("url from the test agent: "))
-            {
-                break url.to_owned();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        };
+        let url = shown_url(&shown);
         let status = crate::common::sensitive::answer_page(&url, "token=dt-0123456789ab");
         (url, status)
     });
@@ -742,21 +760,7 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
 fn the_readme_sensitive_snippet_sends_nothing_without_url_mode() {
     let pages = elicit_core::sensitive::Pages::loopback();
     let run = run(form_only(), Script::default(), Flow::Secret(pages.clone()));
-    assert!(
-        matches!(
-            run.got,
-            Got::Secret(Err(ElicitError::NotSent(
-                SendError::SensitiveInputNeedsUrlMode
-            )))
-        ),
-        "{:?}",
-        run.got
-    );
-    assert!(run.shown.is_empty(), "{:?}", run.shown);
-    assert!(
-        pages.local_addr().is_none(),
-        "a page server started for nothing"
-    );
+    assert_needs_url_mode(&run, Some(&pages));
 }
 
 #[test]
@@ -789,16 +793,7 @@ fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
     let shown = script.shown.clone();
     let browser = std::thread::spawn(move || {
         let browser = crate::browser::Browser::start()?;
-        let url = loop {
-            let seen = shown.lock().unwrap().clone();
-            if let Some(url) = seen
-                .iter()
-                .find_map(|s| s.strip_prefix("url from the test agent: "))
-            {
-                break url.to_owned();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        };
+        let url = shown_url(&shown);
         browser.goto(&url);
         oidc::sign_in_and_consent(&browser, "carol");
         Some(url)
@@ -841,19 +836,5 @@ fn elicit_oauth_sends_nothing_without_url_mode() {
         Script::default(),
         Flow::OAuth(pages.clone(), Box::new(oauth)),
     );
-    assert!(
-        matches!(
-            run.got,
-            Got::OAuth(Err(ElicitError::NotSent(
-                SendError::SensitiveInputNeedsUrlMode
-            )))
-        ),
-        "{:?}",
-        run.got
-    );
-    assert!(run.shown.is_empty(), "{:?}", run.shown);
-    assert!(
-        pages.local_addr().is_none(),
-        "a page server started for nothing"
-    );
+    assert_needs_url_mode(&run, Some(&pages));
 }

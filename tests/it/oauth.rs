@@ -252,6 +252,15 @@ fn visit(flow: &Flow, scripted: &Scripted) -> Redirect {
     redirect
 }
 
+/// A flow on `pages` whose start page the browser has visited, with the
+/// scripted provider behind it.
+fn visited(script: Script, pages: Pages) -> (Scripted, Flow, Redirect) {
+    let scripted = Scripted::start(script);
+    let flow = Flow::open(&pages, &scripted.provider());
+    let redirect = visit(&flow, &scripted);
+    (scripted, flow, redirect)
+}
+
 /// The provider sends the browser back with `query`.
 fn callback(flow: &Flow, query: &str, cookie: Option<&str>) -> Reply {
     let req = Req::get(&format!("/elicit/oauth/callback?{query}"));
@@ -281,10 +290,7 @@ fn failure(outcome: OAuthOutcome) -> OAuthFailure {
 
 #[test]
 fn the_code_is_exchanged_with_the_pkce_verifier_for_a_typed_token() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     assert!(
         redirect
             .location
@@ -351,10 +357,7 @@ fn the_start_url_carries_nothing_but_the_flow_id() {
 
 #[test]
 fn another_browser_cannot_use_the_start_page() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (_scripted, flow, redirect) = visited(Script::Token, Pages::loopback());
     // A second visit without the cookie (another browser) is refused ...
     let other = Req::get(&flow.path).send(flow.addr);
     assert_eq!(other.status, 403);
@@ -368,10 +371,7 @@ fn another_browser_cannot_use_the_start_page() {
 
 #[test]
 fn an_unknown_state_is_refused_and_changes_nothing() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     for query in [
         format!("code={CODE}&state=00000000000000000000000000000000"),
         format!("code={CODE}&state=not-a-state"),
@@ -388,10 +388,7 @@ fn an_unknown_state_is_refused_and_changes_nothing() {
 
 #[test]
 fn a_replayed_callback_is_refused() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     let query = format!("code={CODE}&state={}", redirect.state());
     assert_eq!(callback(&flow, &query, Some(&redirect.cookie)).status, 200);
     let replay = callback(&flow, &query, Some(&redirect.cookie));
@@ -403,10 +400,10 @@ fn a_replayed_callback_is_refused() {
 
 #[test]
 fn a_callback_after_expiry_ends_the_flow_as_expired() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback().expiry(Duration::from_millis(300));
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(
+        Script::Token,
+        Pages::loopback().expiry(Duration::from_millis(300)),
+    );
     thread::sleep(Duration::from_millis(500));
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 410, "{}", reply.body);
@@ -447,10 +444,7 @@ fn an_authorization_response_for_another_flow_is_refused() {
 
 #[test]
 fn a_callback_without_the_binding_cookie_is_refused() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     let reply = code_callback(&flow, &redirect, None);
     assert_eq!(reply.status, 403);
     assert_eq!(failure(flow.outcome()), OAuthFailure::OtherBrowser);
@@ -459,10 +453,7 @@ fn a_callback_without_the_binding_cookie_is_refused() {
 
 #[test]
 fn the_providers_error_is_denied() {
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     let reply = callback(
         &flow,
         &format!(
@@ -515,10 +506,7 @@ fn the_issuer_is_checked_when_the_provider_has_one() {
 
 /// Runs one flow whose token endpoint answers `script`; its failure.
 fn failed_exchange(script: Script) -> OAuthFailure {
-    let scripted = Scripted::start(script);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(script, Pages::loopback());
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502, "{}", reply.body);
     let failure = failure(flow.outcome());
@@ -606,10 +594,7 @@ fn a_token_error_is_refused_even_with_http_200() {
 fn a_wrong_verifier_is_refused_by_the_provider() {
     // The scripted provider checks PKCE: with another challenge on record,
     // the flow's verifier does not match.
-    let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
-    let mut flow = Flow::open(&pages, &scripted.provider());
-    let redirect = visit(&flow, &scripted);
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     scripted.seen.lock().unwrap().challenge = Some(s256("another verifier"));
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502);

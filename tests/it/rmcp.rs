@@ -745,6 +745,34 @@ fn url_mode() -> Option<ElicitationCapability> {
     Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()))
 }
 
+/// The call refused sensitive input before sending anything: the client
+/// saw no request and no page server started on `pages`.
+fn assert_needs_url_mode<T: std::fmt::Debug>(
+    refused: &Result<T, ElicitError>,
+    seen: &[ElicitRequestParams],
+    pages: &elicit_core::sensitive::Pages,
+) {
+    assert!(
+        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
+        "{refused:?}"
+    );
+    assert!(seen.is_empty(), "{seen:?}");
+    assert!(
+        pages.local_addr().is_none(),
+        "a page server started for nothing"
+    );
+}
+
+/// The client saw one URL request, to a loopback page: a browser opens it.
+fn open_the_one_url(seen: &[ElicitRequestParams]) -> crate::common::http::Reply {
+    let [ElicitRequestParams::UrlElicitationParams { url, .. }] = seen else {
+        panic!("one URL request: {seen:?}");
+    };
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    crate::common::http::Req::get(path).send(authority.parse().unwrap())
+}
+
 /// Connects a server (the example's, whose tool is not called) and `client`
 /// over an in-memory pipe, runs `f` with the server's peer, and returns its
 /// value and the requests the client saw.
@@ -1251,7 +1279,6 @@ fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
 
 #[test]
 fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
-    use crate::common::http::Req;
     use elicit_core::sensitive::{Pages, SecretOutcome};
 
     let pages = Pages::loopback();
@@ -1259,15 +1286,7 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
         peer.elicit_secret::<ApiToken>("m", &pages).await
     }));
-    assert!(
-        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
-        "{refused:?}"
-    );
-    assert!(seen.is_empty());
-    assert!(
-        pages.local_addr().is_none(),
-        "a page server started for nothing"
-    );
+    assert_needs_url_mode(&refused, &seen, &pages);
 
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
     let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
@@ -1277,12 +1296,7 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
         matches!(declined, Ok(SecretOutcome::Declined)),
         "{declined:?}"
     );
-    let [ElicitRequestParams::UrlElicitationParams { url, .. }] = &seen[..] else {
-        panic!("one URL request: {seen:?}");
-    };
-    let rest = url.strip_prefix("http://").unwrap();
-    let (authority, path) = rest.split_at(rest.find('/').unwrap());
-    let visit = Req::get(path).send(authority.parse().unwrap());
+    let visit = open_the_one_url(&seen);
     assert_eq!(visit.status, 410, "the declined page is still open");
 }
 
@@ -1615,7 +1629,6 @@ fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
 /// decline ends the flow: its start page is gone.
 #[test]
 fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
-    use crate::common::http::Req;
     use elicit_core::sensitive::Pages;
     use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
 
@@ -1630,15 +1643,7 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
         peer.elicit_oauth("m", &pages, &oauth).await
     }));
-    assert!(
-        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
-        "{refused:?}"
-    );
-    assert!(seen.is_empty());
-    assert!(
-        pages.local_addr().is_none(),
-        "a page server started for nothing"
-    );
+    assert_needs_url_mode(&refused, &seen, &pages);
 
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
     let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
@@ -1648,12 +1653,7 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
         matches!(declined, Ok(OAuthOutcome::Declined)),
         "{declined:?}"
     );
-    let [ElicitRequestParams::UrlElicitationParams { url, .. }] = &seen[..] else {
-        panic!("one URL request: {seen:?}");
-    };
-    let rest = url.strip_prefix("http://").unwrap();
-    let (authority, path) = rest.split_at(rest.find('/').unwrap());
-    let visit = Req::get(path).send(authority.parse().unwrap());
+    let visit = open_the_one_url(&seen);
     assert!(
         matches!(visit.status, 404 | 410),
         "{}: {}",
