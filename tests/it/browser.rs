@@ -65,12 +65,7 @@ impl Browser {
                 "{} not installed: run .ci/browser-deps (Debian's chromium and chromium-driver)",
                 missing.join(" and ")
             );
-            let required = ["CI", "ELICIT_BROWSER_REQUIRED"]
-                .iter()
-                .any(|name| std::env::var_os(name).is_some());
-            assert!(!required, "{note}");
-            eprintln!("skipped, {note}");
-            return None;
+            return crate::common::not_installed("ELICIT_BROWSER_REQUIRED", &note);
         }
         Some(Self::launch())
     }

@@ -15,9 +15,9 @@ use elicit_core::sensitive::oauth::{
     HttpError, OAuthFailure, OAuthOutcome, PendingOAuth, Provider, ProviderError,
 };
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretString};
-use sha2::{Digest, Sha256};
 
 use crate::common::http::{DEADLINE, Reply, Req};
+use crate::common::oidc;
 
 /// The code the scripted provider accepts.
 const CODE: &str = "code-4f1e9b";
@@ -118,7 +118,7 @@ fn token_reply(form: &[(String, String)], challenge: Option<&str>) -> (u16, &'st
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    let verified = get("code_verifier").is_some_and(|v| Some(s256(v).as_str()) == challenge);
+    let verified = get("code_verifier").is_some_and(|v| Some(oidc::s256(v).as_str()) == challenge);
     if get("grant_type") == Some("authorization_code") && get("code") == Some(CODE) && verified {
         let body = format!(
             r#"{{"access_token":"{ACCESS}","token_type":"Bearer","refresh_token":"{REFRESH}","expires_in":3600,"scope":"read:user repo"}}"#
@@ -131,23 +131,6 @@ fn token_reply(form: &[(String, String)], challenge: Option<&str>) -> (u16, &'st
             r#"{"error":"invalid_grant","error_description":"PKCE check failed"}"#.to_owned(),
         )
     }
-}
-
-/// `BASE64URL(SHA256(verifier))`, unpadded (RFC 7636).
-fn s256(verifier: &str) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let digest = Sha256::digest(verifier.as_bytes());
-    let mut out = String::new();
-    for chunk in digest.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
 }
 
 /// The request's path and body (by its `Content-Length`).
@@ -595,7 +578,7 @@ fn a_wrong_verifier_is_refused_by_the_provider() {
     // The scripted provider checks PKCE: with another challenge on record,
     // the flow's verifier does not match.
     let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
-    scripted.seen.lock().unwrap().challenge = Some(s256("another verifier"));
+    scripted.seen.lock().unwrap().challenge = Some(oidc::s256("another verifier"));
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502);
     assert!(matches!(

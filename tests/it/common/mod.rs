@@ -332,6 +332,19 @@ pub struct UuidTyped {
     pub other: Option<uuid::Uuid>,
 }
 
+/// What a test needs (a browser, Node, an npm package) is not installed.
+/// Under `CI` or `required_by` (a variable `.ci/run` sets) that fails the
+/// test with `note`; otherwise the test is skipped, saying `note` on stderr.
+/// Always `None`, for the caller to return.
+pub fn not_installed<T>(required_by: &str, note: &str) -> Option<T> {
+    let required = ["CI", required_by]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some());
+    assert!(!required, "{note}");
+    eprintln!("skipped, {note}");
+    None
+}
+
 /// Every derived test form's schema but the typed ones (`StdTyped`,
 /// `ChronoTyped`, ..), with a name for messages: what the ACP and MCP
 /// conversion tests run through.
