@@ -114,6 +114,7 @@
 //! only to help the user: the server's check is the one that counts.
 
 mod body;
+mod cookie;
 mod form;
 #[cfg(feature = "oauth")]
 pub mod oauth;

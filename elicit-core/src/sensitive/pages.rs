@@ -447,14 +447,7 @@ impl Pages {
 
     /// The origin pages are served from, starting the loopback server if
     /// it is not running.
-    #[cfg(feature = "oauth")]
-    pub(crate) fn origin_started(&self) -> Result<Origin, OpenError> {
-        self.ensure_origin()
-    }
-
-    /// The origin pages are served from, starting the loopback server if
-    /// it is not running.
-    fn ensure_origin(&self) -> Result<Origin, OpenError> {
+    pub(crate) fn ensure_origin(&self) -> Result<Origin, OpenError> {
         if let Some(origin) = &self.shared.config.origin {
             return Ok(origin.clone());
         }

@@ -15,6 +15,7 @@ use http_body::Body;
 use http_body_util::{BodyExt, Limited};
 
 use super::body::read;
+use super::cookie::{self, Cookie, SameSite};
 use super::form::check_submission;
 #[cfg(feature = "oauth")]
 use super::oauth::routes::route as oauth_route;
@@ -149,7 +150,7 @@ where
             return notice(StatusCode::FORBIDDEN, Notice::Refused);
         }
     }
-    let cookie = binding_cookie(&parts.headers);
+    let cookie = cookie::read(&parts.headers, COOKIE);
     if parts.method == Method::GET {
         return show(&shared, &origin, id, &record, cookie);
     }
@@ -276,19 +277,17 @@ fn show(
     };
     let mut response = page(StatusCode::OK, html);
     if set_cookie {
-        let path = format!("{}/{id}", shared.config.base_path);
-        let max_age = record
-            .expires_at
-            .duration_since(SystemTime::now())
-            .map_or(0, |d| d.as_secs() + 1);
-        let secure = if origin.is_secure() { "; Secure" } else { "" };
-        let value = format!(
-            "{COOKIE}={}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}",
-            binding.cookie
+        cookie::set(
+            response.headers_mut(),
+            &Cookie {
+                name: COOKIE,
+                value: binding.cookie,
+                path: &format!("{}/{id}", shared.config.base_path),
+                expires_at: record.expires_at,
+                same_site: SameSite::Strict,
+                secure: origin.is_secure(),
+            },
         );
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            response.headers_mut().insert(header::SET_COOKIE, value);
-        }
     }
     response
 }
@@ -346,25 +345,6 @@ fn same_origin_post(headers: &HeaderMap, origin: &Origin) -> bool {
         Some(from) => from.eq_ignore_ascii_case(origin.as_str()),
     };
     site_ok && origin_ok
-}
-
-/// The binding cookie the request carries, if exactly one valid one.
-fn binding_cookie(headers: &HeaderMap) -> Option<Token> {
-    let mut found = None;
-    for value in headers.get_all(header::COOKIE) {
-        let text = value.to_str().ok()?;
-        for pair in text.split(';') {
-            if let Some((name, value)) = pair.trim().split_once('=')
-                && name == COOKIE
-            {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(Token::parse(value)?);
-            }
-        }
-    }
-    found
 }
 
 /// Whether the body is declared `application/x-www-form-urlencoded` (a

@@ -70,7 +70,7 @@ impl Pages {
         user: Option<String>,
     ) -> Result<PendingOAuth, OpenError> {
         let shared = self.shared();
-        let origin = self.origin_started()?;
+        let origin = self.ensure_origin()?;
         let base = &shared.config.base_path;
         let redirect_uri = format!("{}{base}{CALLBACK}", origin.as_str());
         let client = provider

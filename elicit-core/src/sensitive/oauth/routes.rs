@@ -3,10 +3,9 @@
 //! where the authorization response arrives and the code is exchanged).
 
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use bytes::Bytes;
-use http::header::{self, HeaderMap, HeaderValue};
+use http::header::{self, HeaderValue};
 use http::{Method, StatusCode};
 use http_body_util::Full;
 use oauth2::{AuthorizationCode, RequestTokenError};
@@ -15,6 +14,7 @@ use super::client::HttpClient;
 use super::outcome::{OAuthFailure, OAuthOutcome};
 use super::table::{CALLBACK, Flow, Phase};
 use super::token::OAuthToken;
+use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
 use crate::sensitive::page::Notice;
 use crate::sensitive::response::{PageResponse, notice, refusal, secure_headers, unavailable};
@@ -66,11 +66,7 @@ fn start(
     let Some(flow) = flows.get_mut(&id) else {
         return notice(StatusCode::NOT_FOUND, Notice::Expired);
     };
-    match flow.phase {
-        Phase::Open if SystemTime::now() >= flow.expires_at => {
-            flow.end(Phase::Expired, OAuthOutcome::Expired);
-            return notice(StatusCode::GONE, Notice::Expired);
-        }
+    match flow.phase_now() {
         Phase::Open => {}
         Phase::Expired => return notice(StatusCode::GONE, Notice::Expired),
         Phase::Used => return notice(StatusCode::GONE, Notice::Used),
@@ -78,7 +74,7 @@ fn start(
     if !user_matches(shared, flow, parts) {
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     }
-    let presented = flow_cookie(&parts.headers, id);
+    let presented = cookie::read(&parts.headers, &cookie_name(id));
     let set_cookie = match flow.cookie {
         Some(bound) => {
             if !presented.is_some_and(|c| c.matches(&bound)) {
@@ -101,21 +97,19 @@ fn start(
     *response.status_mut() = StatusCode::SEE_OTHER;
     secure_headers(response.headers_mut());
     response.headers_mut().insert(header::LOCATION, location);
-    if let Some(cookie) = set_cookie {
+    if let Some(value) = set_cookie {
         let base = &shared.config.base_path;
-        let path = if base.is_empty() { "/" } else { base.as_str() };
-        let max_age = flow
-            .expires_at
-            .duration_since(SystemTime::now())
-            .map_or(0, |d| d.as_secs() + 1);
-        let secure = if origin.is_secure() { "; Secure" } else { "" };
-        let value = format!(
-            "{}={cookie}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}",
-            cookie_name(id)
+        cookie::set(
+            response.headers_mut(),
+            &Cookie {
+                name: &cookie_name(id),
+                value,
+                path: if base.is_empty() { "/" } else { base.as_str() },
+                expires_at: flow.expires_at,
+                same_site: SameSite::Lax,
+                secure: origin.is_secure(),
+            },
         );
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            response.headers_mut().insert(header::SET_COOKIE, value);
-        }
     }
     response
 }
@@ -227,16 +221,12 @@ fn take(shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Fou
     else {
         return Found::Unknown;
     };
-    match flow.phase {
-        Phase::Open if SystemTime::now() >= flow.expires_at => {
-            flow.end(Phase::Expired, OAuthOutcome::Expired);
-            return Found::Ended(Phase::Expired);
-        }
+    match flow.phase_now() {
         Phase::Open => {}
         ended => return Found::Ended(ended),
     }
     flow.phase = Phase::Used;
-    let cookie_ok = match (flow.cookie, flow_cookie(&parts.headers, id)) {
+    let cookie_ok = match (flow.cookie, cookie::read(&parts.headers, &cookie_name(id))) {
         (Some(bound), Some(presented)) => bound.matches(&presented),
         _ => false,
     };
@@ -349,26 +339,6 @@ fn user_matches(shared: &Shared, flow: &Flow, parts: &http::request::Parts) -> b
 /// in one browser do not overwrite each other's.
 fn cookie_name(id: PageId) -> String {
     format!("elicit_oauth_{id}")
-}
-
-/// Flow `id`'s binding cookie in the request, if exactly one valid one.
-fn flow_cookie(headers: &HeaderMap, id: PageId) -> Option<Token> {
-    let name = cookie_name(id);
-    let mut found = None;
-    for value in headers.get_all(header::COOKIE) {
-        let text = value.to_str().ok()?;
-        for pair in text.split(';') {
-            if let Some((n, value)) = pair.trim().split_once('=')
-                && n == name
-            {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(Token::parse(value)?);
-            }
-        }
-    }
-    found
 }
 
 /// At most [`TEXT_LIMIT`] characters of a provider's text.

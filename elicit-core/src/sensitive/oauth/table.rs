@@ -56,6 +56,15 @@ pub(crate) enum Phase {
 }
 
 impl Flow {
+    /// Where the flow is now: one still open past its expiry ends as
+    /// expired here, whether or not the reaper got to it yet.
+    pub(crate) fn phase_now(&mut self) -> Phase {
+        if self.phase == Phase::Open && SystemTime::now() >= self.expires_at {
+            self.end(Phase::Expired, OAuthOutcome::Expired);
+        }
+        self.phase
+    }
+
     /// Ends the flow with `outcome` (once: later ends are no-ops).
     pub(crate) fn end(&mut self, phase: Phase, outcome: OAuthOutcome) {
         self.phase = phase;
