@@ -43,13 +43,9 @@ impl Origin {
             Some(v6) => v6.split(']').next()?,
             None => authority.split(':').next()?,
         };
-        let loopback = host == "localhost"
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
         let secure = match scheme.as_str() {
             "https" => true,
-            "http" if loopback => false,
+            "http" if is_loopback(host) => false,
             _ => return None,
         };
         let text = format!("{scheme}://{authority}");
@@ -75,4 +71,15 @@ impl Origin {
     pub(crate) fn authority(&self) -> &str {
         &self.text[self.authority_at..]
     }
+}
+
+/// Whether `host` is `localhost` or a loopback IP address (`127.0.0.0/8`,
+/// `::1`, bracketed or not): the one place plain `http` is allowed, for the
+/// pages' own origin and for an OAuth provider's endpoints.
+pub(crate) fn is_loopback(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }

@@ -5,7 +5,6 @@
 //! error into the 400 it should have been (GitHub's token endpoint).
 
 use std::future::Future;
-use std::net::IpAddr;
 use std::pin::Pin;
 use std::thread;
 use std::time::Duration;
@@ -17,6 +16,8 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
+
+use crate::sensitive::origin::is_loopback;
 
 /// The largest reply read: 256 KiB (a token or discovery document is a few
 /// KiB).
@@ -99,13 +100,6 @@ pub(crate) fn check_uri(uri: &Uri) -> Result<(), HttpError> {
         Some("http") if uri.host().is_some_and(is_loopback) => Ok(()),
         _ => Err(HttpError::Insecure),
     }
-}
-
-/// `localhost`, or a loopback IP address (`127.0.0.0/8`, `[::1]`).
-pub(crate) fn is_loopback(host: &str) -> bool {
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Runs one request on a runtime of its own (on the calling thread).

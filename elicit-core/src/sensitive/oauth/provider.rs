@@ -7,7 +7,8 @@ use oauth2::{
 };
 use secrecy::{ExposeSecret, SecretString};
 
-use super::client::{HttpClient, HttpError, is_loopback};
+use super::client::{HttpClient, HttpError};
+use crate::sensitive::origin::is_loopback;
 
 /// GitHub's authorization endpoint.
 const GITHUB_AUTHORIZE: &str = "https://github.com/login/oauth/authorize";
@@ -23,8 +24,10 @@ pub(crate) type Client =
 #[non_exhaustive]
 pub enum ProviderError {
     /// An endpoint or issuer is not an absolute `https` URL (`http` only on
-    /// a loopback host) without a fragment.
-    #[error("`{0}` must be an absolute https URL (http only on a loopback host) with no fragment")]
+    /// a loopback host) without user info or a fragment.
+    #[error(
+        "`{0}` must be an absolute https URL (http only on a loopback host) with no user info or fragment"
+    )]
     BadUrl(String),
     /// The discovery document could not be fetched.
     #[error("the discovery document could not be fetched: {0}")]
@@ -262,7 +265,7 @@ impl Provider {
 }
 
 /// `url` if it is an absolute `https` URL (`http` on a loopback host)
-/// without a fragment.
+/// without user info or a fragment.
 fn checked(url: &str) -> Result<String, ProviderError> {
     let bad = || ProviderError::BadUrl(url.to_owned());
     let parsed = oauth2::url::Url::parse(url).map_err(|_| bad())?;

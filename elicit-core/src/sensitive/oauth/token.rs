@@ -19,8 +19,8 @@ pub struct OAuthToken {
 }
 
 impl OAuthToken {
-    /// The token from the token endpoint's response, received at
-    /// `received`.
+    /// The token from the token endpoint's response, received now (its
+    /// [`expires_at`](Self::expires_at) counts from here).
     pub(crate) fn from_response(response: &oauth2::basic::BasicTokenResponse) -> Self {
         let received = SystemTime::now();
         let expires_in = response.expires_in();
