@@ -329,7 +329,7 @@ async fn run_turn(
             .await
         {
             Ok(OAuthOutcome::Authorized(token)) => {
-                // Used, never shown: only its scopes go to the log.
+                // Used, never shown: only its length and scopes go to the log.
                 eprintln!(
                     "acp_agent: signed in (token of {} characters, scopes {:?})",
                     token.access_token().expose_secret().chars().count(),
@@ -348,6 +348,9 @@ async fn run_turn(
             Ok(OAuthOutcome::Declined) => {
                 failed("You declined signing in, so the deploy is not started.")
             }
+            Ok(OAuthOutcome::Failed(failure)) => failed(&format!(
+                "The sign-in failed: {failure}. The deploy is not started."
+            )),
             Ok(other) => failed(&format!(
                 "The sign-in did not finish ({other:?}). The deploy is not started."
             )),
