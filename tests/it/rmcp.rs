@@ -1526,6 +1526,18 @@ mod request_state {
         });
     }
 
+    /// The state of an input-required `response`.
+    fn next_state(response: &CallToolResponse) -> String {
+        let CallToolResponse::InputRequired(InputRequiredResult {
+            request_state: Some(state),
+            ..
+        }) = response
+        else {
+            panic!("an input-required result with a state: {response:?}");
+        };
+        state.clone()
+    }
+
     #[test]
     fn what_is_not_an_answer_to_the_last_rounds_question_is_asked_again() {
         with_client(config(), "alice", async |c| {
@@ -1535,14 +1547,110 @@ mod request_state {
             assert!(asked_again(&response), "{response:?}");
             // An answer under a key that round did not ask: ignored.
             let answer = json!({"action": "accept", "content": {"env": "staging"}});
+            let state = next_state(&response);
             let response = respond(c, json!({"other": answer}), Some(&state)).await;
             assert!(asked_again(&response), "{response:?}");
             // No answers at all: asked again.
             let response = c
-                .call_tool_once(deploy(None).with_request_state(&state))
+                .call_tool_once(deploy(None).with_request_state(next_state(&response)))
                 .await
                 .unwrap();
             assert!(asked_again(&response), "{response:?}");
+        });
+    }
+
+    // A state is good for one call (examples/mcp_server.rs once deployed
+    // twice for one state and one answer).
+
+    #[test]
+    fn a_completed_call_cannot_be_replayed() {
+        with_client(config(), "alice", async |c| {
+            let state = first_round(c, None).await;
+            assert_deployed(answer(c, None, &state).await);
+            // The same state and the same answers again: refused, not a
+            // second deploy.
+            assert_refused(answer(c, None, &state).await);
+            assert_refused(answer(c, None, &state).await);
+        });
+    }
+
+    #[test]
+    fn an_earlier_rounds_state_cannot_be_used_again() {
+        with_client(config(), "alice", async |c| {
+            let first = first_round(c, None).await;
+            // An invalid answer: asked again, with the next round's state.
+            let wrong = json!({"action": "accept", "content": {"env": "moon"}});
+            let response = respond(c, json!({mcp_server::DEPLOY_TOOL: wrong}), Some(&first)).await;
+            assert!(asked_again(&response), "{response:?}");
+            let second = next_state(&response);
+            assert_ne!(second, first);
+            // The answered round's state, now with a valid answer: refused.
+            assert_refused(answer(c, None, &first).await);
+            // The current round's state works, once.
+            assert_deployed(answer(c, None, &second).await);
+            assert_refused(answer(c, None, &second).await);
+        });
+    }
+
+    #[test]
+    fn of_concurrent_uses_of_one_state_at_most_one_completes() {
+        with_client(config(), "alice", async |c| {
+            let state = first_round(c, None).await;
+            let calls = (0..6).map(|_| answer(c, None, &state));
+            let results = futures::future::join_all(calls).await;
+            let mut deployed = 0;
+            for result in results {
+                if matches!(result, Ok(CallToolResponse::Complete(_))) {
+                    assert_deployed(result);
+                    deployed += 1;
+                } else {
+                    assert_refused(result);
+                }
+            }
+            assert_eq!(deployed, 1);
+        });
+    }
+
+    #[test]
+    fn used_states_are_remembered_until_they_expire_and_stateless_calls_keep_nothing() {
+        let used = std::sync::Arc::new(elicit_core::mcp::MemoryUsedStates::new());
+        let short = config()
+            .ttl(Duration::from_millis(300))
+            .used_states(used.clone());
+        with_client(short, "alice", async |c| {
+            // Calls without a state, answered wrongly, forever: each is asked
+            // again and nothing is remembered for them.
+            let wrong = json!({"action": "accept", "content": {"env": "moon"}});
+            for _ in 0..20 {
+                let response =
+                    respond(c, json!({mcp_server::DEPLOY_TOOL: wrong.clone()}), None).await;
+                assert!(asked_again(&response), "{response:?}");
+            }
+            assert_eq!(used.len(), 0);
+            // Each used state is remembered...
+            for _ in 0..3 {
+                let state = first_round(c, None).await;
+                assert_deployed(answer(c, None, &state).await);
+            }
+            assert_eq!(used.len(), 3);
+            // ... until it expires (TTL and a margin of one second).
+            tokio::time::sleep(Duration::from_millis(2000)).await;
+            assert_eq!(used.len(), 0);
+        });
+    }
+
+    #[test]
+    fn a_full_used_state_store_fails_closed() {
+        let used = elicit_core::mcp::MemoryUsedStates::with_capacity(1);
+        with_client(config().used_states(used), "alice", async |c| {
+            let state = first_round(c, None).await;
+            assert_deployed(answer(c, None, &state).await);
+            let state = first_round(c, None).await;
+            let Err(ServiceError::McpError(error)) = answer(c, None, &state).await else {
+                panic!("refused");
+            };
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+            assert!(error.message.contains("could not be checked"), "{error:?}");
         });
     }
 }

@@ -23,9 +23,10 @@
 //! rmcp's `RequestStateCodec` (HMAC-SHA256, with a TTL) and bound to the
 //! user ([`RoundsConfig::principal`]) and to the request (the tool's name
 //! and a SHA-256 of its arguments, keys sorted): a client that tampers with
-//! it, replays it after the TTL, or presents it for another user, another
-//! request or under another key gets `-32602` [`INVALID_STATE_MESSAGE`],
-//! whatever the cause. Keys and their rotation: [`RoundsConfig`].
+//! it, replays it after the TTL, presents it for another user, another
+//! request or under another key, or uses it a second time (a state is good
+//! for one call: [`UsedStates`]) gets `-32602` [`INVALID_STATE_MESSAGE`],
+//! whatever the cause. Keys, their rotation and single use: [`RoundsConfig`].
 //!
 //! ```
 //! use elicit_core::Elicit;
@@ -103,6 +104,7 @@ mod request;
 mod response;
 mod rounds;
 mod schema;
+mod used;
 
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use error::{ConversionError, ConversionErrorKind, OutcomeError};
@@ -117,3 +119,4 @@ pub use rounds::{
     RoundsConfig, run_tool,
 };
 pub use schema::{schema, to_mcp_schema};
+pub use used::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ::rmcp::RoleServer;
 use ::rmcp::model::{
@@ -25,6 +25,7 @@ use super::peer::{
 };
 use super::request::form_params;
 use super::response::outcome;
+use super::used::{MemoryUsedStates, StateId, UsedStates};
 use crate::Elicit;
 use crate::protocol::Mode;
 use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
@@ -38,8 +39,8 @@ pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
 pub const DEFAULT_MAX_ROUNDS: u32 = 8;
 
 /// The one error a client gets for a `requestState` that does not open:
-/// tampered, expired, sealed for another user or another request, or with
-/// an unknown key. The cause is never told to the client.
+/// tampered, expired, sealed for another user or another request, with an
+/// unknown key, or used before. The cause is never told to the client.
 pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
 
 /// How [`run_tool`] keeps a tool call's state between rounds on a
@@ -61,12 +62,23 @@ pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
 /// then make it the active one everywhere, then remove the old key once
 /// the TTL has passed: a state sealed with the old key stays readable
 /// until it expires anyway.
+///
+/// **Single use.** Each state carries a random id; the call that opens it
+/// records the id in [`UsedStates`] ([`MemoryUsedStates`] unless told
+/// otherwise: [`RoundsConfig::used_states`]), and any later call with the
+/// same state is refused like a forged one. So a completed call cannot be
+/// replayed, nor an earlier round answered again, and of two concurrent
+/// calls with one state at most one goes on. Ids are remembered until
+/// their state expires, no longer. Clones of a config share the store:
+/// build the config once and keep it. Several replicas need a store they
+/// share, as they need the same keys.
 #[derive(Clone)]
 pub struct RoundsConfig {
     codec: RequestStateCodec,
     ttl: Duration,
     max_rounds: u32,
     principal: Principal,
+    used: Arc<dyn UsedStates>,
 }
 
 /// Who a request is from: [`RoundsConfig::principal`].
@@ -89,6 +101,7 @@ impl RoundsConfig {
             ttl: DEFAULT_STATE_TTL,
             max_rounds: DEFAULT_MAX_ROUNDS,
             principal: Arc::new(|_| String::new()),
+            used: Arc::new(MemoryUsedStates::new()),
         }
     }
 
@@ -133,6 +146,16 @@ impl RoundsConfig {
         self.principal = Arc::new(principal);
         self
     }
+
+    /// Where used states are remembered (default: a [`MemoryUsedStates`] of
+    /// this config and its clones). Several replicas behind one URL need one
+    /// they share, or a state used on one replica can be used again on
+    /// another.
+    #[must_use]
+    pub fn used_states(mut self, used: impl UsedStates) -> Self {
+        self.used = Arc::new(used);
+        self
+    }
 }
 
 /// What [`run_tool`] gives the tool: the answers, or the response that
@@ -157,6 +180,11 @@ pub enum Asked<T> {
 struct State {
     /// The format of this state.
     v: u8,
+    /// This sealing's id, for single use (a fresh one each round).
+    id: String,
+    /// When this sealing expires, in milliseconds since the Unix epoch (a
+    /// little after the seal's own expiry): how long its id is remembered.
+    exp: u64,
     /// How many rounds were asked.
     round: u32,
     /// The keys the last round asked: only their answers are read.
@@ -172,7 +200,12 @@ struct State {
     pages: BTreeMap<String, crate::sensitive::PageId>,
 }
 
-const STATE_FORMAT: u8 = 1;
+/// 2: with `id` and `exp` (format 1 had neither and is refused).
+const STATE_FORMAT: u8 = 2;
+
+/// How long after the seal's expiry its id is still remembered: the seal's
+/// clock starts a moment after `exp` is computed.
+const REMEMBER_MARGIN: Duration = Duration::from_secs(1);
 
 /// One run of the tool handler: the answers in so far, and what this run
 /// asks. Made by [`run_tool`].
@@ -486,12 +519,28 @@ impl<T: Elicit> FormAsk<'_, T> {
 /// `ask` only asks and reads answers (it is not async); the tool's own
 /// work comes after, on the answers.
 ///
+/// A `requestState` is good for one call ([single use](RoundsConfig)):
+/// each round's result carries a new one.
+///
+/// A call with `inputResponses` and no `requestState` is read as the
+/// answers to the first round's questions (what a client that skipped the
+/// first round sends; those questions depend only on the arguments). Such a
+/// call starts afresh: round 1, the re-ask count of
+/// [`FormAsk::retry`] at its start. So a client that never sends a state is
+/// bounded only by its own calls, as a client that calls the tool again
+/// would be: each call costs one run of `ask` and one validation, keeps
+/// nothing on the server (no used state is recorded; a sensitive page it
+/// opens counts against the page server's cap of open pages and expires), and
+/// never gets past the questions without valid answers. Limit the rate of
+/// calls where you limit any other request.
+///
 /// # Errors
 ///
 /// A `requestState` that does not open (tampered, expired, sealed for
-/// another user or request, another key): `-32602` with
-/// [`INVALID_STATE_MESSAGE`], whatever the cause. An `ask` that returned
-/// `None` without asking anything: `-32603`. More rounds than
+/// another user or request, another key) or was used before: `-32602` with
+/// [`INVALID_STATE_MESSAGE`], whatever the cause. A [`UsedStates`] store
+/// that cannot record the use, or an `ask` that returned `None` without
+/// asking anything: `-32603`. More rounds than
 /// [`RoundsConfig::max_rounds`] end with a tool error
 /// ([`Asked::Respond`]), not a protocol one.
 pub async fn run_tool<T>(
@@ -507,7 +556,11 @@ pub async fn run_tool<T>(
     if modern {
         let bound = associated_data(&(config.principal)(context), request);
         let state = match &request.request_state {
-            Some(sealed) => open_state(config, sealed, &bound)?,
+            Some(sealed) => {
+                let state = open_state(config, sealed, &bound)?;
+                use_once(config, &state)?;
+                state
+            }
             None => State {
                 v: STATE_FORMAT,
                 ..State::default()
@@ -533,6 +586,11 @@ pub async fn run_tool<T>(
             return Ok(Asked::Respond(too_many_rounds(config).into()));
         };
         rounds.state.asked = asks.keys().cloned().collect();
+        rounds.state.id = StateId::random()
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .as_str()
+            .to_owned();
+        rounds.state.exp = millis_since_epoch(SystemTime::now() + config.ttl + REMEMBER_MARGIN);
         let options = SealOptions::new().associated_data(&bound).ttl(config.ttl);
         let sealed = config
             .codec
@@ -606,21 +664,44 @@ fn too_many_rounds(config: &RoundsConfig) -> CallToolResult {
     ))])
 }
 
+/// The one refusal of a state, whatever the cause.
+fn refused_state() -> ErrorData {
+    ErrorData::invalid_params(
+        INVALID_STATE_MESSAGE,
+        Some(serde_json::json!({"reason": "invalid_request_state"})),
+    )
+}
+
 fn open_state(config: &RoundsConfig, sealed: &str, bound: &[u8]) -> Result<State, ErrorData> {
-    let refused = || {
-        ErrorData::invalid_params(
-            INVALID_STATE_MESSAGE,
-            Some(serde_json::json!({"reason": "invalid_request_state"})),
-        )
-    };
     let state: State = config
         .codec
         .open_json_with(sealed, bound)
-        .map_err(|_| refused())?;
-    if state.v != STATE_FORMAT {
-        return Err(refused());
+        .map_err(|_| refused_state())?;
+    if state.v != STATE_FORMAT || state.id.is_empty() {
+        return Err(refused_state());
     }
     Ok(state)
+}
+
+/// Records the opened `state`'s use; refused (as a forged state is) when it
+/// was used before. A store that cannot record it fails the call closed.
+fn use_once(config: &RoundsConfig, state: &State) -> Result<(), ErrorData> {
+    let id = StateId::opened(state.id.clone());
+    let expires_at = UNIX_EPOCH + Duration::from_millis(state.exp);
+    match config.used.first_use(&id, expires_at) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(refused_state()),
+        Err(error) => Err(ErrorData::internal_error(
+            format!("the requestState could not be checked: {error}"),
+            None,
+        )),
+    }
+}
+
+fn millis_since_epoch(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
 }
 
 /// What a state is bound to: the user, the tool and its arguments. Each
