@@ -32,3 +32,4 @@ mod sensitive_form;
 mod sensitive_page;
 mod sensitive_server;
 mod url_whatwg;
+mod user_crates;

@@ -75,7 +75,7 @@
 //!
 //! | part | rule |
 //! |---|---|
-//! | property order | **kept** (rmcp keeps the wire order) |
+//! | property order | **kept** (rmcp keeps the wire order, and the feature turns on serde_json's `preserve_order`: rmcp sends each message through `serde_json::Value`) |
 //! | titles, descriptions, lengths, bounds, defaults, `required` of properties | kept |
 //! | `format` `email`, `uri`, `date`, `date-time` | kept |
 //! | a custom `format` | **refused** ([`ConversionErrorKind::CustomFormat`]): MCP allows only those four, and rmcp's `StringFormat` is a closed enum |

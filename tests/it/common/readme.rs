@@ -15,8 +15,17 @@ pub fn lines(text: &str) -> Vec<&str> {
 
 /// The first `rust,ignore` block after `heading` in the README.
 pub fn readme_block(heading: &str) -> &'static str {
+    fenced_block(heading, "```rust,ignore\n")
+}
+
+/// The first `toml` block after `heading` in the README.
+pub fn readme_toml(heading: &str) -> &'static str {
+    fenced_block(heading, "```toml\n")
+}
+
+fn fenced_block(heading: &str, fence: &str) -> &'static str {
     let rest = &README[README.find(heading).expect("the README section")..];
-    let open = rest.find("```rust,ignore\n").expect("a rust block") + "```rust,ignore\n".len();
+    let open = rest.find(fence).expect("a block of that kind") + fence.len();
     let close = open + rest[open..].find("```").expect("the block's end");
     &rest[open..close]
 }
