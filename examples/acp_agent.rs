@@ -196,13 +196,11 @@ fn main() -> Result<(), Box<dyn Error>> {
                 let pages = pages.clone();
                 e2.spawn(&cx, async move |elicitor| {
                     if let Err(e) = run_turn(&elicitor, &counters, &pages, &prompt).await {
-                        eprintln!("acp_agent: turn failed: {e}");
+                        log_error("the turn", &e);
                         let _ = say(
                             elicitor.connection(),
                             &prompt.session_id,
-                            &format!(
-                                "Something went wrong on my side ({e}). Nothing was deployed."
-                            ),
+                            "Something went wrong on my side. Nothing was deployed.",
                         );
                     }
                     responder.respond(PromptResponse::new(StopReason::EndTurn))
@@ -212,6 +210,21 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     futures::executor::block_on(agent.connect_to(Stdio::new()))?;
     Ok(())
+}
+
+/// Writes `error` and its causes to the log (stderr). What a client or a
+/// provider sent with an error (a JSON-RPC error's `message` and `data`, a
+/// stack trace, a dump of the request) is detail for the log: the
+/// conversation gets a short reason, the error's own `Display`, which
+/// elicit keeps free of the peer's text.
+fn log_error(what: &str, error: &dyn Error) {
+    let mut line = format!("acp_agent: {what} failed: {error}");
+    let mut source = error.source();
+    while let Some(cause) = source {
+        line.push_str(&format!(": {cause:?}"));
+        source = cause.source();
+    }
+    eprintln!("{line}");
 }
 
 /// Session and tool-call numbers.
@@ -299,6 +312,7 @@ async fn run_turn(
             );
         }
         Err(error) => {
+            log_error("the settings form", &error);
             return failed(&format!(
                 "I could not get the settings: {error}. Nothing was deployed."
             ));
@@ -315,6 +329,7 @@ async fn run_turn(
         let provider = match Provider::discover(&issuer, client_id).await {
             Ok(provider) => provider.scopes(["openid"]),
             Err(error) => {
+                log_error("the provider's discovery", &error);
                 return failed(&format!(
                     "I could not reach the sign-in provider ({error}). The deploy is not started."
                 ));
@@ -348,15 +363,21 @@ async fn run_turn(
             Ok(OAuthOutcome::Declined) => {
                 failed("You declined signing in, so the deploy is not started.")
             }
-            Ok(OAuthOutcome::Failed(failure)) => failed(&format!(
-                "The sign-in failed: {failure}. The deploy is not started."
-            )),
+            Ok(OAuthOutcome::Failed(failure)) => {
+                log_error("the sign-in", &failure);
+                failed(&format!(
+                    "The sign-in failed: {failure}. The deploy is not started."
+                ))
+            }
             Ok(other) => failed(&format!(
                 "The sign-in did not finish ({other:?}). The deploy is not started."
             )),
-            Err(error) => failed(&format!(
-                "I could not ask you to sign in: {error}. The deploy is not started."
-            )),
+            Err(error) => {
+                log_error("the sign-in request", &error);
+                failed(&format!(
+                    "I could not ask you to sign in: {error}. The deploy is not started."
+                ))
+            }
         };
     }
     let message = format!(
@@ -397,9 +418,12 @@ async fn run_turn(
              won't ask for it here. Your settings are kept; connect a token in the deploy \
              service's settings and ask me again.",
         ),
-        Err(error) => failed(&format!(
-            "I could not get the token: {error}. The deploy is not started."
-        )),
+        Err(error) => {
+            log_error("the token page", &error);
+            failed(&format!(
+                "I could not get the token: {error}. The deploy is not started."
+            ))
+        }
     }
 }
 

@@ -17,10 +17,8 @@ use agent_client_protocol::v1::schema::{
     StopReason,
 };
 use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
-use elicit_core::Elicit;
-use elicit_core::acp::sdk::{AgentElicitations, ElicitError};
-use elicit_core::protocol::ElicitationScope;
-use elicit_core::protocol::agent::Outcome;
+// AgentElicitations, ElicitError, ElicitationScope, Outcome, Elicit, ...
+use elicit_core::acp::sdk::prelude::*;
 
 /// How to deploy.
 #[derive(Elicit)]
@@ -68,7 +66,12 @@ async fn serve(
                         }
                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
-                        Err(error) => format!("Something went wrong: {error}"),
+                        Err(error) => {
+                            // The detail (a client's error text) goes to the log;
+                            // the user reads a short reason.
+                            eprintln!("the elicitation failed: {error:?}");
+                            format!("Something went wrong: {error}")
+                        }
                     };
                     let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
                     elicitor

@@ -713,6 +713,147 @@ fn the_readme_the_module_docs_and_the_example_agree() {
     );
 }
 
+/// A client's JSON-RPC error is the client's text: its `message` and `data`
+/// can hold anything (a stack trace, a dump of the request). The demo agent
+/// tells the user a short reason (the code) and writes the detail to its
+/// log, never to the conversation. Driven as a client nobody here wrote
+/// would: raw JSON-RPC on the agent's stdio, the form answered with an
+/// error.
+#[test]
+fn a_client_error_is_logged_not_pasted_into_the_conversation() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+
+    let mut child = Running(
+        Command::new(example("acp_agent"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the demo agent"),
+    );
+    let mut input = child.0.stdin.take().expect("piped stdin");
+    let stdout = child.0.stdout.take().expect("piped stdout");
+    let mut stderr = child.0.stderr.take().expect("piped stderr");
+    let (lines, received) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let Ok(message) = serde_json::from_str(&line) else {
+                continue;
+            };
+            if lines.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send = |message: Value| {
+        writeln!(input, "{message}").expect("write to the agent");
+    };
+    let next = || {
+        received
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the agent's next message")
+    };
+    let details = "renderer crashed at frame 7 (secret-looking dump)";
+
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": 1,
+            "clientCapabilities": {"elicitation": {"form": {}}},
+        }}),
+    );
+    while next()["id"] != 1 {}
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
+        "params": {"cwd": "/", "mcpServers": []}}));
+    let session = loop {
+        let message = next();
+        if message["id"] == 2 {
+            break message["result"]["sessionId"].clone();
+        }
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": {
+            "sessionId": session,
+            "prompt": [{"type": "text", "text": "deploy"}],
+        }}),
+    );
+    let mut said = String::new();
+    let mut asked = 0;
+    loop {
+        let message = next();
+        if message["method"] == "elicitation/create" {
+            asked += 1;
+            send(json!({"jsonrpc": "2.0", "id": message["id"], "error": {
+                "code": -32603,
+                "message": format!("Internal error: {details}"),
+                "data": {"details": details},
+            }}));
+        } else if message["method"] == "session/update" {
+            if let Some(text) = message["params"]["update"]["content"]["text"].as_str() {
+                said.push_str(text);
+            }
+        } else if message["id"] == 3 {
+            break;
+        }
+    }
+    drop(send);
+    drop(input);
+    let mut log = String::new();
+    stderr.read_to_string(&mut log).expect("the agent's log");
+
+    assert_eq!(asked, 1, "the form was asked once");
+    assert_has(
+        &said,
+        "I could not get the settings: the client answered the elicitation with JSON-RPC \
+         error -32603 (Internal error). Nothing was deployed.",
+        "the conversation",
+    );
+    assert_lacks(&said, "renderer crashed", "the conversation");
+    assert_lacks(&said, "details", "the conversation");
+    assert_has(&log, "acp_agent: the settings form failed: ", "the log");
+    assert_has(&log, details, "the log");
+}
+
+/// The compile-fail case `tests/ui/fail/acp_elicit_in_handler.rs` is the
+/// README's agent with the one mistake the compile error is for: the same
+/// imports (so the error a user sees with them is the one pinned there)
+/// and the same code up to the `session/prompt` handler's body.
+#[test]
+fn the_await_in_handler_case_is_the_readme_agent() {
+    let readme = lines(readme_block("### Using it with the ACP SDK"));
+    let case = include_str!("../ui/fail/acp_elicit_in_handler.rs");
+    let case: Vec<&str> = lines(case)
+        .into_iter()
+        .filter(|l| !l.starts_with("//"))
+        .collect();
+    let imports = |code: &[&'static str]| -> Vec<&'static str> {
+        code.iter()
+            .copied()
+            .filter(|l| l.starts_with("use "))
+            .collect()
+    };
+    assert_eq!(imports(&case), imports(&readme), "the imports differ");
+    let turn = |code: &[&'static str]| {
+        code.iter()
+            .position(|l| l.contains("async move |prompt: PromptRequest"))
+            .expect("the session/prompt handler")
+    };
+    let readme_without_comments: Vec<&str> = readme
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("//"))
+        .collect();
+    assert_eq!(
+        case[..turn(&case)],
+        readme_without_comments[..turn(&readme_without_comments)],
+        "the code before the handler's body differs"
+    );
+    assert!(
+        case.iter()
+            .any(|l| l.contains("cx.elicit_form::<Deploy>(scope"))
+    );
+}
+
 /// Issue 25's demo: with `ELICIT_DEMO_OAUTH_ISSUER` the demo agent's
 /// second step is a sign-in at the real OpenID provider
 /// (`common::oidc`); the client (`--form --url`) is sent the agent's own

@@ -238,11 +238,22 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
 fn agent_base(
     elicitations: AgentElicitations,
 ) -> agent_client_protocol::v1::Builder<Agent, impl HandleDispatchFrom<Client>> {
+    agent_recording(elicitations, true)
+}
+
+/// [`agent_base`], or (`record: false`) an agent that forgets to record the
+/// client's `initialize`.
+fn agent_recording(
+    elicitations: AgentElicitations,
+    record: bool,
+) -> agent_client_protocol::v1::Builder<Agent, impl HandleDispatchFrom<Client>> {
     Agent
         .v1()
         .on_receive_request(
             async move |initialize: InitializeRequest, responder, _cx| {
-                elicitations.initialize(&initialize);
+                if record {
+                    elicitations.initialize(&initialize);
+                }
                 responder.respond(InitializeResponse::new(initialize.protocol_version))
             },
             agent_client_protocol::on_receive_request!(),
@@ -258,13 +269,23 @@ fn agent_base(
 /// Connects an agent running `flow` in its prompt turn to a client
 /// advertising `capabilities` and answering with `script`.
 fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow) -> Run {
+    run_recording(true, capabilities, script, flow)
+}
+
+/// [`run`], with an agent that records the client's `initialize` or not.
+fn run_recording(
+    record: bool,
+    capabilities: Option<ElicitationCapabilities>,
+    script: Script,
+    flow: Flow,
+) -> Run {
     let shown = script.shown.clone();
     let completed = Arc::new(Mutex::new(Vec::new()));
     let (send, receive) = mpsc::channel();
 
     let elicitations = AgentElicitations::new();
     let (e1, e2) = (elicitations.clone(), elicitations);
-    let agent = agent_base(e1).on_receive_request(
+    let agent = agent_recording(e1, record).on_receive_request(
         async move |_: PromptRequest, responder, cx: ConnectionTo<Client>| {
             let (flow, send) = (flow.clone(), send.clone());
             e2.spawn(&cx, async move |elicitor| {
@@ -479,6 +500,57 @@ fn an_unadvertised_mode_is_not_sent() {
         url.got
     );
     assert!(url.shown.is_empty(), "{:?}", url.shown);
+}
+
+/// An agent that never recorded `initialize` is told so, with where to call
+/// it, not that the client (which advertised every mode) did not advertise
+/// the mode; nothing reaches the client.
+#[test]
+fn an_agent_without_initialize_is_told_to_record_it_not_that_the_client_lacks_the_mode() {
+    for flow in [Flow::Form { retry: 0 }, Flow::Url, Flow::Sensitive] {
+        let run = run_recording(false, form_and_url(), forms(&[json!({"pairs": 2})]), flow);
+        let error = match &run.got {
+            Got::Form(Err(ElicitError::NotSent(error)))
+            | Got::Url(Err(ElicitError::NotSent(error))) => error.clone(),
+            other => panic!("not sent: {other:?}"),
+        };
+        assert_eq!(error, SendError::NotInitialized);
+        let message = ElicitError::NotSent(error).to_string();
+        assert!(
+            message.starts_with("no `initialize` was recorded on this connection"),
+            "{message}"
+        );
+        assert!(
+            message.contains(
+                "call `AgentElicitations::initialize(&request)` in your `initialize` handler"
+            ),
+            "{message}"
+        );
+        assert!(!message.contains("did not advertise"), "{message}");
+        assert!(run.shown.is_empty(), "{:?}", run.shown);
+    }
+}
+
+/// A client's JSON-RPC error: the message names the code, never the
+/// client's text or data (for a user to read); the source keeps them (for
+/// the log).
+#[test]
+fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
+    let client = agent_client_protocol::Error::new(-32603, "Internal error: renderer crashed")
+        .data(json!({"details": "renderer crashed", "request": {"mode": "form"}}));
+    let error = ElicitError::Request(client);
+    assert_eq!(
+        error.to_string(),
+        "the client answered the elicitation with JSON-RPC error -32603 (Internal error)"
+    );
+    let source = std::error::Error::source(&error).expect("the client's error");
+    assert!(source.to_string().contains("renderer crashed"), "{source}");
+
+    let unknown = ElicitError::Request(agent_client_protocol::Error::new(-1, "boom"));
+    assert_eq!(
+        unknown.to_string(),
+        "the client answered the elicitation with JSON-RPC error -1 (Unknown error)"
+    );
 }
 
 #[test]

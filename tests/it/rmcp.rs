@@ -1300,6 +1300,31 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     assert_eq!(visit.status, 410, "the declined page is still open");
 }
 
+/// A client's JSON-RPC error: the message names the code, never the
+/// client's text or data (for a user to read); the source keeps them (for
+/// the log).
+#[test]
+fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
+    let client = ::rmcp::model::ErrorData::internal_error(
+        "Internal error: renderer crashed",
+        Some(json!({"details": "renderer crashed"})),
+    );
+    let error = ElicitError::Service(ServiceError::McpError(client));
+    let message = error.to_string();
+    assert!(
+        message.starts_with("the MCP client answered the elicitation with JSON-RPC error -32603;"),
+        "{message}"
+    );
+    assert!(!message.contains("renderer crashed"), "{message}");
+    let source = std::error::Error::source(&error).expect("rmcp's error");
+    assert!(source.to_string().contains("renderer crashed"), "{source}");
+    assert!(
+        ElicitError::Service(ServiceError::TransportClosed)
+            .to_string()
+            .starts_with("the connection to the MCP client closed")
+    );
+}
+
 #[path = "rmcp_rounds.rs"]
 mod rounds;
 

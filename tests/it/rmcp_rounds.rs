@@ -53,7 +53,12 @@ async fn call_tool(
     let text = match answer {
         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
         Ok(_) => "Not deploying.".to_owned(),
-        Err(error) => format!("Could not ask: {error}"),
+        Err(error) => {
+            // The detail (a client's error text) goes to the log (stderr:
+            // stdout is the protocol's); the result says a short reason.
+            eprintln!("the elicitation failed: {error:?}");
+            format!("Could not ask: {error}")
+        }
     };
     Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
 }

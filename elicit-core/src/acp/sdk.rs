@@ -32,10 +32,8 @@
 //!     StopReason,
 //! };
 //! use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
-//! use elicit_core::Elicit;
-//! use elicit_core::acp::sdk::{AgentElicitations, ElicitError};
-//! use elicit_core::protocol::ElicitationScope;
-//! use elicit_core::protocol::agent::Outcome;
+//! // AgentElicitations, ElicitError, ElicitationScope, Outcome, Elicit, ...
+//! use elicit_core::acp::sdk::prelude::*;
 //!
 //! /// How to deploy.
 //! #[derive(Elicit)]
@@ -83,7 +81,12 @@
 //!                         }
 //!                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
 //!                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
-//!                         Err(error) => format!("Something went wrong: {error}"),
+//!                         Err(error) => {
+//!                             // The detail (a client's error text) goes to the log;
+//!                             // the user reads a short reason.
+//!                             eprintln!("the elicitation failed: {error:?}");
+//!                             format!("Something went wrong: {error}")
+//!                         }
 //!                     };
 //!                     let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
 //!                     elicitor
@@ -185,7 +188,12 @@ pub enum ElicitError {
     /// The request failed: the client answered with a JSON-RPC error (a
     /// client refuses a request it cannot accept with `-32602`), or the
     /// connection closed.
-    #[error("the client did not answer the elicitation: {0}")]
+    ///
+    /// The message names the error's code and nothing the client wrote: a
+    /// client's `message` and `data` can be anything (a stack trace, a dump
+    /// of the request), so they stay in the source error, for your log,
+    /// never in text a user reads.
+    #[error("{}", request_failure(.0))]
     Request(#[source] agent_client_protocol::Error),
     /// The client's answer holds something elicit's model cannot read.
     #[error("unreadable elicitation response: {0}")]
@@ -219,6 +227,21 @@ pub enum ElicitError {
     Page(#[source] crate::sensitive::PageError),
 }
 
+/// [`ElicitError::Request`]'s words: the code (and its standard name), or
+/// the closed connection; never the client's own text.
+fn request_failure(error: &agent_client_protocol::Error) -> String {
+    if agent_client_protocol::is_connection_terminated(error)
+        || agent_client_protocol::is_incoming_transport_closed(error)
+    {
+        return "the connection to the client closed before it answered the elicitation".to_owned();
+    }
+    format!(
+        "the client answered the elicitation with JSON-RPC error {} ({})",
+        error.code.value(),
+        error.code
+    )
+}
+
 // ---------------------------------------------------------------------------
 // Agent
 
@@ -243,13 +266,14 @@ impl fmt::Debug for AgentElicitations {
 
 impl Default for AgentElicitations {
     fn default() -> Self {
-        Self::from_connection(AgentConnection::new(None))
+        Self::from_connection(AgentConnection::awaiting_initialize())
     }
 }
 
 impl AgentElicitations {
-    /// A connection whose client advertised nothing yet: every elicitation
-    /// is [`NotSent`](ElicitError::NotSent) until
+    /// A connection whose `initialize` is not recorded yet: every
+    /// elicitation is [`NotSent`](ElicitError::NotSent)
+    /// ([`SendError::NotInitialized`], which says where to call it) until
     /// [`initialize`](Self::initialize).
     pub fn new() -> Self {
         Self::default()
@@ -559,74 +583,93 @@ pub trait OffDispatchLoop: private::Sealed {}
 impl OffDispatchLoop for Elicitor {}
 
 mod private {
-    pub trait Sealed {}
-    impl Sealed for super::Elicitor {}
+    /// The asking side of [`OffDispatchLoop`]: only an [`Elicitor`] has one.
+    ///
+    /// [`OffDispatchLoop`]: super::OffDispatchLoop
+    /// [`Elicitor`]: super::Elicitor
+    pub trait Sealed {
+        fn elicitor(&self) -> &super::Elicitor;
+    }
+    impl Sealed for super::Elicitor {
+        fn elicitor(&self) -> &super::Elicitor {
+            self
+        }
+    }
 }
 
 /// The one-call API on the SDK's connection itself, refused at compile time.
 ///
 /// `cx.elicit_form(..)` in a handler would hang the connection (the SDK
-/// reads the client's answer only after the handler returns). Every method
-/// here requires [`OffDispatchLoop`], which the SDK's `ConnectionTo<Client>`
-/// does not implement, so such a call is a compile error that names the fix:
-/// [`AgentElicitations::spawn`] and the [`Elicitor`] it gives.
+/// reads the client's answer only after the handler returns). Each method
+/// takes the same arguments as [`Elicitor`]'s and requires
+/// [`OffDispatchLoop`], which the SDK's `ConnectionTo<Client>` does not
+/// implement, so such a call is one compile error that names the fix
+/// ([`AgentElicitations::spawn`] and the [`Elicitor`] it gives), and the
+/// rest of the expression (`.retry(n).await`, the `match` on the outcome)
+/// type-checks as it would on an `Elicitor`, with no second error.
+///
+/// It is in [`prelude`], which the agent examples import, so the call
+/// finds this trait rather than failing with "no method named
+/// `elicit_form`".
 pub trait ElicitClient {
     /// Refused: use [`Elicitor::elicit_form`].
-    fn elicit_form<'a, T: Elicit + Send + 'a>(
-        &'a self,
-        state: &'a AgentElicitations,
+    fn elicit_form<T: Elicit + Send>(
+        &self,
         scope: ElicitationScope,
         message: impl Into<String>,
-    ) -> FormCall<'a, T>
+    ) -> FormCall<'_, T>
     where
-        Self: OffDispatchLoop;
+        Self: OffDispatchLoop,
+    {
+        self.elicitor().elicit_form(scope, message)
+    }
 
     /// Refused: use [`Elicitor::elicit_url`].
     fn elicit_url(
         &self,
-        state: &AgentElicitations,
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
     where
-        Self: OffDispatchLoop;
+        Self: OffDispatchLoop,
+    {
+        self.elicitor().elicit_url(request)
+    }
 
     /// Refused: use [`Elicitor::elicit_sensitive`].
     fn elicit_sensitive(
         &self,
-        state: &AgentElicitations,
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
     where
-        Self: OffDispatchLoop;
+        Self: OffDispatchLoop,
+    {
+        self.elicitor().elicit_sensitive(request)
+    }
 }
 
-// The bodies type-check the calls (so a refused call reports one error, not
-// a cascade); the bound keeps them from ever being called.
-impl ElicitClient for ConnectionTo<Client> {
-    fn elicit_form<'a, T: Elicit + Send + 'a>(
-        &'a self,
-        state: &'a AgentElicitations,
-        scope: ElicitationScope,
-        message: impl Into<String>,
-    ) -> FormCall<'a, T> {
-        FormCall::new(self, state, scope, message.into())
-    }
+// The trait's bodies are the `Elicitor`'s calls; the bound keeps them from
+// ever being called on the SDK's connection.
+impl ElicitClient for ConnectionTo<Client> {}
 
-    fn elicit_url(
-        &self,
-        state: &AgentElicitations,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send {
-        url_flow(self, state, request, false)
-    }
-
-    fn elicit_sensitive(
-        &self,
-        state: &AgentElicitations,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send {
-        url_flow(self, state, request, true)
-    }
+/// What an agent's handlers import: `use elicit_core::acp::sdk::prelude::*;`.
+///
+/// The state and the asking value ([`AgentElicitations`], [`Elicitor`]), the
+/// error ([`ElicitError`]), what a call takes and gives
+/// ([`ElicitationScope`], [`UrlRequest`], [`Outcome`], [`UrlOutcome`]), the
+/// derive ([`Elicit`](crate::Elicit)), and [`ElicitClient`] unnamed: with it
+/// in scope, asking on the SDK's connection inside a handler is the compile
+/// error that names the fix, not "no method named `elicit_form`".
+///
+/// [`ElicitationScope`]: crate::protocol::ElicitationScope
+/// [`UrlRequest`]: crate::protocol::agent::UrlRequest
+/// [`Outcome`]: crate::protocol::agent::Outcome
+/// [`UrlOutcome`]: crate::protocol::agent::UrlOutcome
+pub mod prelude {
+    pub use super::ElicitClient as _;
+    pub use super::{AgentElicitations, ElicitError, Elicitor};
+    pub use crate::Elicit;
+    pub use crate::protocol::ElicitationScope;
+    pub use crate::protocol::agent::{Outcome, UrlOutcome, UrlRequest};
 }
 
 fn complete(
@@ -785,9 +828,10 @@ async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     use crate::sensitive::SecretOutcome;
 
     // No page for a client that cannot show one.
-    if !state.lock().supports_url() {
-        return Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode));
-    }
+    state
+        .lock()
+        .require_sensitive()
+        .map_err(ElicitError::NotSent)?;
     let page = match user {
         Some(user) => pages.open_for::<T>(user, message.clone()),
         None => pages.open::<T>(message.clone()),
@@ -827,9 +871,10 @@ async fn oauth_flow(
     use crate::sensitive::oauth::OAuthOutcome;
 
     // No flow for a client that cannot show a page.
-    if !state.lock().supports_url() {
-        return Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode));
-    }
+    state
+        .lock()
+        .require_sensitive()
+        .map_err(ElicitError::NotSent)?;
     let flow = match user {
         Some(user) => pages.open_oauth_for(user, provider),
         None => pages.open_oauth(provider),

@@ -64,8 +64,10 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 ///             let text = format!("no valid answer in {attempts} tries (fields: {fields:?})");
 ///             return CallToolResult::error(vec![ContentBlock::text(text)]);
 ///         }
-///         // The transport or the client failed: nothing was accepted.
-///         Err(ElicitError::Service(error)) => {
+///         // The transport or the client failed: nothing was accepted. The
+///         // client's own error text is detail for the log, not for the model.
+///         Err(error @ ElicitError::Service(_)) => {
+///             eprintln!("the elicitation failed: {error:?}");
 ///             let text = format!("could not ask the user: {error}");
 ///             return CallToolResult::error(vec![ContentBlock::text(text)]);
 ///         }
@@ -129,9 +131,15 @@ pub enum ElicitError {
     /// rmcp could not send the request or notification, or the client
     /// answered with an error (transport closed, timeout, a JSON-RPC error,
     /// a protocol version without server-to-client requests, ...).
+    ///
+    /// The message says which of these it was, and nothing the client
+    /// wrote: a client's error `message` and `data` can be anything (a
+    /// stack trace, a dump of the request), so they stay in the source
+    /// error, for your log, never in text a user reads.
     #[error(
-        "rmcp could not send the elicitation or get its answer: {0}; treat it as no \
-         answer (nothing was accepted) and fail the tool call or ask in the conversation"
+        "{}; treat it as no answer (nothing was accepted) and fail the tool call or ask in \
+         the conversation",
+        service_failure(.0)
     )]
     Service(#[source] ServiceError),
     /// The client's answer cannot be read (accepted content that is not an
@@ -684,6 +692,25 @@ pub(super) fn url_outcome(
             UrlOutcome::UnknownAction(other_action(other, None).map_err(ElicitError::Unreadable)?)
         }
     })
+}
+
+/// [`ElicitError::Service`]'s words: what failed, with a JSON-RPC error's
+/// code, never the client's own text.
+fn service_failure(error: &ServiceError) -> String {
+    match error {
+        ServiceError::McpError(error) => format!(
+            "the MCP client answered the elicitation with JSON-RPC error {}",
+            error.code.0
+        ),
+        ServiceError::TransportClosed => {
+            "the connection to the MCP client closed before it answered the elicitation".to_owned()
+        }
+        ServiceError::Timeout { .. } => {
+            "the MCP client did not answer the elicitation in time".to_owned()
+        }
+        ServiceError::Cancelled { .. } => "the elicitation request was cancelled".to_owned(),
+        _ => "rmcp could not send the elicitation or read its answer".to_owned(),
+    }
 }
 
 /// Sends `elicitation/create` (what rmcp's `create_elicitation` does, which

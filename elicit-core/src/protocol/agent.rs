@@ -130,6 +130,16 @@ impl UrlRequest {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SendError {
+    /// No `initialize` was recorded on this connection, so what the client
+    /// advertised is unknown (it may well support the mode): the agent's
+    /// own setup is missing a call.
+    #[error(
+        "no `initialize` was recorded on this connection, so the client's elicitation \
+         capabilities are unknown: call `AgentElicitations::initialize(&request)` in your \
+         `initialize` handler (or build the state with `AgentElicitations::from_initialize`, \
+         or `AgentConnection::new` with the client's capabilities)"
+    )]
+    NotInitialized,
     /// The client did not advertise this mode (or elicitation at all).
     #[error(
         "the client did not advertise elicitation {mode} mode \
@@ -464,6 +474,10 @@ enum UrlState {
 /// See the [module guide](crate::protocol#writing-an-agent).
 pub struct AgentConnection {
     capabilities: Option<ElicitationCapabilities>,
+    /// Whether the client's `initialize` was recorded (`capabilities` is
+    /// what it advertised); only [`AgentConnection::awaiting_initialize`]
+    /// starts without.
+    initialized: bool,
     urls: HashMap<ElicitationId, UrlState>,
     completed_order: VecDeque<ElicitationId>,
     connection: u64,
@@ -495,11 +509,23 @@ impl AgentConnection {
         );
         Self {
             capabilities,
+            initialized: true,
             urls: HashMap::new(),
             completed_order: VecDeque::new(),
             connection,
             nonce: hasher.finish(),
             counter: 0,
+        }
+    }
+
+    /// The state of a connection whose `initialize` is not recorded yet:
+    /// every request is refused with [`SendError::NotInitialized`] (not
+    /// "the client did not advertise"). The ACP SDK glue starts here and
+    /// replaces it at `initialize`.
+    pub(crate) fn awaiting_initialize() -> Self {
+        Self {
+            initialized: false,
+            ..Self::new(None)
         }
     }
 
@@ -531,10 +557,20 @@ impl AgentConnection {
     }
 
     fn require(&self, mode: Mode) -> Result<(), SendError> {
-        if self.supports(mode) {
+        if !self.initialized {
+            Err(SendError::NotInitialized)
+        } else if self.supports(mode) {
             Ok(())
         } else {
             Err(SendError::ModeNotAdvertised { mode })
+        }
+    }
+
+    /// Whether sensitive input may be asked: URL mode, never a fallback.
+    pub(crate) fn require_sensitive(&self) -> Result<(), SendError> {
+        match self.require(Mode::Url) {
+            Err(SendError::ModeNotAdvertised { .. }) => Err(SendError::SensitiveInputNeedsUrlMode),
+            other => other,
         }
     }
 
@@ -582,9 +618,7 @@ impl AgentConnection {
         &mut self,
         request: UrlRequest,
     ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
-        if !self.supports_url() {
-            return Err(SendError::SensitiveInputNeedsUrlMode);
-        }
+        self.require_sensitive()?;
         self.build_url(request)
     }
 
