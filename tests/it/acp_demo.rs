@@ -796,7 +796,6 @@ fn a_client_error_is_logged_not_pasted_into_the_conversation() {
             break;
         }
     }
-    drop(send);
     drop(input);
     let mut log = String::new();
     stderr.read_to_string(&mut log).expect("the agent's log");

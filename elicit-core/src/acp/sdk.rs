@@ -656,7 +656,7 @@ impl ElicitClient for ConnectionTo<Client> {}
 /// The state and the asking value ([`AgentElicitations`], [`Elicitor`]), the
 /// error ([`ElicitError`]), what a call takes and gives
 /// ([`ElicitationScope`], [`UrlRequest`], [`Outcome`], [`UrlOutcome`]), the
-/// derive ([`Elicit`](crate::Elicit)), and [`ElicitClient`] unnamed: with it
+/// derive ([`Elicit`]), and [`ElicitClient`] unnamed: with it
 /// in scope, asking on the SDK's connection inside a handler is the compile
 /// error that names the fix, not "no method named `elicit_form`".
 ///

@@ -522,6 +522,7 @@ impl AgentConnection {
     /// every request is refused with [`SendError::NotInitialized`] (not
     /// "the client did not advertise"). The ACP SDK glue starts here and
     /// replaces it at `initialize`.
+    #[cfg(feature = "acp-sdk")]
     pub(crate) fn awaiting_initialize() -> Self {
         Self {
             initialized: false,
