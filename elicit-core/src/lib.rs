@@ -94,6 +94,10 @@ pub mod acp;
 pub mod credential;
 mod error;
 mod field;
+// Every elicitation flow written once, for the transports that send
+// requests (compiled with them: nothing else calls it).
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
+mod flow;
 mod form;
 pub mod format;
 mod json;

@@ -154,18 +154,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::Elicit;
 use crate::error::ContentError;
+use crate::flow::{Carrier, Flows, Refusal};
 use crate::protocol::agent::{
     AgentConnection, CompletionError, Retry, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
 };
 use crate::protocol::agent::{Outcome, UrlOutcome};
 use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
 use crate::protocol::{
-    CompleteElicitationNotification, CreateElicitationRequest, ELICITATION_COMPLETE,
-    ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities, ElicitationId,
-    ElicitationScope, JsonRpcError,
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
+    ElicitationId, ElicitationScope, JsonRpcError,
 };
 
-use super::error::{ConversionError, OutcomeError, UrlResponseError};
+use super::error::ConversionError;
 
 /// `elicitation/create` as the SDK sends it: elicit's own request as params
 /// (the form's properties keep declaration order; the SDK's
@@ -385,6 +386,11 @@ impl Elicitor {
         &self.state
     }
 
+    /// The flows of this connection, carried by the SDK.
+    fn flows(&self) -> Flows<'_, ConnectionTo<Client>> {
+        Flows::new(&self.state.connection, &self.cx)
+    }
+
     /// Asks for the form `T` (see [`FormCall`]: `.retry(n)` asks again on an
     /// invalid answer). Nothing is sent if the client did not advertise form
     /// mode.
@@ -401,13 +407,13 @@ impl Elicitor {
     /// completion is yours to report with [`complete`](Self::complete).
     /// An answer with an unknown action, or none, abandons the id.
     pub async fn elicit_url(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        url_flow(&self.cx, &self.state, request, false).await
+        self.flows().url(request, false).await
     }
 
     /// [`elicit_url`](Self::elicit_url) for sensitive input (secrets,
     /// credentials, payments): URL mode or nothing, never a form.
     pub async fn elicit_sensitive(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        url_flow(&self.cx, &self.state, request, true).await
+        self.flows().url(request, true).await
     }
 
     /// Asks for the sensitive form `T` on a page these `pages` serve, in
@@ -454,7 +460,9 @@ impl Elicitor {
         message: impl Into<String>,
         pages: &crate::sensitive::Pages,
     ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-        secret_flow(&self.cx, &self.state, scope, message.into(), pages, None).await
+        self.flows()
+            .secret(scope, message.into(), pages, None)
+            .await
     }
 
     /// [`elicit_secret`](Self::elicit_secret) for the verified user `user`:
@@ -469,15 +477,9 @@ impl Elicitor {
         message: impl Into<String>,
         pages: &crate::sensitive::Pages,
     ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-        secret_flow(
-            &self.cx,
-            &self.state,
-            scope,
-            message.into(),
-            pages,
-            Some(user),
-        )
-        .await
+        self.flows()
+            .secret(scope, message.into(), pages, Some(user))
+            .await
     }
 
     /// Asks the user to authorize the agent at an OAuth provider, in one
@@ -517,16 +519,9 @@ impl Elicitor {
         pages: &crate::sensitive::Pages,
         provider: &crate::sensitive::oauth::Provider,
     ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        oauth_flow(
-            &self.cx,
-            &self.state,
-            scope,
-            message.into(),
-            pages,
-            provider,
-            None,
-        )
-        .await
+        self.flows()
+            .oauth(scope, message.into(), pages, provider, None)
+            .await
     }
 
     /// [`elicit_oauth`](Self::elicit_oauth) for the verified user `user`:
@@ -542,16 +537,9 @@ impl Elicitor {
         pages: &crate::sensitive::Pages,
         provider: &crate::sensitive::oauth::Provider,
     ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        oauth_flow(
-            &self.cx,
-            &self.state,
-            scope,
-            message.into(),
-            pages,
-            provider,
-            Some(user),
-        )
-        .await
+        self.flows()
+            .oauth(scope, message.into(), pages, provider, Some(user))
+            .await
     }
 
     /// Reports that the out-of-band flow of `id` finished (as
@@ -564,7 +552,10 @@ impl Elicitor {
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
-        complete(&self.cx, &self.state, id, completed_by)
+        let notification = self.flows().completion(id, completed_by)?;
+        self.cx
+            .send_notification(sdk::CompleteElicitationNotification::from(notification))
+            .map_err(ElicitError::Request)
     }
 }
 
@@ -672,20 +663,6 @@ pub mod prelude {
     pub use crate::protocol::agent::{Outcome, UrlOutcome, UrlRequest};
 }
 
-fn complete(
-    cx: &ConnectionTo<Client>,
-    state: &AgentElicitations,
-    id: &ElicitationId,
-    completed_by: Option<&VerifiedUser>,
-) -> Result<(), ElicitError> {
-    let notification = state
-        .lock()
-        .complete(id, completed_by)
-        .map_err(ElicitError::Completion)?;
-    cx.send_notification(sdk::CompleteElicitationNotification::from(notification))
-        .map_err(ElicitError::Request)
-}
-
 /// A form elicitation, sent when awaited. `.retry(n)` asks again up to `n`
 /// times when the accepted content breaks the form's rules, with the
 /// errors in the message ([`Retry`]); a decline or a cancel is returned at
@@ -741,194 +718,52 @@ impl<'a, T: Elicit + Send + 'a> IntoFuture for FormCall<'a, T> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let mut message = self.message.clone();
-            let mut attempts = 0;
-            loop {
-                attempts += 1;
-                let (request, pending) = self
-                    .state
-                    .lock()
-                    .form::<T>(self.scope.clone(), message)
-                    .map_err(ElicitError::NotSent)?;
-                let response = self
-                    .cx
-                    .send_request(ElicitationRequest(request))
-                    .block_task()
-                    .await
-                    .map_err(ElicitError::Request)?;
-                match pending.acp_outcome(&response) {
-                    Ok(outcome) => return Ok(outcome),
-                    Err(OutcomeError::Invalid(errors)) if attempts <= self.retry.again() => {
-                        message = Retry::message(&self.message, &errors);
-                    }
-                    Err(OutcomeError::Invalid(errors)) => {
-                        return Err(ElicitError::Invalid { errors, attempts });
-                    }
-                    Err(OutcomeError::Conversion(e)) => return Err(ElicitError::Unreadable(e)),
-                }
-            }
+            Flows::new(&self.state.connection, self.cx)
+                .form::<T>(self.scope, self.message, self.retry)
+                .await
         })
     }
 }
 
-async fn url_flow(
-    cx: &ConnectionTo<Client>,
-    state: &AgentElicitations,
-    request: UrlRequest,
-    sensitive: bool,
-) -> Result<UrlOutcome, ElicitError> {
-    let built = {
-        let mut connection = state.lock();
-        if sensitive {
-            connection.sensitive(request)
-        } else {
-            connection.url(request)
-        }
-    };
-    let (request, pending) = built.map_err(ElicitError::NotSent)?;
-    let id = pending.id().clone();
-    let abandon = |state: &AgentElicitations| state.lock().abandon(&id);
-    let response = match cx
-        .send_request(ElicitationRequest(request))
-        .block_task()
-        .await
-    {
-        Ok(response) => response,
-        Err(error) => {
-            abandon(state);
-            return Err(ElicitError::Request(error));
-        }
-    };
-    let outcome = state.lock().acp_url_outcome(pending, &response);
-    match outcome {
-        Ok(UrlOutcome::UnknownAction(other)) => {
-            abandon(state);
-            Ok(UrlOutcome::UnknownAction(other))
-        }
-        Ok(outcome) => Ok(outcome),
-        Err(UrlResponseError::Conversion(e)) => {
-            abandon(state);
-            Err(ElicitError::Unreadable(e))
-        }
-        Err(UrlResponseError::Outcome(e)) => Err(ElicitError::Url(e)),
+/// The ACP SDK's connection carries the flows: `elicitation/create` as
+/// [`ElicitationRequest`] (elicit's own request, so the form keeps its
+/// order), the SDK's response read back into elicit's model.
+impl Carrier for ConnectionTo<Client> {
+    type Error = ElicitError;
+
+    async fn create(
+        &self,
+        request: CreateElicitationRequest,
+    ) -> Result<CreateElicitationResponse, ElicitError> {
+        let response = self
+            .send_request(ElicitationRequest(request))
+            .block_task()
+            .await
+            .map_err(ElicitError::Request)?;
+        CreateElicitationResponse::try_from(&response).map_err(ElicitError::Unreadable)
+    }
+
+    async fn complete(
+        &self,
+        notification: CompleteElicitationNotification,
+    ) -> Result<(), ElicitError> {
+        self.send_notification(sdk::CompleteElicitationNotification::from(notification))
+            .map_err(ElicitError::Request)
     }
 }
 
-/// [`Elicitor::elicit_secret`]: the page, the URL request, the page's
-/// answer, the completion.
-#[cfg(feature = "sensitive")]
-async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
-    cx: &ConnectionTo<Client>,
-    state: &AgentElicitations,
-    scope: ElicitationScope,
-    message: String,
-    pages: &crate::sensitive::Pages,
-    user: Option<&VerifiedUser>,
-) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-    use crate::sensitive::SecretOutcome;
-
-    // No page for a client that cannot show one.
-    state
-        .lock()
-        .require_sensitive()
-        .map_err(ElicitError::NotSent)?;
-    let page = match user {
-        Some(user) => pages.open_for::<T>(user, message.clone()),
-        None => pages.open::<T>(message.clone()),
-    }
-    .map_err(ElicitError::PageNotOpened)?;
-    let (id, request) = page_request(page.id(), page.url(), scope, message, user);
-    // From here the id is outstanding on the connection: abandoned unless
-    // completed, whichever way this future ends (dropped included).
-    let outstanding = Outstanding { state, id: &id };
-    let answer = url_flow(cx, state, request, true).await?;
-    // Not consented: the page closes as it is dropped.
-    if let Some(ended) = SecretOutcome::unless_consented(&answer) {
-        return Ok(ended);
-    }
-    match page.answer().await {
-        Ok(value) => {
-            complete(cx, state, &id, user)?;
-            std::mem::forget(outstanding);
-            Ok(SecretOutcome::Answered(value))
+impl From<Refusal> for ElicitError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::NotSent(error) => ElicitError::NotSent(error),
+            Refusal::Invalid { errors, attempts } => ElicitError::Invalid { errors, attempts },
+            Refusal::Url(error) => ElicitError::Url(error),
+            Refusal::Completion(error) => ElicitError::Completion(error),
+            #[cfg(feature = "sensitive")]
+            Refusal::PageNotOpened(error) => ElicitError::PageNotOpened(error),
+            #[cfg(feature = "sensitive")]
+            Refusal::Page(error) => ElicitError::Page(error),
         }
-        Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
-    }
-}
-
-/// [`Elicitor::elicit_oauth`]: the flow, the URL request, the provider's
-/// answer, the completion.
-#[cfg(feature = "oauth")]
-async fn oauth_flow(
-    cx: &ConnectionTo<Client>,
-    state: &AgentElicitations,
-    scope: ElicitationScope,
-    message: String,
-    pages: &crate::sensitive::Pages,
-    provider: &crate::sensitive::oauth::Provider,
-    user: Option<&VerifiedUser>,
-) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-    use crate::sensitive::oauth::OAuthOutcome;
-
-    // No flow for a client that cannot show a page.
-    state
-        .lock()
-        .require_sensitive()
-        .map_err(ElicitError::NotSent)?;
-    let flow = match user {
-        Some(user) => pages.open_oauth_for(user, provider),
-        None => pages.open_oauth(provider),
-    }
-    .map_err(ElicitError::PageNotOpened)?;
-    let (id, request) = page_request(flow.id(), flow.url(), scope, message, user);
-    // From here the id is outstanding on the connection: abandoned unless
-    // completed, whichever way this future ends (dropped included).
-    let outstanding = Outstanding { state, id: &id };
-    let answer = url_flow(cx, state, request, true).await?;
-    // Not consented: the flow ends as it is dropped.
-    if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
-        return Ok(ended);
-    }
-    let outcome = flow.outcome().await;
-    if outcome.ends_interaction() {
-        complete(cx, state, &id, user)?;
-        std::mem::forget(outstanding);
-    }
-    Ok(outcome)
-}
-
-/// The URL request for a page of this agent's (a sensitive form's, or an
-/// OAuth flow's start page): its id is the page's, and it is bound to
-/// `user` when there is one.
-#[cfg(feature = "sensitive")]
-fn page_request(
-    page: crate::sensitive::PageId,
-    url: &str,
-    scope: ElicitationScope,
-    message: String,
-    user: Option<&VerifiedUser>,
-) -> (ElicitationId, UrlRequest) {
-    use crate::protocol::agent::UserBinding;
-
-    let id = ElicitationId::new(page.to_string());
-    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
-        UserBinding::Verified(user.clone())
-    });
-    let request = UrlRequest::new(scope, message, url, binding).elicitation_id(id.clone());
-    (id, request)
-}
-
-/// Abandons a URL elicitation's id when dropped, unless forgotten.
-#[cfg(feature = "sensitive")]
-struct Outstanding<'a> {
-    state: &'a AgentElicitations,
-    id: &'a ElicitationId,
-}
-
-#[cfg(feature = "sensitive")]
-impl Drop for Outstanding<'_> {
-    fn drop(&mut self) {
-        self.state.lock().abandon(self.id);
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::Mutex;
 
 use ::rmcp::model;
 use ::rmcp::{Peer, RoleServer, ServiceError};
@@ -12,14 +13,22 @@ use serde_json::{Map, Value};
 
 use crate::Elicit;
 use crate::error::{ContentError, SchemaError};
-use crate::protocol::agent::{AwaitingCompletion, Unsendable, sendable_schema};
+use crate::flow::{Carrier, Flows, Refusal};
+use crate::protocol::agent::{
+    AgentConnection, AwaitingCompletion, CompletionError, SendError, Unsendable, UrlOutcomeError,
+    UserBinding, sendable_schema,
+};
 use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
 use crate::protocol::url::{UrlRejection, check_url};
-use crate::protocol::{ElicitationId, Mode};
+use crate::protocol::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope,
+    Mode, RequestId,
+};
 
 use super::error::{ConversionError, OutcomeError};
 use super::request::form_params;
-use super::response::{other_action, outcome};
+use super::response::other_action;
 use super::schema::to_mcp_schema;
 
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
@@ -128,6 +137,24 @@ pub enum ElicitError {
          non-empty id (e.g. the one your callback URL carries)"
     )]
     EmptyElicitationId,
+    /// The `elicitationId` is outstanding already in this call.
+    #[error(
+        "the elicitationId `{0}` is already outstanding, nothing was sent: ids must be \
+         unique among a client's outstanding URL elicitations"
+    )]
+    DuplicateElicitationId(ElicitationId),
+    /// Nothing was sent, for a reason that has no variant of its own here
+    /// (too many URL elicitations outstanding); the message says what to do.
+    #[error("{0}")]
+    NotSent(#[source] SendError),
+    /// A URL answer could not be matched to its elicitation (abandoned
+    /// meanwhile).
+    #[error("{0}")]
+    Url(#[source] UrlOutcomeError),
+    /// A completion was refused (not outstanding, completed twice, another
+    /// user): the client is not notified.
+    #[error("{0}")]
+    Completion(#[source] CompletionError),
     /// rmcp could not send the request or notification, or the client
     /// answered with an error (transport closed, timeout, a JSON-RPC error,
     /// a protocol version without server-to-client requests, ...).
@@ -543,24 +570,10 @@ async fn ask_form<T: Elicit>(
     message: String,
     retry: Retry,
 ) -> Result<Outcome<T>, ElicitError> {
-    if !peer.supports_elicitation(Mode::Form) {
-        return Err(ElicitError::ModeNotAdvertised { mode: Mode::Form });
-    }
-    let requested = checked_form::<T>()?;
-    let mut attempts: u32 = 0;
-    let mut next = message.clone();
-    loop {
-        attempts = attempts.saturating_add(1);
-        let result = send(peer, form_params(next, requested.clone())).await?;
-        match outcome::<T>(&result) {
-            Ok(outcome) => return Ok(outcome),
-            Err(OutcomeError::Invalid(errors)) if attempts > retry.again() => {
-                return Err(ElicitError::Invalid { errors, attempts });
-            }
-            Err(OutcomeError::Invalid(errors)) => next = Retry::message(&message, &errors),
-            Err(other) => return Err(ElicitError::Unreadable(other)),
-        }
-    }
+    let state = Mutex::new(connection_of(peer));
+    Flows::new(&state, peer)
+        .form::<T>(no_scope(), message, retry)
+        .await
 }
 
 /// `T`'s schema, checked as [`AgentConnection::form`] checks it, in MCP's
@@ -575,42 +588,20 @@ pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, Elic
     to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
 }
 
-/// [`ElicitExt::elicit_secret`]: the page, the URL request, the page's
-/// answer, the completion.
+/// [`ElicitExt::elicit_secret`]: the page flow, for no verified user.
 #[cfg(feature = "sensitive")]
 async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
     peer: &Peer<RoleServer>,
     message: String,
     pages: &crate::sensitive::Pages,
 ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-    use crate::sensitive::SecretOutcome;
-
-    // No page for a client that cannot show one.
-    if !peer.supports_elicitation(Mode::Url) {
-        return Err(ElicitError::SensitiveInputNeedsUrlMode);
-    }
-    let page = pages
-        .open::<T>(message.clone())
-        .map_err(ElicitError::PageNotOpened)?;
-    let id = ElicitationId::new(page.id().to_string());
-    let request = UrlRequest::new(message, page.url(), id.clone());
-    // Dropping `page` (any early return) closes it.
-    let answer = ask_url(peer, request, true).await?;
-    // Not consented: the page closes as it is dropped.
-    if let Some(ended) = SecretOutcome::unless_consented(&answer) {
-        return Ok(ended);
-    }
-    match page.answer().await {
-        Ok(value) => {
-            peer.notify_elicitation_complete(&id).await?;
-            Ok(SecretOutcome::Answered(value))
-        }
-        Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
-    }
+    let state = Mutex::new(connection_of(peer));
+    Flows::new(&state, peer)
+        .secret(no_scope(), message, pages, None)
+        .await
 }
 
-/// [`ElicitExt::elicit_oauth`]: the flow, the URL request, the provider's
-/// answer, the completion.
+/// [`ElicitExt::elicit_oauth`]: the OAuth flow, for no verified user.
 #[cfg(feature = "oauth")]
 async fn oauth_flow(
     peer: &Peer<RoleServer>,
@@ -618,27 +609,10 @@ async fn oauth_flow(
     pages: &crate::sensitive::Pages,
     provider: &crate::sensitive::oauth::Provider,
 ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-    use crate::sensitive::oauth::OAuthOutcome;
-
-    // No flow for a client that cannot show a page.
-    if !peer.supports_elicitation(Mode::Url) {
-        return Err(ElicitError::SensitiveInputNeedsUrlMode);
-    }
-    let flow = pages
-        .open_oauth(provider)
-        .map_err(ElicitError::PageNotOpened)?;
-    let id = ElicitationId::new(flow.id().to_string());
-    let request = UrlRequest::new(message, flow.url(), id.clone());
-    // Dropping `flow` (any early return) ends it.
-    let answer = ask_url(peer, request, true).await?;
-    if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
-        return Ok(ended);
-    }
-    let outcome = flow.outcome().await;
-    if outcome.ends_interaction() {
-        peer.notify_elicitation_complete(&id).await?;
-    }
-    Ok(outcome)
+    let state = Mutex::new(connection_of(peer));
+    Flows::new(&state, peer)
+        .oauth(no_scope(), message, pages, provider, None)
+        .await
 }
 
 async fn ask_url(
@@ -646,9 +620,132 @@ async fn ask_url(
     request: UrlRequest,
     sensitive: bool,
 ) -> Result<UrlOutcome, ElicitError> {
-    let id = request.id.clone();
-    let params = url_params(request, peer.supports_elicitation(Mode::Url), sensitive)?;
-    url_outcome(&send(peer, params).await?, id)
+    let state = Mutex::new(connection_of(peer));
+    let request = crate::protocol::agent::UrlRequest::new(
+        no_scope(),
+        request.message,
+        request.url,
+        UserBinding::NoUserAuthentication,
+    )
+    .elicitation_id(request.id);
+    Flows::new(&state, peer).url(request, sensitive).await
+}
+
+/// The flows' state for a call on `peer`: the modes its client advertised
+/// at `initialize`, by MCP's rule ([`client_supports`]).
+fn connection_of(peer: &Peer<RoleServer>) -> AgentConnection {
+    let supports = |mode| peer.supports_elicitation(mode);
+    let capabilities = match (supports(Mode::Form), supports(Mode::Url)) {
+        (false, false) => None,
+        (true, false) => Some(ElicitationCapabilities::form_only()),
+        (false, true) => Some(ElicitationCapabilities::url_only()),
+        (true, true) => Some(ElicitationCapabilities::form_and_url()),
+    };
+    AgentConnection::new(capabilities)
+}
+
+/// MCP requests have no ACP scope: the flows' requests carry this one,
+/// which the MCP carrier drops.
+fn no_scope() -> ElicitationScope {
+    ElicitationScope::request(RequestId::Null)
+}
+
+/// rmcp's server peer carries the flows (MCP 2025-11-25 and earlier):
+/// `elicitation/create` in MCP's shape (a form by the
+/// [rules](crate::mcp#conversion-rules)), the answer read back into
+/// elicit's model, `notifications/elicitation/complete`.
+impl Carrier for Peer<RoleServer> {
+    type Error = ElicitError;
+
+    async fn create(
+        &self,
+        request: CreateElicitationRequest,
+    ) -> Result<CreateElicitationResponse, ElicitError> {
+        let params = match request.mode {
+            ElicitationMode::Form { requested_schema } => form_params(
+                request.message,
+                to_mcp_schema(&requested_schema).map_err(ElicitError::UnsendableForm)?,
+            ),
+            ElicitationMode::Url {
+                elicitation_id,
+                url,
+            } => model::ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: request.message,
+                url,
+                elicitation_id: elicitation_id.into_string(),
+            },
+            // The flows send form and URL requests only.
+            ElicitationMode::Other(other) => {
+                return Err(ElicitError::UnsendableForm(ConversionError::at(
+                    "mode",
+                    super::error::ConversionErrorKind::Rejected {
+                        reason: format!("MCP has no elicitation mode `{}`", other.mode()),
+                    },
+                )));
+            }
+        };
+        let result = send(self, params).await?;
+        response_of(&result).map_err(ElicitError::Unreadable)
+    }
+
+    async fn complete(
+        &self,
+        notification: CompleteElicitationNotification,
+    ) -> Result<(), ElicitError> {
+        self.notify_elicitation_complete(&notification.elicitation_id)
+            .await
+    }
+}
+
+/// rmcp's `ElicitResult` in elicit's model. Accepted content must be an
+/// object (omitted or `null`: none); an action rmcp added later is kept raw.
+fn response_of(result: &model::ElicitResult) -> Result<CreateElicitationResponse, OutcomeError> {
+    let action = match &result.action {
+        model::ElicitationAction::Accept => ElicitationAction::Accept {
+            content: match &result.content {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(content)) => Some(content.clone()),
+                Some(other) => {
+                    return Err(OutcomeError::ContentNotAnObject {
+                        found: crate::error::JsonKind::of(other),
+                    });
+                }
+            },
+        },
+        model::ElicitationAction::Decline => ElicitationAction::Decline,
+        model::ElicitationAction::Cancel => ElicitationAction::Cancel,
+        other => ElicitationAction::Other(other_action(other, result.content.as_ref())?),
+    };
+    Ok(CreateElicitationResponse { action, meta: None })
+}
+
+impl From<Refusal> for ElicitError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::NotSent(error) => match error {
+                SendError::ModeNotAdvertised { mode } => ElicitError::ModeNotAdvertised { mode },
+                SendError::SensitiveInputNeedsUrlMode => ElicitError::SensitiveInputNeedsUrlMode,
+                SendError::UnsafeUrl(rejection) => ElicitError::UnsafeUrl(rejection),
+                SendError::DuplicateElicitationId(id) => ElicitError::DuplicateElicitationId(id),
+                SendError::EmptyElicitationId => ElicitError::EmptyElicitationId,
+                SendError::InvalidFormSchema(error) => ElicitError::InvalidFormSchema(error),
+                SendError::CredentialField { field } => ElicitError::CredentialField { field },
+                // `NotInitialized` does not happen: an MCP call's state is
+                // built from the client's `initialize` (`connection_of`).
+                error @ (SendError::TooManyOutstanding | SendError::NotInitialized) => {
+                    ElicitError::NotSent(error)
+                }
+            },
+            Refusal::Invalid { errors, attempts } => ElicitError::Invalid { errors, attempts },
+            Refusal::Url(error) => ElicitError::Url(error),
+            Refusal::Completion(error) => ElicitError::Completion(error),
+            #[cfg(feature = "sensitive")]
+            Refusal::PageNotOpened(error) => ElicitError::PageNotOpened(error),
+            #[cfg(feature = "sensitive")]
+            Refusal::Page(error) => ElicitError::Page(error),
+        }
+    }
 }
 
 /// A URL request's params, once it may be sent: the client supports URL

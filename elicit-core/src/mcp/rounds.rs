@@ -27,6 +27,7 @@ use super::request::form_params;
 use super::response::outcome;
 use super::used::{MemoryUsedStates, StateId, UsedStates};
 use crate::Elicit;
+use crate::flow::{AfterAnswer, after_answer};
 use crate::protocol::Mode;
 use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
 
@@ -479,22 +480,28 @@ impl<T: Elicit> FormAsk<'_, T> {
             rounds.ask(key, form_params(message, schema));
             return None;
         };
-        match outcome::<T>(&result) {
-            Ok(answer) => {
+        let read = match outcome::<T>(&result) {
+            Ok(answer) => Ok(answer),
+            Err(OutcomeError::Invalid(errors)) => Err(errors),
+            Err(other) => return Some(Err(ElicitError::Unreadable(other))),
+        };
+        // The re-ask policy of every transport; here the next attempt is
+        // the next round.
+        match after_answer(read, &message, attempts, retry) {
+            AfterAnswer::Done(answer) => {
                 rounds.state.answers.insert(key, raw);
                 Some(Ok(answer))
             }
-            Err(OutcomeError::Invalid(errors)) if attempts > retry.again() => {
+            AfterAnswer::GiveUp { errors, attempts } => {
                 rounds.state.answers.remove(&key);
                 Some(Err(ElicitError::Invalid { errors, attempts }))
             }
-            Err(OutcomeError::Invalid(errors)) => {
+            AfterAnswer::AskAgain(next) => {
                 rounds.state.answers.remove(&key);
                 rounds.state.attempts.insert(key.clone(), attempts + 1);
-                rounds.ask(key, form_params(Retry::message(&message, &errors), schema));
+                rounds.ask(key, form_params(next, schema));
                 None
             }
-            Err(other) => Some(Err(ElicitError::Unreadable(other))),
         }
     }
 }

@@ -1,0 +1,228 @@
+//! Every elicitation flow, written once for every transport that sends
+//! requests (the ACP SDK, rmcp's server peer on MCP 2025-11-25): a form
+//! with its bounded re-ask, URL consent and completion, and (features
+//! `sensitive`, `oauth`) the secret page and the OAuth flow.
+//!
+//! The state of a connection (the modes its client advertised, the
+//! outstanding URL ids with their user binding, completion once) is an
+//! [`AgentConnection`]; a transport is a [`Carrier`]: it sends one
+//! `elicitation/create` and gives the answer in elicit's wire model, and
+//! sends `elicitation/complete`. A flow is the steps between, in one place:
+//! [`Flows`]. A transport adds its error type (which holds every
+//! [`Refusal`]) and its own vocabulary on top.
+//!
+//! The re-ask policy is also used by the MCP 2026-07-28 rounds, which
+//! answer across calls instead of awaiting: [`after_answer`].
+
+use std::future::Future;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::Elicit;
+use crate::error::ContentError;
+use crate::protocol::agent::{
+    AgentConnection, CompletionError, Outcome, Retry, SendError, UrlOutcome, UrlOutcomeError,
+    UrlRequest, VerifiedUser,
+};
+use crate::protocol::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ElicitationId, ElicitationScope,
+};
+
+#[cfg(feature = "sensitive")]
+mod page;
+
+/// What a transport does for the flows: one request, one notification.
+pub(crate) trait Carrier: Sync {
+    /// The transport's error; it holds every [`Refusal`] of the flows.
+    type Error: From<Refusal> + Send;
+
+    /// Sends `elicitation/create` and waits for the client's answer, read
+    /// into elicit's wire model (a transport that cannot carry the request,
+    /// or cannot read the answer, says so in its error).
+    fn create(
+        &self,
+        request: CreateElicitationRequest,
+    ) -> impl Future<Output = Result<CreateElicitationResponse, Self::Error>> + Send;
+
+    /// Sends `elicitation/complete` to this client.
+    // Only the page flows complete by themselves so far.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    fn complete(
+        &self,
+        notification: CompleteElicitationNotification,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+}
+
+/// Why a flow ends without an answer, whatever the transport.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// Nothing was sent: [`SendError`] says why.
+    NotSent(SendError),
+    /// Every answer broke the form's rules.
+    Invalid {
+        /// The last answer's errors.
+        errors: ContentError,
+        /// How many forms were sent.
+        attempts: u32,
+    },
+    /// A URL answer could not be matched to its elicitation.
+    Url(UrlOutcomeError),
+    /// A completion was refused.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    Completion(CompletionError),
+    /// The sensitive page or OAuth flow could not be opened.
+    #[cfg(feature = "sensitive")]
+    PageNotOpened(crate::sensitive::OpenError),
+    /// The sensitive page failed after the user consented.
+    #[cfg(feature = "sensitive")]
+    Page(crate::sensitive::PageError),
+}
+
+/// What to do after a form's answer was read: the policy of
+/// [`Retry`], once for every transport.
+pub(crate) enum AfterAnswer<T> {
+    /// The user's answer: done.
+    Done(Outcome<T>),
+    /// Invalid, and retries are left: send the form again with this message.
+    AskAgain(String),
+    /// Invalid after the last attempt.
+    GiveUp {
+        /// The last answer's errors.
+        errors: ContentError,
+        /// How many forms were sent.
+        attempts: u32,
+    },
+}
+
+/// The re-ask policy: an invalid accept is asked again with the errors in
+/// the message ([`Retry::message`]) while attempts are left; a decline or a
+/// cancel is an answer, returned at once. `attempts` counts the forms sent,
+/// this one included.
+pub(crate) fn after_answer<T>(
+    read: Result<Outcome<T>, ContentError>,
+    original_message: &str,
+    attempts: u32,
+    retry: Retry,
+) -> AfterAnswer<T> {
+    match read {
+        Ok(outcome) => AfterAnswer::Done(outcome),
+        Err(errors) if attempts > retry.again() => AfterAnswer::GiveUp { errors, attempts },
+        Err(errors) => AfterAnswer::AskAgain(Retry::message(original_message, &errors)),
+    }
+}
+
+/// The flows of one connection: its state and its transport.
+pub(crate) struct Flows<'a, C> {
+    state: &'a Mutex<AgentConnection>,
+    carrier: &'a C,
+}
+
+impl<'a, C: Carrier> Flows<'a, C> {
+    /// The flows of the connection whose state is `state`, carried by
+    /// `carrier`.
+    pub(crate) fn new(state: &'a Mutex<AgentConnection>, carrier: &'a C) -> Self {
+        Self { state, carrier }
+    }
+
+    fn lock(&self) -> MutexGuard<'a, AgentConnection> {
+        lock(self.state)
+    }
+
+    /// The form `T`, asked again (up to `retry`) while its answer breaks
+    /// the form's rules.
+    pub(crate) async fn form<T: Elicit>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        retry: Retry,
+    ) -> Result<Outcome<T>, C::Error> {
+        let mut next = message.clone();
+        let mut attempts: u32 = 0;
+        loop {
+            attempts = attempts.saturating_add(1);
+            let (request, pending) = self
+                .lock()
+                .form::<T>(scope.clone(), next)
+                .map_err(Refusal::NotSent)?;
+            let response = self.carrier.create(request).await?;
+            match after_answer(pending.outcome(&response), &message, attempts, retry) {
+                AfterAnswer::Done(outcome) => return Ok(outcome),
+                AfterAnswer::AskAgain(message) => next = message,
+                AfterAnswer::GiveUp { errors, attempts } => {
+                    return Err(Refusal::Invalid { errors, attempts }.into());
+                }
+            }
+        }
+    }
+
+    /// A URL request (`sensitive`: URL mode or nothing, never a form), and
+    /// its answer. The id stays outstanding on a consent, until
+    /// [`complete`](Self::complete) or abandoned; it is abandoned when the
+    /// request fails or the answer is an unknown action.
+    pub(crate) async fn url(
+        &self,
+        request: UrlRequest,
+        sensitive: bool,
+    ) -> Result<UrlOutcome, C::Error> {
+        let built = {
+            let mut connection = self.lock();
+            if sensitive {
+                connection.sensitive(request)
+            } else {
+                connection.url(request)
+            }
+        };
+        let (request, pending) = built.map_err(Refusal::NotSent)?;
+        let id = pending.id().clone();
+        let response = match self.carrier.create(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                self.lock().abandon(&id);
+                return Err(error);
+            }
+        };
+        let outcome = self.lock().url_outcome(pending, &response);
+        match outcome {
+            Ok(UrlOutcome::UnknownAction(other)) => {
+                self.lock().abandon(&id);
+                Ok(UrlOutcome::UnknownAction(other))
+            }
+            Ok(outcome) => Ok(outcome),
+            Err(error) => Err(Refusal::Url(error).into()),
+        }
+    }
+
+    // Only the page flows and the ACP SDK complete so far.
+    #[cfg_attr(not(any(feature = "sensitive", feature = "acp-sdk")), allow(dead_code))]
+    /// The `elicitation/complete` notification for `id`, once: refused when
+    /// `id` is not outstanding, already completed, or bound to another
+    /// user than `completed_by`.
+    pub(crate) fn completion(
+        &self,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<CompleteElicitationNotification, C::Error> {
+        self.lock()
+            .complete(id, completed_by)
+            .map_err(|error| Refusal::Completion(error).into())
+    }
+
+    /// Completes `id` ([`completion`](Self::completion)) and tells the
+    /// client.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) async fn complete(
+        &self,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<(), C::Error> {
+        let notification = self.completion(id, completed_by)?;
+        self.carrier.complete(notification).await
+    }
+}
+
+/// The connection's state. Nothing panics while the lock is held (the
+/// connection's methods are plain bookkeeping), so a poisoned lock still
+/// holds a consistent state.
+pub(crate) fn lock(state: &Mutex<AgentConnection>) -> MutexGuard<'_, AgentConnection> {
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,121 @@
+//! The flows through a page of the agent's own (feature `sensitive`): a
+//! sensitive form, and (feature `oauth`) an OAuth flow's start page. Each
+//! is URL mode or nothing: the page is opened, its URL sent (bound to the
+//! verified user, if any), and once the user consented, the page's answer
+//! awaited and the elicitation completed.
+
+use crate::protocol::agent::{UrlRequest, UserBinding, VerifiedUser};
+use crate::protocol::{ElicitationId, ElicitationScope};
+use crate::sensitive::{PageId, Pages, SecretOutcome, SensitiveForm};
+
+use super::{Carrier, Flows, Refusal};
+
+impl<C: Carrier> Flows<'_, C> {
+    /// The sensitive form `T` on a page `pages` serve (for `user`, when the
+    /// pages verify users): its checked value, or how it ended. Dropping
+    /// the future closes the page and abandons the id.
+    pub(crate) async fn secret<T: SensitiveForm + Send>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        pages: &Pages,
+        user: Option<&VerifiedUser>,
+    ) -> Result<SecretOutcome<T>, C::Error> {
+        // No page for a client that cannot show one.
+        self.lock().require_sensitive().map_err(Refusal::NotSent)?;
+        let page = match user {
+            Some(user) => pages.open_for::<T>(user, message.clone()),
+            None => pages.open::<T>(message.clone()),
+        }
+        .map_err(Refusal::PageNotOpened)?;
+        let (id, request) = page_request(page.id(), page.url(), scope, message, user);
+        // From here the id is outstanding: abandoned unless completed,
+        // whichever way this future ends (dropped included).
+        let outstanding = Outstanding {
+            flows: self,
+            id: &id,
+        };
+        let answer = self.url(request, true).await?;
+        // Not consented: the page closes as it is dropped.
+        if let Some(ended) = SecretOutcome::unless_consented(&answer) {
+            return Ok(ended);
+        }
+        match page.answer().await {
+            Ok(value) => {
+                self.complete(&id, user).await?;
+                std::mem::forget(outstanding);
+                Ok(SecretOutcome::Answered(value))
+            }
+            Err(error) => SecretOutcome::unanswered(error).map_err(|e| Refusal::Page(e).into()),
+        }
+    }
+
+    /// An OAuth flow at `provider` through a start page `pages` serve (for
+    /// `user`, when the pages verify users): the token, or how it ended.
+    /// Dropping the future ends the flow and abandons the id.
+    #[cfg(feature = "oauth")]
+    pub(crate) async fn oauth(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        pages: &Pages,
+        provider: &crate::sensitive::oauth::Provider,
+        user: Option<&VerifiedUser>,
+    ) -> Result<crate::sensitive::oauth::OAuthOutcome, C::Error> {
+        use crate::sensitive::oauth::OAuthOutcome;
+
+        // No flow for a client that cannot show a page.
+        self.lock().require_sensitive().map_err(Refusal::NotSent)?;
+        let flow = match user {
+            Some(user) => pages.open_oauth_for(user, provider),
+            None => pages.open_oauth(provider),
+        }
+        .map_err(Refusal::PageNotOpened)?;
+        let (id, request) = page_request(flow.id(), flow.url(), scope, message, user);
+        let outstanding = Outstanding {
+            flows: self,
+            id: &id,
+        };
+        let answer = self.url(request, true).await?;
+        // Not consented: the flow ends as it is dropped.
+        if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
+            return Ok(ended);
+        }
+        let outcome = flow.outcome().await;
+        if outcome.ends_interaction() {
+            self.complete(&id, user).await?;
+            std::mem::forget(outstanding);
+        }
+        Ok(outcome)
+    }
+}
+
+/// The URL request for a page of the agent's (a sensitive form's, or an
+/// OAuth flow's start page): its id is the page's, and it is bound to
+/// `user` when there is one.
+fn page_request(
+    page: PageId,
+    url: &str,
+    scope: ElicitationScope,
+    message: String,
+    user: Option<&VerifiedUser>,
+) -> (ElicitationId, UrlRequest) {
+    let id = ElicitationId::new(page.to_string());
+    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
+        UserBinding::Verified(user.clone())
+    });
+    let request = UrlRequest::new(scope, message, url, binding).elicitation_id(id.clone());
+    (id, request)
+}
+
+/// Abandons a URL elicitation's id when dropped, unless forgotten.
+struct Outstanding<'f, 'a, C> {
+    flows: &'f Flows<'a, C>,
+    id: &'f ElicitationId,
+}
+
+impl<C> Drop for Outstanding<'_, '_, C> {
+    fn drop(&mut self) {
+        super::lock(self.flows.state).abandon(self.id);
+    }
+}
