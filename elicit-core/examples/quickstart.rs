@@ -194,7 +194,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "https://agent.example.com/connect/deploy-token",
         UserBinding::NoUserAuthentication,
     );
-    match connection.sensitive(sensitive) {
+    match connection.url(sensitive.sensitive()) {
         Ok(_) => println!("   (unexpected) a URL request was built"),
         Err(err) => println!("   refused: {err}"),
     }

@@ -71,7 +71,9 @@
 //!
 //! Passwords, API keys, tokens, private keys, recovery codes and payment
 //! credentials must go through URL mode
-//! ([`AgentConnection::sensitive`](protocol::agent::AgentConnection::sensitive)).
+//! (a [`UrlRequest`](protocol::agent::UrlRequest) marked
+//! [`sensitive`](protocol::agent::UrlRequest::sensitive), or a page of the
+//! agent's own: `sensitive`).
 //! `#[secret]` on a field, or a field whose name looks like a credential, is a
 //! compile error that says so.
 //!
@@ -95,9 +97,10 @@ pub mod credential;
 mod error;
 mod field;
 // Every elicitation flow written once, for the transports that send
-// requests (compiled with them: nothing else calls it).
+// requests, and the calls they return (compiled with them: nothing else
+// calls it).
 #[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
-mod flow;
+pub mod flow;
 mod form;
 pub mod format;
 mod json;

@@ -1,6 +1,6 @@
 //! `elicit_core::acp::sdk` end to end, in process: an agent on the official
 //! ACP SDK asking with `elicitor.elicit_form` / `elicit_url` /
-//! `elicit_sensitive` / `complete` (in a task of `AgentElicitations::spawn`), against a client on the same SDK answering with
+//! `elicit_url` (sensitive or not) / `complete` (in a task of `AgentElicitations::spawn`), against a client on the same SDK answering with
 //! `ClientElicitations::handler` and a scripted renderer. The two are joined
 //! by the SDK's own in-memory transport, so every message goes through the
 //! SDK's JSON-RPC layer. (`tests/it/acp_demo.rs` runs the same APIs over
@@ -200,7 +200,7 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 .await,
         ),
         Flow::Url => Got::Url(elicitor.elicit_url(token_request()).await),
-        Flow::Sensitive => Got::Url(elicitor.elicit_sensitive(token_request()).await),
+        Flow::Sensitive => Got::Url(elicitor.elicit_url(token_request().sensitive()).await),
         Flow::UrlThenComplete => {
             let outcome = elicitor.elicit_url(token_request()).await;
             assert!(

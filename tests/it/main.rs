@@ -30,6 +30,6 @@ mod schema;
 mod sensitive_body;
 mod sensitive_form;
 mod sensitive_page;
-mod sensitive_server;
+pub(crate) mod sensitive_server;
 mod url_whatwg;
 mod user_crates;

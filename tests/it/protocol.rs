@@ -576,7 +576,7 @@ fn every_request_the_agent_builds_conforms() {
         );
 
         let (request, _) = agent
-            .sensitive(unbound("https://agent.example.com/key"))
+            .url(unbound("https://agent.example.com/key").sensitive())
             .unwrap();
         assert_official_request(&request);
     }
@@ -769,7 +769,7 @@ fn sensitive_input_never_yields_a_form_request() {
             .as_ref()
             .is_some_and(ElicitationCapabilities::supports_url);
         let mut agent = AgentConnection::new(caps.clone());
-        match agent.sensitive(unbound("https://agent.example.com/api-key")) {
+        match agent.url(unbound("https://agent.example.com/api-key").sensitive()) {
             Ok((request, pending)) => {
                 assert!(url);
                 assert!(matches!(request.mode, ElicitationMode::Url { .. }));
@@ -789,7 +789,7 @@ fn sensitive_input_never_yields_a_form_request() {
         // replaced by a form.
         if url {
             assert!(matches!(
-                agent.sensitive(unbound("https://agent.example.com/?api_key=1")),
+                agent.url(unbound("https://agent.example.com/?api_key=1").sensitive()),
                 Err(SendError::UnsafeUrl(
                     UrlRejection::CredentialParameter { .. }
                 ))

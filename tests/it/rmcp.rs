@@ -1022,7 +1022,7 @@ fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
             ScriptedClient::with(capability.clone(), vec![json!({"action": "accept"})]);
         let ((sensitive, url), seen) = runtime().block_on(with_peer(client, async |peer| {
             (
-                peer.elicit_sensitive(connect()).await,
+                peer.elicit_url_consent(connect().sensitive()).await,
                 peer.elicit_url_consent(connect()).await,
             )
         }));
@@ -1050,7 +1050,10 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
     );
     let ((url, sensitive, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
         let url = peer.elicit_url_consent(connect()).await.unwrap();
-        let sensitive = peer.elicit_sensitive(connect()).await.unwrap();
+        let sensitive = peer
+            .elicit_url_consent(connect().sensitive())
+            .await
+            .unwrap();
         peer.notify_elicitation_complete(&"gh-42".into())
             .await
             .unwrap();
@@ -1094,7 +1097,9 @@ fn url_mode_decline_and_cancel() {
     let (outcomes, seen) = runtime().block_on(with_peer(client, async |peer| {
         [
             peer.elicit_url_consent(connect()).await.unwrap(),
-            peer.elicit_sensitive(connect()).await.unwrap(),
+            peer.elicit_url_consent(connect().sensitive())
+                .await
+                .unwrap(),
         ]
     }));
     assert_eq!(outcomes, [UrlOutcome::Declined, UrlOutcome::Cancelled]);
@@ -1108,7 +1113,7 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login", "e1");
         let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login", "");
         (
-            peer.elicit_sensitive(http).await,
+            peer.elicit_url_consent(http.sensitive()).await,
             peer.elicit_url_consent(empty).await,
             peer.notify_elicitation_complete(&"".into()).await,
         )
@@ -1298,6 +1303,77 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     );
     let visit = open_the_one_url(&seen);
     assert_eq!(visit.status, 410, "the declined page is still open");
+}
+
+/// Feature `sensitive`: a page on hosted pages (which verify users),
+/// opened from an MCP tool for the user the server authenticated
+/// (`.for_user`), is served to that user only; the user's answer is
+/// returned and the completion notified. Without the user, no page is
+/// opened and nothing is sent.
+#[test]
+fn a_hosted_secret_page_from_mcp_is_served_only_to_its_verified_user() {
+    use crate::sensitive_server::hosted::{call, get, pages, submit_as};
+    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::sensitive::{ExposeSecret, OpenError, SecretOutcome};
+
+    let pages = pages();
+    let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
+    let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
+        peer.elicit_secret::<ApiToken>("m", &pages).await
+    }));
+    assert!(
+        matches!(
+            refused,
+            Err(ElicitError::PageNotOpened(OpenError::UserRequired))
+        ),
+        "{refused:?}"
+    );
+    assert!(seen.is_empty(), "{seen:?}");
+
+    let (client, mut notified) =
+        ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
+    let visitor = {
+        let (client, pages) = (client.clone(), pages.clone());
+        std::thread::spawn(move || {
+            let url = loop {
+                if let Some(ElicitRequestParams::UrlElicitationParams { url, .. }) =
+                    client.seen().first()
+                {
+                    break url.clone();
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            };
+            let path = url
+                .strip_prefix("https://agent.example.com")
+                .expect("the hosted pages' URL")
+                .to_owned();
+            let bob = call(&pages, get(&path, Some("bob")), "").status;
+            let nobody = call(&pages, get(&path, None), "").status;
+            let alice = submit_as(&pages, &path, "alice", "token=tok-0123456789");
+            (bob, nobody, alice)
+        })
+    };
+    let alice = VerifiedUser::new("alice");
+    let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let outcome = peer
+            .elicit_secret::<ApiToken>("Paste your API token.", &pages)
+            .for_user(&alice)
+            .await
+            .unwrap();
+        (outcome, notified.recv().await.unwrap())
+    }));
+    assert_eq!(visitor.join().unwrap(), (403, 403, 200));
+    let SecretOutcome::Answered(token) = outcome else {
+        panic!("answered: {outcome:?}");
+    };
+    assert_eq!(token.token.expose_secret(), "tok-0123456789");
+    let [ElicitRequestParams::UrlElicitationParams { elicitation_id, .. }] = &seen[..] else {
+        panic!("one URL request: {seen:?}");
+    };
+    assert_eq!(
+        completed.params,
+        Some(json!({"elicitationId": elicitation_id}))
+    );
 }
 
 /// A client's JSON-RPC error: the message names the code, never the

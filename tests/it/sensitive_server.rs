@@ -461,7 +461,7 @@ fn slow_clients_are_cut_off() {
 // ---------------------------------------------------------------------------
 // Hosted pages: the `tower` service, called as a web framework calls it.
 
-mod hosted {
+pub(crate) mod hosted {
     use elicit_core::protocol::agent::VerifiedUser;
     use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, PageResponse, Pages};
     use http_body_util::{BodyExt, Full};
@@ -473,7 +473,7 @@ mod hosted {
 
     /// Stands in for the host's own authentication: the user a trusted
     /// header names.
-    fn pages() -> Pages {
+    pub(crate) fn pages() -> Pages {
         Pages::hosted(BASE, |request: &http::request::Parts| {
             let user = request.headers.get("x-user")?.to_str().ok()?;
             Some(VerifiedUser::new(user))
@@ -481,13 +481,13 @@ mod hosted {
         .unwrap()
     }
 
-    struct Reply {
-        status: u16,
+    pub(crate) struct Reply {
+        pub(crate) status: u16,
         headers: http::HeaderMap,
         body: String,
     }
 
-    fn call(pages: &Pages, request: http::request::Builder, body: &str) -> Reply {
+    pub(crate) fn call(pages: &Pages, request: http::request::Builder, body: &str) -> Reply {
         let request = request
             .header("host", "agent.example.com")
             .body(Full::new(std::io::Cursor::new(body.as_bytes().to_vec())))
@@ -504,12 +504,34 @@ mod hosted {
         }
     }
 
-    fn get(path: &str, user: Option<&str>) -> http::request::Builder {
+    pub(crate) fn get(path: &str, user: Option<&str>) -> http::request::Builder {
         let request = http::Request::get(path);
         match user {
             Some(user) => request.header("x-user", user),
             None => request,
         }
+    }
+
+    /// `user` opens the page at `path` and submits `fields` (URL-encoded,
+    /// without the CSRF token) as a same-origin post: the post's status.
+    pub(crate) fn submit_as(pages: &Pages, path: &str, user: &str, fields: &str) -> u16 {
+        let shown = call(pages, get(path, Some(user)), "");
+        assert_eq!(shown.status, 200, "{}", shown.body);
+        let set = shown.headers["set-cookie"].to_str().unwrap().to_owned();
+        let cookie = set.split(';').next().unwrap().to_owned();
+        let at = shown.body.find(r#"name="csrf" value=""#).unwrap() + 19;
+        let csrf = &shown.body[at..at + 32];
+        call(
+            pages,
+            http::Request::post(path)
+                .header("x-user", user)
+                .header("cookie", &cookie)
+                .header("sec-fetch-site", "same-origin")
+                .header("origin", "https://agent.example.com")
+                .header("content-type", "application/x-www-form-urlencoded"),
+            &format!("csrf={csrf}&{fields}"),
+        )
+        .status
     }
 
     #[test]

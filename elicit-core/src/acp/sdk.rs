@@ -139,9 +139,7 @@
 //! ```
 
 use std::fmt;
-use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
-use std::pin::Pin;
+use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use agent_client_protocol::v1::ConnectionTo;
@@ -154,11 +152,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::Elicit;
 use crate::error::ContentError;
+#[cfg(feature = "sensitive")]
+use crate::flow::PageCall;
 use crate::flow::{Carrier, Flows, Refusal};
+use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{
-    AgentConnection, CompletionError, Retry, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
+    AgentConnection, CompletionError, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
 };
-use crate::protocol::agent::{Outcome, UrlOutcome};
 use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
@@ -399,21 +399,20 @@ impl Elicitor {
         scope: ElicitationScope,
         message: impl Into<String>,
     ) -> FormCall<'_, T> {
-        FormCall::new(&self.cx, &self.state, scope, message.into())
+        FormCall::new(message.into(), move |message, retry| {
+            Box::pin(async move { self.flows().form::<T>(scope, message, retry).await })
+        })
     }
 
     /// Sends a URL-mode elicitation (the URL checked first) and reads the
     /// answer. `Consented` only means the user agreed to open the URL:
     /// completion is yours to report with [`complete`](Self::complete).
-    /// An answer with an unknown action, or none, abandons the id.
+    /// An answer with an unknown action, or none, abandons the id. For
+    /// sensitive input, mark the request
+    /// [`sensitive`](UrlRequest::sensitive): URL mode or nothing, never a
+    /// form.
     pub async fn elicit_url(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        self.flows().url(request, false).await
-    }
-
-    /// [`elicit_url`](Self::elicit_url) for sensitive input (secrets,
-    /// credentials, payments): URL mode or nothing, never a form.
-    pub async fn elicit_sensitive(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        self.flows().url(request, true).await
+        self.flows().url(request).await
     }
 
     /// Asks for the sensitive form `T` on a page these `pages` serve, in
@@ -427,7 +426,7 @@ impl Elicitor {
     ///
     /// The page is bound to the first browser that opens it; for pages
     /// that verify users ([`Pages::hosted`](crate::sensitive::Pages::hosted)),
-    /// use [`elicit_secret_for`](Self::elicit_secret_for).
+    /// say whom it is for: `.for_user(&user)` ([`PageCall::for_user`]).
     ///
     /// ```no_run
     /// # async fn turn(elicitor: elicit_core::acp::sdk::Elicitor, scope: elicit_core::protocol::ElicitationScope) {
@@ -454,32 +453,16 @@ impl Elicitor {
     /// # }
     /// ```
     #[cfg(feature = "sensitive")]
-    pub async fn elicit_secret<T: crate::sensitive::SensitiveForm + Send>(
-        &self,
+    pub fn elicit_secret<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
+        &'a self,
         scope: ElicitationScope,
         message: impl Into<String>,
-        pages: &crate::sensitive::Pages,
-    ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-        self.flows()
-            .secret(scope, message.into(), pages, None)
-            .await
-    }
-
-    /// [`elicit_secret`](Self::elicit_secret) for the verified user `user`:
-    /// the page is served only to requests the pages' user verifier finds
-    /// `user` in, the URL request is bound to `user`, and so is its
-    /// completion.
-    #[cfg(feature = "sensitive")]
-    pub async fn elicit_secret_for<T: crate::sensitive::SensitiveForm + Send>(
-        &self,
-        user: &VerifiedUser,
-        scope: ElicitationScope,
-        message: impl Into<String>,
-        pages: &crate::sensitive::Pages,
-    ) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
-        self.flows()
-            .secret(scope, message.into(), pages, Some(user))
-            .await
+        pages: &'a crate::sensitive::Pages,
+    ) -> SecretCall<'a, T> {
+        let message = message.into();
+        PageCall::new(move |user| {
+            Box::pin(async move { self.flows().secret(scope, message, pages, user).await })
+        })
     }
 
     /// Asks the user to authorize the agent at an OAuth provider, in one
@@ -511,35 +494,27 @@ impl Elicitor {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// For pages that verify users, say whom the flow is for:
+    /// `.for_user(&user)` ([`PageCall::for_user`]): the start page and the
+    /// callback are then served only to that user, and the URL request and
+    /// its completion are bound to them.
     #[cfg(feature = "oauth")]
-    pub async fn elicit_oauth(
-        &self,
+    pub fn elicit_oauth<'a>(
+        &'a self,
         scope: ElicitationScope,
         message: impl Into<String>,
-        pages: &crate::sensitive::Pages,
-        provider: &crate::sensitive::oauth::Provider,
-    ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        self.flows()
-            .oauth(scope, message.into(), pages, provider, None)
-            .await
-    }
-
-    /// [`elicit_oauth`](Self::elicit_oauth) for the verified user `user`:
-    /// the start page and the callback are served only to requests the
-    /// pages' user verifier finds `user` in, the URL request is bound to
-    /// `user`, and so is its completion.
-    #[cfg(feature = "oauth")]
-    pub async fn elicit_oauth_for(
-        &self,
-        user: &VerifiedUser,
-        scope: ElicitationScope,
-        message: impl Into<String>,
-        pages: &crate::sensitive::Pages,
-        provider: &crate::sensitive::oauth::Provider,
-    ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        self.flows()
-            .oauth(scope, message.into(), pages, provider, Some(user))
-            .await
+        pages: &'a crate::sensitive::Pages,
+        provider: &'a crate::sensitive::oauth::Provider,
+    ) -> OAuthCall<'a> {
+        let message = message.into();
+        PageCall::new(move |user| {
+            Box::pin(async move {
+                self.flows()
+                    .oauth(scope, message, pages, provider, user)
+                    .await
+            })
+        })
     }
 
     /// Reports that the out-of-band flow of `id` finished (as
@@ -626,15 +601,34 @@ pub trait ElicitClient {
         self.elicitor().elicit_url(request)
     }
 
-    /// Refused: use [`Elicitor::elicit_sensitive`].
-    fn elicit_sensitive(
-        &self,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
+    /// Refused: use [`Elicitor::elicit_secret`].
+    #[cfg(feature = "sensitive")]
+    fn elicit_secret<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
+        &'a self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+    ) -> SecretCall<'a, T>
     where
         Self: OffDispatchLoop,
     {
-        self.elicitor().elicit_sensitive(request)
+        self.elicitor().elicit_secret(scope, message, pages)
+    }
+
+    /// Refused: use [`Elicitor::elicit_oauth`].
+    #[cfg(feature = "oauth")]
+    fn elicit_oauth<'a>(
+        &'a self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        pages: &'a crate::sensitive::Pages,
+        provider: &'a crate::sensitive::oauth::Provider,
+    ) -> OAuthCall<'a>
+    where
+        Self: OffDispatchLoop,
+    {
+        self.elicitor()
+            .elicit_oauth(scope, message, pages, provider)
     }
 }
 
@@ -663,67 +657,19 @@ pub mod prelude {
     pub use crate::protocol::agent::{Outcome, UrlOutcome, UrlRequest};
 }
 
-/// A form elicitation, sent when awaited. `.retry(n)` asks again up to `n`
-/// times when the accepted content breaks the form's rules, with the
-/// errors in the message ([`Retry`]); a decline or a cancel is returned at
-/// once.
-#[must_use = "a FormCall does nothing until it is awaited"]
-pub struct FormCall<'a, T> {
-    cx: &'a ConnectionTo<Client>,
-    state: &'a AgentElicitations,
-    scope: ElicitationScope,
-    message: String,
-    retry: Retry,
-    form: PhantomData<fn() -> T>,
-}
+/// A form elicitation on the ACP SDK, sent when awaited:
+/// [`Elicitor::elicit_form`] (see [`flow::FormCall`](crate::flow::FormCall)).
+pub type FormCall<'a, T> = crate::flow::FormCall<'a, T, ElicitError>;
 
-impl<T> fmt::Debug for FormCall<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FormCall")
-            .field("form", &std::any::type_name::<T>())
-            .field("scope", &self.scope)
-            .field("message", &self.message)
-            .field("retry", &self.retry)
-            .finish_non_exhaustive()
-    }
-}
+/// A sensitive form on the agent's page, sent when awaited:
+/// [`Elicitor::elicit_secret`] (see [`PageCall`]).
+#[cfg(feature = "sensitive")]
+pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>, ElicitError>;
 
-impl<'a, T> FormCall<'a, T> {
-    fn new(
-        cx: &'a ConnectionTo<Client>,
-        state: &'a AgentElicitations,
-        scope: ElicitationScope,
-        message: String,
-    ) -> Self {
-        Self {
-            cx,
-            state,
-            scope,
-            message,
-            retry: Retry::NEVER,
-            form: PhantomData,
-        }
-    }
-
-    /// Asks again up to `again` more times after an invalid answer.
-    pub fn retry(mut self, again: u32) -> Self {
-        self.retry = Retry::times(again);
-        self
-    }
-}
-
-impl<'a, T: Elicit + Send + 'a> IntoFuture for FormCall<'a, T> {
-    type Output = Result<Outcome<T>, ElicitError>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            Flows::new(&self.state.connection, self.cx)
-                .form::<T>(self.scope, self.message, self.retry)
-                .await
-        })
-    }
-}
+/// An OAuth flow through the agent's start page, sent when awaited:
+/// [`Elicitor::elicit_oauth`] (see [`PageCall`]).
+#[cfg(feature = "oauth")]
+pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, ElicitError>;
 
 /// The ACP SDK's connection carries the flows: `elicitation/create` as
 /// [`ElicitationRequest`] (elicit's own request, so the form keeps its

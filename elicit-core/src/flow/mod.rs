@@ -28,8 +28,13 @@ use crate::protocol::{
     ElicitationId, ElicitationScope,
 };
 
+mod call;
 #[cfg(feature = "sensitive")]
 mod page;
+
+pub use call::FormCall;
+#[cfg(feature = "sensitive")]
+pub use call::PageCall;
 
 /// What a transport does for the flows: one request, one notification.
 pub(crate) trait Carrier: Sync {
@@ -155,23 +160,12 @@ impl<'a, C: Carrier> Flows<'a, C> {
         }
     }
 
-    /// A URL request (`sensitive`: URL mode or nothing, never a form), and
-    /// its answer. The id stays outstanding on a consent, until
+    /// A URL request (a sensitive one: URL mode or nothing, never a form),
+    /// and its answer. The id stays outstanding on a consent, until
     /// [`complete`](Self::complete) or abandoned; it is abandoned when the
     /// request fails or the answer is an unknown action.
-    pub(crate) async fn url(
-        &self,
-        request: UrlRequest,
-        sensitive: bool,
-    ) -> Result<UrlOutcome, C::Error> {
-        let built = {
-            let mut connection = self.lock();
-            if sensitive {
-                connection.sensitive(request)
-            } else {
-                connection.url(request)
-            }
-        };
+    pub(crate) async fn url(&self, request: UrlRequest) -> Result<UrlOutcome, C::Error> {
+        let built = self.lock().url(request);
         let (request, pending) = built.map_err(Refusal::NotSent)?;
         let id = pending.id().clone();
         let response = match self.carrier.create(request).await {

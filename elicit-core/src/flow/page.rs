@@ -35,7 +35,7 @@ impl<C: Carrier> Flows<'_, C> {
             flows: self,
             id: &id,
         };
-        let answer = self.url(request, true).await?;
+        let answer = self.url(request.sensitive()).await?;
         // Not consented: the page closes as it is dropped.
         if let Some(ended) = SecretOutcome::unless_consented(&answer) {
             return Ok(ended);
@@ -76,7 +76,7 @@ impl<C: Carrier> Flows<'_, C> {
             flows: self,
             id: &id,
         };
-        let answer = self.url(request, true).await?;
+        let answer = self.url(request.sensitive()).await?;
         // Not consented: the flow ends as it is dropped.
         if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
             return Ok(ended);

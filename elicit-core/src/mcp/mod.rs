@@ -108,6 +108,10 @@ mod used;
 
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use error::{ConversionError, ConversionErrorKind, OutcomeError};
+#[cfg(feature = "oauth")]
+pub use peer::OAuthCall;
+#[cfg(feature = "sensitive")]
+pub use peer::SecretCall;
 pub use peer::{
     ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt, FormCall, UrlRequest,
     client_supports,

@@ -1,10 +1,7 @@
 //! Typed elicitation in one call on rmcp's server peer: [`ElicitExt`], its
 //! form builder [`FormCall`], URL mode and the completion notification.
 
-use std::fmt;
-use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
-use std::pin::Pin;
+use std::future::Future;
 use std::sync::Mutex;
 
 use ::rmcp::model;
@@ -13,12 +10,14 @@ use serde_json::{Map, Value};
 
 use crate::Elicit;
 use crate::error::{ContentError, SchemaError};
+#[cfg(feature = "sensitive")]
+use crate::flow::PageCall;
 use crate::flow::{Carrier, Flows, Refusal};
+use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{
     AgentConnection, AwaitingCompletion, CompletionError, SendError, Unsendable, UrlOutcomeError,
     UserBinding, sendable_schema,
 };
-use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
 use crate::protocol::url::{UrlRejection, check_url};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
@@ -101,8 +100,9 @@ pub enum ElicitError {
         /// The mode that was asked for.
         mode: Mode,
     },
-    /// [`ElicitExt::elicit_sensitive`] needs URL mode, which the client did
-    /// not advertise. No request was sent; there is no fallback to a form.
+    /// A [`sensitive`](UrlRequest::sensitive) request (or a secret page, an
+    /// OAuth flow) needs URL mode, which the client did not advertise. No
+    /// request was sent; there is no fallback to a form.
     #[error(
         "sensitive input needs URL mode, which the MCP client did not advertise \
          (`capabilities.elicitation.url`): no request was sent; never ask for it in a form; \
@@ -117,7 +117,7 @@ pub enum ElicitError {
     /// a form.
     #[error(
         "the form field `{field}` looks like a credential, no request was sent: forms must \
-         never collect secrets; use `elicit_sensitive` (URL mode) instead"
+         never collect secrets; use `elicit_secret` (a page, URL mode) instead"
     )]
     CredentialField {
         /// The property's wire name.
@@ -234,10 +234,10 @@ pub fn client_supports(capabilities: &model::ClientCapabilities, mode: Mode) -> 
     }
 }
 
-/// A URL-mode elicitation to send with [`ElicitExt::elicit_url_consent`] or
-/// [`ElicitExt::elicit_sensitive`]: the message the client shows, the URL it
-/// offers to open, and the `elicitationId` your out-of-band callback will
-/// report as complete.
+/// A URL-mode elicitation to send with [`ElicitExt::elicit_url_consent`]:
+/// the message the client shows, the URL it offers to open, and the
+/// `elicitationId` your out-of-band callback will report as complete; for
+/// sensitive input, marked [`sensitive`](Self::sensitive).
 ///
 /// ```
 /// use elicit_core::mcp::UrlRequest;
@@ -254,6 +254,7 @@ pub struct UrlRequest {
     message: String,
     url: String,
     id: ElicitationId,
+    sensitive: bool,
 }
 
 impl UrlRequest {
@@ -274,7 +275,18 @@ impl UrlRequest {
             message: message.into(),
             url: url.into(),
             id: elicitation_id.into(),
+            sensitive: false,
         }
+    }
+
+    /// Marks the request as sensitive input (passwords, API keys, tokens,
+    /// payment details): a client without URL mode gets
+    /// [`ElicitError::SensitiveInputNeedsUrlMode`] and no request. It never
+    /// falls back to a form, whatever the client supports.
+    #[must_use]
+    pub fn sensitive(mut self) -> Self {
+        self.sensitive = true;
+        self
     }
 
     /// The `elicitationId`.
@@ -372,16 +384,6 @@ pub trait ElicitExt: sealed::Sealed {
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_;
 
-    /// The entry point for sensitive input (passwords, API keys, tokens,
-    /// payment details): [`elicit_url_consent`](Self::elicit_url_consent),
-    /// but a client without URL mode gets
-    /// [`ElicitError::SensitiveInputNeedsUrlMode`] and no request. It never
-    /// falls back to a form, whatever the client supports.
-    fn elicit_sensitive(
-        &self,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_;
-
     /// Tells the client that the out-of-band interaction of URL elicitation
     /// `id` finished ([`ELICITATION_COMPLETE_NOTIFICATION`], optional in
     /// MCP). Send it only to the client that received the request, once your
@@ -401,17 +403,19 @@ pub trait ElicitExt: sealed::Sealed {
     /// page's expiry, or dropping this future closes the page at once.
     ///
     /// The page is bound to the first browser that opens it (loopback
-    /// pages); pages that verify users need the user
-    /// ([`Pages::open_for`](crate::sensitive::Pages::open_for)), which this
-    /// call does not know: it fails with
-    /// [`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)
-    /// on them.
+    /// pages). Pages that verify users
+    /// ([`Pages::hosted`](crate::sensitive::Pages::hosted)) need the user
+    /// your server authenticated: `.for_user(&user)`
+    /// ([`PageCall::for_user`]); then the page is served to that user only,
+    /// and the URL request and its completion are bound to them. Without
+    /// it, such pages refuse to open
+    /// ([`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)).
     #[cfg(feature = "sensitive")]
     fn elicit_secret<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
         &'a self,
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
-    ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a;
+    ) -> SecretCall<'a, T>;
 
     /// Asks the user to authorize this server at an OAuth provider, in one
     /// call (feature `oauth`): opens a flow on `pages`, sends its start
@@ -424,17 +428,16 @@ pub trait ElicitExt: sealed::Sealed {
     /// returns the [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome):
     /// a token (never sent to the client), or declined, cancelled, denied,
     /// expired or failed. A decline, a cancel, or dropping this future
-    /// ends the flow at once. Pages that verify users need the user, which
-    /// this call does not know: it fails with
-    /// [`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)
-    /// on them.
+    /// ends the flow at once. Pages that verify users need the user:
+    /// `.for_user(&user)` ([`PageCall::for_user`]), as for
+    /// [`elicit_secret`](Self::elicit_secret).
     #[cfg(feature = "oauth")]
     fn elicit_oauth<'a>(
         &'a self,
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
         provider: &'a crate::sensitive::oauth::Provider,
-    ) -> impl Future<Output = Result<crate::sensitive::oauth::OAuthOutcome, ElicitError>> + Send + 'a;
+    ) -> OAuthCall<'a>;
 }
 
 impl ElicitExt for Peer<RoleServer> {
@@ -444,26 +447,21 @@ impl ElicitExt for Peer<RoleServer> {
     }
 
     fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T> {
-        FormCall {
-            peer: self,
-            message: message.into(),
-            retry: Retry::NEVER,
-            _form: PhantomData,
-        }
+        FormCall::new(message.into(), move |message, retry| {
+            Box::pin(async move {
+                let state = Mutex::new(connection_of(self));
+                Flows::new(&state, self)
+                    .form::<T>(no_scope(), message, retry)
+                    .await
+            })
+        })
     }
 
     fn elicit_url_consent(
         &self,
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
-        ask_url(self, request, false)
-    }
-
-    fn elicit_sensitive(
-        &self,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
-        ask_url(self, request, true)
+        ask_url(self, request)
     }
 
     #[cfg(feature = "sensitive")]
@@ -471,9 +469,16 @@ impl ElicitExt for Peer<RoleServer> {
         &'a self,
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
-    ) -> impl Future<Output = Result<crate::sensitive::SecretOutcome<T>, ElicitError>> + Send + 'a
-    {
-        secret_flow(self, message.into(), pages)
+    ) -> SecretCall<'a, T> {
+        let message = message.into();
+        PageCall::new(move |user| {
+            Box::pin(async move {
+                let state = Mutex::new(connection_of(self));
+                Flows::new(&state, self)
+                    .secret(no_scope(), message, pages, user)
+                    .await
+            })
+        })
     }
 
     #[cfg(feature = "oauth")]
@@ -482,9 +487,16 @@ impl ElicitExt for Peer<RoleServer> {
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
         provider: &'a crate::sensitive::oauth::Provider,
-    ) -> impl Future<Output = Result<crate::sensitive::oauth::OAuthOutcome, ElicitError>> + Send + 'a
-    {
-        oauth_flow(self, message.into(), pages, provider)
+    ) -> OAuthCall<'a> {
+        let message = message.into();
+        PageCall::new(move |user| {
+            Box::pin(async move {
+                let state = Mutex::new(connection_of(self));
+                Flows::new(&state, self)
+                    .oauth(no_scope(), message, pages, provider, user)
+                    .await
+            })
+        })
     }
 
     fn notify_elicitation_complete(
@@ -509,72 +521,19 @@ impl ElicitExt for Peer<RoleServer> {
     }
 }
 
-/// A form elicitation of `T`, built by [`ElicitExt::elicit_form`]; `.await`
-/// it to send it.
-///
-/// Awaiting it checks form mode, checks the form (a valid restricted schema,
-/// no credential-like field, nothing MCP cannot carry), sends
-/// `elicitation/create`, and reads the answer with [`outcome`] (validated
-/// again by `T::from_content`, including what the client cannot check, such
-/// as a `pattern`).
-///
-/// With [`retry(n)`](Self::retry), an accept whose content breaks the form's
-/// rules is asked again, up to `n` more times, with the message
-/// [`Retry::message`] builds (the original message, then the errors by
-/// field). A decline or cancel is the user's answer and is returned at once.
-///
-/// It is a builder awaited through [`IntoFuture`] rather than a second
-/// method (`elicit_form_with_retry`), so the common call stays
-/// `peer.elicit_form::<T>(msg).await` and options read in place. The price
-/// is one boxed future per call.
-#[must_use = "nothing is sent until the elicitation is awaited"]
-pub struct FormCall<'a, T> {
-    peer: &'a Peer<RoleServer>,
-    message: String,
-    retry: Retry,
-    _form: PhantomData<fn() -> T>,
-}
+/// A form elicitation on rmcp, sent when awaited: [`ElicitExt::elicit_form`]
+/// (see [`flow::FormCall`](crate::flow::FormCall)).
+pub type FormCall<'a, T> = crate::flow::FormCall<'a, T, ElicitError>;
 
-impl<T> fmt::Debug for FormCall<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FormCall")
-            .field("form", &std::any::type_name::<T>())
-            .field("message", &self.message)
-            .field("retry", &self.retry)
-            .finish_non_exhaustive()
-    }
-}
+/// A sensitive form on the server's page, sent when awaited:
+/// [`ElicitExt::elicit_secret`] (see [`PageCall`]).
+#[cfg(feature = "sensitive")]
+pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>, ElicitError>;
 
-impl<T> FormCall<'_, T> {
-    /// Asks again up to `again` more times (so at most `again + 1` requests)
-    /// when the accepted content breaks the form's rules; the default is
-    /// [`Retry::NEVER`]. After the last attempt the error is
-    /// [`ElicitError::Invalid`], with the errors and the attempt count.
-    pub fn retry(mut self, again: u32) -> Self {
-        self.retry = Retry::times(again);
-        self
-    }
-}
-
-impl<'a, T: Elicit + 'a> IntoFuture for FormCall<'a, T> {
-    type Output = Result<Outcome<T>, ElicitError>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(ask_form::<T>(self.peer, self.message, self.retry))
-    }
-}
-
-async fn ask_form<T: Elicit>(
-    peer: &Peer<RoleServer>,
-    message: String,
-    retry: Retry,
-) -> Result<Outcome<T>, ElicitError> {
-    let state = Mutex::new(connection_of(peer));
-    Flows::new(&state, peer)
-        .form::<T>(no_scope(), message, retry)
-        .await
-}
+/// An OAuth flow through the server's start page, sent when awaited:
+/// [`ElicitExt::elicit_oauth`] (see [`PageCall`]).
+#[cfg(feature = "oauth")]
+pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, ElicitError>;
 
 /// `T`'s schema, checked as [`AgentConnection::form`] checks it, in MCP's
 /// shape.
@@ -588,47 +547,19 @@ pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, Elic
     to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
 }
 
-/// [`ElicitExt::elicit_secret`]: the page flow, for no verified user.
-#[cfg(feature = "sensitive")]
-async fn secret_flow<T: crate::sensitive::SensitiveForm + Send>(
-    peer: &Peer<RoleServer>,
-    message: String,
-    pages: &crate::sensitive::Pages,
-) -> Result<crate::sensitive::SecretOutcome<T>, ElicitError> {
+async fn ask_url(peer: &Peer<RoleServer>, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
     let state = Mutex::new(connection_of(peer));
-    Flows::new(&state, peer)
-        .secret(no_scope(), message, pages, None)
-        .await
-}
-
-/// [`ElicitExt::elicit_oauth`]: the OAuth flow, for no verified user.
-#[cfg(feature = "oauth")]
-async fn oauth_flow(
-    peer: &Peer<RoleServer>,
-    message: String,
-    pages: &crate::sensitive::Pages,
-    provider: &crate::sensitive::oauth::Provider,
-) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-    let state = Mutex::new(connection_of(peer));
-    Flows::new(&state, peer)
-        .oauth(no_scope(), message, pages, provider, None)
-        .await
-}
-
-async fn ask_url(
-    peer: &Peer<RoleServer>,
-    request: UrlRequest,
-    sensitive: bool,
-) -> Result<UrlOutcome, ElicitError> {
-    let state = Mutex::new(connection_of(peer));
-    let request = crate::protocol::agent::UrlRequest::new(
+    let mut url = crate::protocol::agent::UrlRequest::new(
         no_scope(),
         request.message,
         request.url,
         UserBinding::NoUserAuthentication,
     )
     .elicitation_id(request.id);
-    Flows::new(&state, peer).url(request, sensitive).await
+    if request.sensitive {
+        url = url.sensitive();
+    }
+    Flows::new(&state, peer).url(url).await
 }
 
 /// The flows' state for a call on `peer`: the modes its client advertised
@@ -754,10 +685,9 @@ impl From<Refusal> for ElicitError {
 pub(super) fn url_params(
     request: UrlRequest,
     supported: bool,
-    sensitive: bool,
 ) -> Result<model::ElicitRequestParams, ElicitError> {
     if !supported {
-        return Err(if sensitive {
+        return Err(if request.sensitive {
             ElicitError::SensitiveInputNeedsUrlMode
         } else {
             ElicitError::ModeNotAdvertised { mode: Mode::Url }

@@ -290,7 +290,7 @@ impl Rounds {
             return Some(Err(failed));
         }
         let id = request.id().clone();
-        let params = match url_params(request, self.supports(Mode::Url), false) {
+        let params = match url_params(request, self.supports(Mode::Url)) {
             Ok(params) => params,
             Err(error) => return Some(Err(error)),
         };
@@ -393,7 +393,7 @@ impl Rounds {
         id: crate::sensitive::PageId,
     ) -> Option<O> {
         let request = UrlRequest::new(message, url, id.to_string());
-        match url_params(request, true, true) {
+        match url_params(request.sensitive(), true) {
             Ok(params) => {
                 self.page_asks.insert(key.to_owned(), (pages.clone(), id));
                 self.ask(key.to_owned(), params);

@@ -65,8 +65,10 @@ pub enum UserBinding {
     NoUserAuthentication,
 }
 
-/// A URL-mode elicitation to create: what [`AgentConnection::url`] and
-/// [`AgentConnection::sensitive`] take.
+/// A URL-mode elicitation to create: what [`AgentConnection::url`] takes.
+///
+/// For sensitive input (passwords, API keys, tokens, payment details), mark
+/// it [`sensitive`](Self::sensitive): URL mode or nothing, never a form.
 ///
 /// ```
 /// use elicit_core::protocol::ElicitationScope;
@@ -89,6 +91,7 @@ pub struct UrlRequest {
     binding: UserBinding,
     elicitation_id: Option<ElicitationId>,
     meta: Option<Meta>,
+    sensitive: bool,
 }
 
 impl UrlRequest {
@@ -107,7 +110,19 @@ impl UrlRequest {
             binding,
             elicitation_id: None,
             meta: None,
+            sensitive: false,
         }
+    }
+
+    /// Marks the request as sensitive input (secrets, credentials,
+    /// payments): a client without URL mode gets
+    /// [`SendError::SensitiveInputNeedsUrlMode`] rather than
+    /// [`SendError::ModeNotAdvertised`], which says that there is no
+    /// fallback to a form, whatever the client supports.
+    #[must_use]
+    pub fn sensitive(mut self) -> Self {
+        self.sensitive = true;
+        self
     }
 
     /// Uses this `elicitationId` instead of a fresh one (e.g. because the URL
@@ -185,7 +200,7 @@ pub enum SendError {
     /// A form property is named like a credential.
     #[error(
         "the form field `{field}` looks like a credential: form mode must never collect \
-         secrets; use URL mode (`AgentConnection::sensitive`) instead"
+         secrets; use URL mode (a `UrlRequest` marked `sensitive()`) instead"
     )]
     CredentialField {
         /// The property's wire name.
@@ -597,36 +612,21 @@ impl AgentConnection {
     /// Builds a URL-mode request and records it as outstanding, bound to
     /// this connection and the request's [`UserBinding`].
     ///
-    /// Refused when the client did not advertise URL mode, when the URL is
-    /// unsafe ([`check_url`]), or when a caller-given id is empty or
-    /// outstanding.
+    /// Refused when the client did not advertise URL mode
+    /// ([`SendError::SensitiveInputNeedsUrlMode`] for a
+    /// [`sensitive`](UrlRequest::sensitive) request: sensitive input is URL
+    /// mode, where the secret goes straight to your server and never
+    /// through ACP, or nothing), when the URL is unsafe ([`check_url`]), or
+    /// when a caller-given id is empty or outstanding.
     pub fn url(
         &mut self,
         request: UrlRequest,
     ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
-        self.require(Mode::Url)?;
-        self.build_url(request)
-    }
-
-    /// The entry point for sensitive input (passwords, API keys, tokens,
-    /// payment details, ...): always URL mode, where the secret goes straight
-    /// to your server and never through ACP.
-    ///
-    /// When the client did not advertise URL mode this fails with
-    /// [`SendError::SensitiveInputNeedsUrlMode`]. It never falls back to
-    /// form mode, whatever the client supports.
-    pub fn sensitive(
-        &mut self,
-        request: UrlRequest,
-    ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
-        self.require_sensitive()?;
-        self.build_url(request)
-    }
-
-    fn build_url(
-        &mut self,
-        request: UrlRequest,
-    ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
+        if request.sensitive {
+            self.require_sensitive()?;
+        } else {
+            self.require(Mode::Url)?;
+        }
         check_url(&request.url).map_err(SendError::UnsafeUrl)?;
         // Every completed id is in `completed_order`; the rest are outstanding.
         if self.urls.len() - self.completed_order.len() >= MAX_OUTSTANDING_URLS {

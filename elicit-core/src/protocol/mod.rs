@@ -173,7 +173,7 @@
 //!
 //! // 4. Secrets only ever go through URL mode. Without it, fail: no form fallback.
 //! let mut form_only = AgentConnection::from_client_capabilities(&json!({"elicitation": {"form": {}}}));
-//! let error = form_only.sensitive(url_request()).unwrap_err();
+//! let error = form_only.url(url_request().sensitive()).unwrap_err();
 //! assert_eq!(error, SendError::SensitiveInputNeedsUrlMode);
 //! println!("{error}"); // "... never fall back to form mode; ..."
 //!

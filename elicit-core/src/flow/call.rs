@@ -1,0 +1,148 @@
+//! The awaitable calls every transport returns: one definition each, the
+//! transport's error as a parameter.
+
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+
+use crate::protocol::agent::{Outcome, Retry};
+
+/// A boxed, `Send` future: what an awaited call becomes.
+pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;
+
+/// What a call runs once it is awaited, given its options.
+type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
+
+/// A form elicitation, sent when awaited: `elicit_form::<T>(..)` on the ACP
+/// SDK's `Elicitor` and on rmcp's peer (`E` is that transport's error).
+///
+/// Awaiting it checks form mode and the form, sends it, and reads the
+/// answer with `T::from_content` (every rule checked again, including what
+/// a client cannot check, such as an MCP form's dropped `pattern`).
+///
+/// With [`retry(n)`](Self::retry), an accept whose content breaks the
+/// form's rules is asked again, up to `n` more times, with the message
+/// [`Retry::message`] builds (the original message, then the errors by
+/// field). A decline or a cancel is the user's answer and is returned at
+/// once.
+///
+/// It is a builder awaited through [`IntoFuture`] rather than a second
+/// method (`elicit_form_with_retry`), so the common call stays
+/// `elicitor.elicit_form::<T>(..).await` and options read in place. The
+/// price is one boxed future per call.
+#[must_use = "nothing is sent until the elicitation is awaited"]
+pub struct FormCall<'a, T, E> {
+    message: String,
+    retry: Retry,
+    run: Run<'a, (String, Retry), Result<Outcome<T>, E>>,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<'a, T, E> FormCall<'a, T, E> {
+    /// A call that runs `run(message, retry)` when awaited.
+    pub(crate) fn new(
+        message: String,
+        run: impl FnOnce(String, Retry) -> BoxFuture<'a, Result<Outcome<T>, E>> + Send + 'a,
+    ) -> Self {
+        Self {
+            message,
+            retry: Retry::NEVER,
+            run: Box::new(move |(message, retry)| run(message, retry)),
+            form: PhantomData,
+        }
+    }
+
+    /// Asks again up to `again` more times (so at most `again + 1`
+    /// requests) when the accepted content breaks the form's rules; the
+    /// default is [`Retry::NEVER`]. After the last attempt the error is the
+    /// transport's `Invalid`, with the errors and the attempt count.
+    pub fn retry(mut self, again: u32) -> Self {
+        self.retry = Retry::times(again);
+        self
+    }
+}
+
+impl<T, E> fmt::Debug for FormCall<'_, T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormCall")
+            .field("form", &std::any::type_name::<T>())
+            .field("message", &self.message)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, T, E> IntoFuture for FormCall<'a, T, E> {
+    type Output = Result<Outcome<T>, E>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        (self.run)((self.message, self.retry))
+    }
+}
+
+/// A flow through a page of the agent's own (feature `sensitive`), sent
+/// when awaited: `elicit_secret::<T>(..)` (`O` is
+/// [`SecretOutcome<T>`](crate::sensitive::SecretOutcome)) and
+/// `elicit_oauth(..)` (`O` is
+/// [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome)) on the ACP
+/// SDK's `Elicitor` and on rmcp's peer (`E` is that transport's error).
+///
+/// By default the page is bound to the first browser that opens it, which
+/// suits loopback pages. Where the pages verify users
+/// ([`Pages::hosted`](crate::sensitive::Pages::hosted)), say whom it is for
+/// with [`for_user`](Self::for_user).
+#[cfg(feature = "sensitive")]
+#[must_use = "nothing is opened or sent until the call is awaited"]
+pub struct PageCall<'a, O, E> {
+    user: Option<&'a crate::protocol::agent::VerifiedUser>,
+    run: Run<'a, Option<&'a crate::protocol::agent::VerifiedUser>, Result<O, E>>,
+}
+
+#[cfg(feature = "sensitive")]
+impl<'a, O, E> PageCall<'a, O, E> {
+    /// A call that runs `run(user)` when awaited.
+    pub(crate) fn new(
+        run: impl FnOnce(
+            Option<&'a crate::protocol::agent::VerifiedUser>,
+        ) -> BoxFuture<'a, Result<O, E>>
+        + Send
+        + 'a,
+    ) -> Self {
+        Self {
+            user: None,
+            run: Box::new(run),
+        }
+    }
+
+    /// For the verified user `user` (from your server's authentication):
+    /// the page is served only to requests the pages' user verifier finds
+    /// `user` in, the URL request is bound to `user`, and so is its
+    /// completion. The protocol's rule: the user who completes the
+    /// out-of-band interaction is the user who started it.
+    pub fn for_user(mut self, user: &'a crate::protocol::agent::VerifiedUser) -> Self {
+        self.user = Some(user);
+        self
+    }
+}
+
+#[cfg(feature = "sensitive")]
+impl<O, E> fmt::Debug for PageCall<'_, O, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PageCall")
+            .field("outcome", &std::any::type_name::<O>())
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "sensitive")]
+impl<'a, O, E> IntoFuture for PageCall<'a, O, E> {
+    type Output = Result<O, E>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        (self.run)(self.user)
+    }
+}
