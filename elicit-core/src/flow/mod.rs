@@ -1,18 +1,20 @@
 //! Every elicitation flow, written once for every transport that sends
-//! requests (the ACP SDK, rmcp's server peer on MCP 2025-11-25): a form
-//! with its bounded re-ask, URL consent and completion, and (features
-//! `sensitive`, `oauth`) the secret page and the OAuth flow.
+//! requests (the ACP SDK, rmcp's server peer on MCP 2025-11-25), and the
+//! calls they return: [`FormCall`] (a form with its bounded re-ask) and,
+//! with feature `sensitive`, [`PageCall`] (a secret page, an OAuth flow).
 //!
-//! The state of a connection (the modes its client advertised, the
+//! You meet these types as what `elicit_form`, `elicit_secret` and
+//! `elicit_oauth` return on either transport (`acp::sdk::FormCall` and
+//! `mcp::FormCall` name [`FormCall`] with that transport's error), and
+//! `.await` them after their options (`.retry(n)`, `.for_user(&user)`).
+//!
+//! Inside, the state of a connection (the modes its client advertised, the
 //! outstanding URL ids with their user binding, completion once) is an
-//! [`AgentConnection`]; a transport is a [`Carrier`]: it sends one
-//! `elicitation/create` and gives the answer in elicit's wire model, and
-//! sends `elicitation/complete`. A flow is the steps between, in one place:
-//! [`Flows`]. A transport adds its error type (which holds every
-//! [`Refusal`]) and its own vocabulary on top.
-//!
-//! The re-ask policy is also used by the MCP 2026-07-28 rounds, which
-//! answer across calls instead of awaiting: [`after_answer`].
+//! [`AgentConnection`]; a transport only sends one `elicitation/create`
+//! and reads the answer into elicit's wire model, and sends
+//! `elicitation/complete`. The steps between (re-ask, consent, page,
+//! completion) are here, once. The re-ask policy is also what the MCP
+//! 2026-07-28 rounds apply, across calls.
 
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard, PoisonError};
