@@ -345,3 +345,104 @@ fn a_sensitive_form_in_rounds_at_both_versions() {
         }
     }
 }
+
+/// The hosted pages of the hosted-page test: pages that verify users (the
+/// user a trusted header names).
+static HOSTED: std::sync::LazyLock<elicit_core::sensitive::Pages> =
+    std::sync::LazyLock::new(crate::sensitive_server::hosted::pages);
+
+/// A sensitive form in rounds, on the hosted pages.
+fn hosted_token(r: &mut Rounds) -> Option<String> {
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+
+    Some(
+        match r.secret::<Token>("token", "Paste your token.", &HOSTED)? {
+            Ok(SecretOutcome::Answered(t)) => {
+                format!("a token of {} characters", t.token.expose_secret().len())
+            }
+            Ok(other) => format!("{other:?}"),
+            Err(error) => format!("error: {error}"),
+        },
+    )
+}
+
+/// Alice, on hosted pages: shown a URL request, she sees that Bob is
+/// refused the page, submits it herself, then says yes.
+#[derive(Clone, Default)]
+struct HostedPageUser {
+    statuses: std::sync::Arc<std::sync::Mutex<Vec<u16>>>,
+}
+
+impl ::rmcp::ClientHandler for HostedPageUser {
+    fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
+        let mut capabilities = ::rmcp::model::ClientCapabilities::default();
+        capabilities.elicitation =
+            super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
+        ::rmcp::model::InitializeRequestParams::new(
+            capabilities,
+            ::rmcp::model::Implementation::new("alice", "0"),
+        )
+        .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
+        _context: Context<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, Error> {
+        use crate::sensitive_server::hosted::{call, get, submit_as};
+        use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+
+        let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+            return Err(Error::internal_error("a form was not expected", None));
+        };
+        let path = url
+            .strip_prefix("https://agent.example.com")
+            .expect("the hosted pages' URL")
+            .to_owned();
+        let statuses = tokio::task::spawn_blocking(move || {
+            let bob = call(&HOSTED, get(&path, Some("bob")), "").status;
+            let alice = submit_as(&HOSTED, &path, "alice", "token=tok-0123456789");
+            [bob, alice]
+        })
+        .await
+        .unwrap();
+        self.statuses.lock().unwrap().extend(statuses);
+        Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+}
+
+/// On pages that verify users, a page a round opens is for the request's
+/// principal (`RoundsConfig::principal`, here the client's name), at both
+/// versions: Bob is refused it, Alice answers it.
+#[test]
+fn a_hosted_page_in_rounds_is_for_the_requests_principal_at_both_versions() {
+    for version in VERSIONS {
+        let user = HostedPageUser::default();
+        let text = runtime().block_on(async {
+            let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+            let server = tokio::spawn(async move {
+                let config = RoundsConfig::with_random_key()
+                    .unwrap()
+                    .principal(|context| {
+                        context
+                            .client_info()
+                            .map(|info| info.name)
+                            .unwrap_or_default()
+                    });
+                let running = Handler(config, Some(hosted_token))
+                    .serve(server_io)
+                    .await
+                    .unwrap();
+                running.waiting().await.unwrap();
+            });
+            let running = connect_at(&user, client_io, version).await;
+            let result = running.call_tool(Params::new("tool")).await.unwrap();
+            running.cancel().await.unwrap();
+            server.await.unwrap();
+            result.content[0].as_text().unwrap().text.clone()
+        });
+        assert_eq!(text, "a token of 14 characters", "{version:?}");
+        assert_eq!(*user.statuses.lock().unwrap(), [403, 200], "{version:?}");
+    }
+}

@@ -137,8 +137,12 @@ impl RoundsConfig {
 
     /// Who the request is from, as your server's authentication knows it
     /// (an HTTP server: from the request's extensions). A state sealed for
-    /// one principal does not open for another. Default: the empty string,
-    /// right for stdio, where the process serves one user.
+    /// one principal does not open for another, and on pages that verify
+    /// users ([`Pages::hosted`](crate::sensitive::Pages::hosted), feature
+    /// `sensitive`), a page [`Rounds::secret`] opens is for this principal
+    /// (as a verified user): served to them only, as the protocol requires.
+    /// Default: the empty string, right for stdio, where the process serves
+    /// one user.
     #[must_use]
     pub fn principal(
         mut self,
@@ -222,6 +226,9 @@ pub struct Rounds {
     /// waiting for the page.
     #[cfg(feature = "sensitive")]
     page_asks: BTreeMap<String, (crate::sensitive::Pages, crate::sensitive::PageId)>,
+    /// Who the request is from ([`RoundsConfig::principal`]; empty: no one).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    principal: String,
 }
 
 impl fmt::Debug for Rounds {
@@ -234,8 +241,9 @@ impl fmt::Debug for Rounds {
 }
 
 impl Rounds {
-    fn new(capabilities: Option<ClientCapabilities>, state: State) -> Self {
+    fn new(capabilities: Option<ClientCapabilities>, state: State, principal: String) -> Self {
         Self {
+            principal,
             capabilities,
             responses: BTreeMap::new(),
             failures: BTreeMap::new(),
@@ -344,7 +352,15 @@ impl Rounds {
             if !self.supports(Mode::Url) {
                 return Some(Err(ElicitError::SensitiveInputNeedsUrlMode));
             }
-            let page = match pages.open::<T>(message.clone()) {
+            // Pages that verify users serve it to this request's user only
+            // (no principal: refused, `OpenError::UserRequired`).
+            let opened = if pages.verifies_users() && !self.principal.is_empty() {
+                let user = crate::protocol::agent::VerifiedUser::new(self.principal.clone());
+                pages.open_for::<T>(&user, message.clone())
+            } else {
+                pages.open::<T>(message.clone())
+            };
+            let page = match opened {
                 Ok(page) => page,
                 Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
             };
@@ -557,11 +573,12 @@ pub async fn run_tool<T>(
     mut ask: impl FnMut(&mut Rounds) -> Option<T>,
 ) -> Result<Asked<T>, ErrorData> {
     let capabilities = context.client_capabilities();
+    let principal = (config.principal)(context);
     let modern = context
         .protocol_version()
         .is_some_and(|version| !version.has_initialize());
     if modern {
-        let bound = associated_data(&(config.principal)(context), request);
+        let bound = associated_data(&principal, request);
         let state = match &request.request_state {
             Some(sealed) => {
                 let state = open_state(config, sealed, &bound)?;
@@ -573,7 +590,7 @@ pub async fn run_tool<T>(
                 ..State::default()
             },
         };
-        let mut rounds = Rounds::new(capabilities, state);
+        let mut rounds = Rounds::new(capabilities, state, principal);
         // Only the answers to what the last round asked. Without a state
         // (the first round), the answers are read as answers to the first
         // round's questions: those depend only on the arguments, and every
@@ -613,6 +630,7 @@ pub async fn run_tool<T>(
             v: STATE_FORMAT,
             ..State::default()
         },
+        principal,
     );
     loop {
         if let Some(answers) = ask(&mut rounds) {

@@ -345,6 +345,12 @@ impl Pages {
         lock(&self.shared.detached).remove(&id);
     }
 
+    /// Whether these pages verify users (a [`UserVerifier`]): then every
+    /// page is opened for a user ([`open_for`](Self::open_for)).
+    pub fn verifies_users(&self) -> bool {
+        self.shared.config.verifier.is_some()
+    }
+
     /// The loopback server's address, once a page opened it.
     pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
         lock(&self.shared.server)
