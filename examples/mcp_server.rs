@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use elicit_core::Elicit;
 use elicit_core::mcp::{Asked, ElicitError, Rounds, RoundsConfig, run_tool};
-use elicit_core::protocol::agent::Outcome;
+use elicit_core::protocol::agent::{Outcome, SendError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -175,7 +175,7 @@ pub fn deploy(answer: Result<Outcome<Deploy>, ElicitError>) -> Result<String, St
             other.action()
         )),
         // No request was sent: the client has no form mode.
-        Err(ElicitError::ModeNotAdvertised { .. }) => Err(
+        Err(ElicitError::NotSent(SendError::ModeNotAdvertised { .. })) => Err(
             "This client cannot show forms (no form elicitation): nothing was deployed. \
              Ask the user for the environment and replica count instead."
                 .to_owned(),

@@ -32,7 +32,7 @@ use elicit_core::mcp::{
 };
 use elicit_core::protocol::Mode;
 use elicit_core::protocol::agent::Outcome;
-use elicit_core::protocol::agent::{Retry, UrlOutcome};
+use elicit_core::protocol::agent::{Retry, SendError, UrlOutcome};
 use elicit_core::protocol::url::UrlRejection;
 use elicit_core::{Elicit, ElicitationSchema, JsonKind, StringSchema};
 use serde_json::{Value, json};
@@ -753,7 +753,10 @@ fn assert_needs_url_mode<T: std::fmt::Debug>(
     pages: &elicit_core::sensitive::Pages,
 ) {
     assert!(
-        matches!(refused, Err(ElicitError::SensitiveInputNeedsUrlMode)),
+        matches!(
+            refused,
+            Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode))
+        ),
         "{refused:?}"
     );
     assert!(seen.is_empty(), "{seen:?}");
@@ -926,7 +929,9 @@ fn elicit_form_is_refused_without_form_mode_and_sends_nothing() {
         assert!(
             matches!(
                 outcome,
-                Err(ElicitError::ModeNotAdvertised { mode: Mode::Form })
+                Err(ElicitError::NotSent(SendError::ModeNotAdvertised {
+                    mode: Mode::Form
+                }))
             ),
             "{capability:?}: {outcome:?}"
         );
@@ -1027,11 +1032,19 @@ fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
             )
         }));
         assert!(
-            matches!(sensitive, Err(ElicitError::SensitiveInputNeedsUrlMode)),
+            matches!(
+                sensitive,
+                Err(ElicitError::NotSent(SendError::SensitiveInputNeedsUrlMode))
+            ),
             "{capability:?}: {sensitive:?}"
         );
         assert!(
-            matches!(url, Err(ElicitError::ModeNotAdvertised { mode: Mode::Url })),
+            matches!(
+                url,
+                Err(ElicitError::NotSent(SendError::ModeNotAdvertised {
+                    mode: Mode::Url
+                }))
+            ),
             "{capability:?}: {url:?}"
         );
         assert!(seen.is_empty(), "{capability:?}: {seen:?}");
@@ -1118,7 +1131,7 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
             peer.notify_elicitation_complete(&"".into()).await,
         )
     }));
-    let Err(ElicitError::UnsafeUrl(rejection)) = http else {
+    let Err(ElicitError::NotSent(SendError::UnsafeUrl(rejection))) = http else {
         panic!("refused: {http:?}");
     };
     assert_eq!(
@@ -1128,11 +1141,17 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         }
     );
     assert!(
-        matches!(empty, Err(ElicitError::EmptyElicitationId)),
+        matches!(
+            empty,
+            Err(ElicitError::NotSent(SendError::EmptyElicitationId))
+        ),
         "{empty:?}"
     );
     assert!(
-        matches!(notify, Err(ElicitError::EmptyElicitationId)),
+        matches!(
+            notify,
+            Err(ElicitError::NotSent(SendError::EmptyElicitationId))
+        ),
         "{notify:?}"
     );
     assert!(seen.is_empty(), "{seen:?}");
@@ -1147,7 +1166,7 @@ fn a_failed_request_is_the_service_error() {
             .retry(2)
             .await
     }));
-    let Err(ElicitError::Service(ServiceError::McpError(error))) = outcome else {
+    let Err(ElicitError::Request(ServiceError::McpError(error))) = outcome else {
         panic!("rmcp's error, wrapped: {outcome:?}");
     };
     assert_eq!(error.message, "no scripted answer left");
@@ -1385,7 +1404,7 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
         "Internal error: renderer crashed",
         Some(json!({"details": "renderer crashed"})),
     );
-    let error = ElicitError::Service(ServiceError::McpError(client));
+    let error = ElicitError::Request(ServiceError::McpError(client));
     let message = error.to_string();
     assert!(
         message.starts_with("the MCP client answered the elicitation with JSON-RPC error -32603;"),
@@ -1395,7 +1414,7 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
     let source = std::error::Error::source(&error).expect("rmcp's error");
     assert!(source.to_string().contains("renderer crashed"), "{source}");
     assert!(
-        ElicitError::Service(ServiceError::TransportClosed)
+        ElicitError::Request(ServiceError::TransportClosed)
             .to_string()
             .starts_with("the connection to the MCP client closed")
     );

@@ -206,7 +206,9 @@ fn a_url_is_not_asked_of_a_client_without_url_mode_at_both_versions() {
         );
         let text = call(Some(form_and_url), &client, version);
         assert!(
-            text.starts_with("Ok(Accepted(Confirm { proceed: true })) Err(ModeNotAdvertised"),
+            text.starts_with(
+                "Ok(Accepted(Confirm { proceed: true })) Err(NotSent(ModeNotAdvertised"
+            ),
             "{version:?}: {text}"
         );
         // Only the form went out.

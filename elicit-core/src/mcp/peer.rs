@@ -9,7 +9,7 @@ use ::rmcp::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
 use crate::Elicit;
-use crate::error::{ContentError, SchemaError};
+use crate::error::ContentError;
 #[cfg(feature = "sensitive")]
 use crate::flow::PageCall;
 use crate::flow::{Carrier, Flows, Refusal};
@@ -18,7 +18,7 @@ use crate::protocol::agent::{
     AgentConnection, AwaitingCompletion, CompletionError, SendError, Unsendable, UrlOutcomeError,
     UserBinding, sendable_schema,
 };
-use crate::protocol::url::{UrlRejection, check_url};
+use crate::protocol::url::check_url;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope,
@@ -35,9 +35,12 @@ use super::schema::to_mcp_schema;
 /// sends it as a custom notification.
 pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/complete";
 
-/// Why an [`ElicitExt`] call returned no answer. Each message says what
-/// happened and what to do; the variants before [`Service`](Self::Service)
-/// are refusals made before any request was sent.
+/// Why an [`ElicitExt`] call returned no answer: the shape of the ACP
+/// SDK's `ElicitError` (refusals before anything was sent under
+/// [`NotSent`](Self::NotSent), the transport's failure under
+/// [`Request`](Self::Request), then the answer's), plus the one refusal
+/// only MCP has ([`UnsendableForm`](Self::UnsendableForm)). Each message
+/// says what happened and what to do.
 ///
 /// Match the variants you can act on and let the rest fail the tool call
 /// with their message (the enum is `#[non_exhaustive]`, so a `_` arm is
@@ -46,7 +49,7 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 /// ```no_run
 /// use elicit_core::mcp::{ElicitError, ElicitExt};
 /// use elicit_core::Elicit;
-/// use elicit_core::protocol::agent::Outcome;
+/// use elicit_core::protocol::agent::{Outcome, SendError};
 /// use rmcp::model::{CallToolResult, ContentBlock};
 /// use rmcp::{Peer, RoleServer};
 ///
@@ -63,7 +66,7 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 ///         // Declined, cancelled, or "no": nothing happens, nothing is asked again.
 ///         Ok(_) => "Not deploying.".to_owned(),
 ///         // Nothing was sent: this client cannot show forms. Fall back.
-///         Err(ElicitError::ModeNotAdvertised { .. }) => {
+///         Err(ElicitError::NotSent(SendError::ModeNotAdvertised { .. })) => {
 ///             "This client cannot show forms: ask the user in the conversation.".to_owned()
 ///         }
 ///         // Every answer broke a rule: the errors name the fields.
@@ -74,7 +77,7 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 ///         }
 ///         // The transport or the client failed: nothing was accepted. The
 ///         // client's own error text is detail for the log, not for the model.
-///         Err(error @ ElicitError::Service(_)) => {
+///         Err(error @ ElicitError::Request(_)) => {
 ///             eprintln!("the elicitation failed: {error:?}");
 ///             let text = format!("could not ask the user: {error}");
 ///             return CallToolResult::error(vec![ContentBlock::text(text)]);
@@ -89,72 +92,17 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ElicitError {
-    /// The client did not advertise this elicitation mode (MCP's rule: see
-    /// [`client_supports`]). No request was sent.
-    #[error(
-        "the MCP client did not advertise elicitation {mode} mode (`capabilities.elicitation` \
-         of its `initialize`; an empty object means form mode only): no request was sent; \
-         fall back (ask in the conversation, use a default) or fail the tool call"
-    )]
-    ModeNotAdvertised {
-        /// The mode that was asked for.
-        mode: Mode,
-    },
-    /// A [`sensitive`](UrlRequest::sensitive) request (or a secret page, an
-    /// OAuth flow) needs URL mode, which the client did not advertise. No
-    /// request was sent; there is no fallback to a form.
-    #[error(
-        "sensitive input needs URL mode, which the MCP client did not advertise \
-         (`capabilities.elicitation.url`): no request was sent; never ask for it in a form; \
-         tell the user where to enter it outside MCP, or fail the tool call"
-    )]
-    SensitiveInputNeedsUrlMode,
-    /// The form's schema is not a valid restricted schema (a hand-written
-    /// `Elicit` impl; derived forms are checked at compile time).
-    #[error("the form cannot be sent, no request was sent: {0}")]
-    InvalidFormSchema(#[source] SchemaError),
-    /// A form property is named like a credential: secrets never go through
-    /// a form.
-    #[error(
-        "the form field `{field}` looks like a credential, no request was sent: forms must \
-         never collect secrets; use `elicit_secret` (a page, URL mode) instead"
-    )]
-    CredentialField {
-        /// The property's wire name.
-        field: String,
-    },
-    /// The form has a part MCP cannot carry (see the
+    /// Nothing was sent: the client did not advertise the mode (MCP's rule:
+    /// see [`client_supports`]), sensitive input needs URL mode, the form
+    /// or the URL cannot be sent, the id is empty or outstanding. The
+    /// message says what to do instead. The same refusals as the ACP SDK's
+    /// `ElicitError::NotSent`.
+    #[error("{0}")]
+    NotSent(#[source] SendError),
+    /// Nothing was sent: the form has a part MCP cannot carry (see the
     /// [rules](crate::mcp#conversion-rules)).
     #[error("the form cannot be sent over MCP, no request was sent: {0}")]
     UnsendableForm(#[source] ConversionError),
-    /// The URL is refused by the URL policy
-    /// ([`check_url`]).
-    #[error("unsafe elicitation URL, no request was sent: {0}")]
-    UnsafeUrl(#[source] UrlRejection),
-    /// The `elicitationId` is empty.
-    #[error(
-        "the elicitationId is empty, nothing was sent: give each URL elicitation a unique \
-         non-empty id (e.g. the one your callback URL carries)"
-    )]
-    EmptyElicitationId,
-    /// The `elicitationId` is outstanding already in this call.
-    #[error(
-        "the elicitationId `{0}` is already outstanding, nothing was sent: ids must be \
-         unique among a client's outstanding URL elicitations"
-    )]
-    DuplicateElicitationId(ElicitationId),
-    /// Nothing was sent, for a reason that has no variant of its own here
-    /// (too many URL elicitations outstanding); the message says what to do.
-    #[error("{0}")]
-    NotSent(#[source] SendError),
-    /// A URL answer could not be matched to its elicitation (abandoned
-    /// meanwhile).
-    #[error("{0}")]
-    Url(#[source] UrlOutcomeError),
-    /// A completion was refused (not outstanding, completed twice, another
-    /// user): the client is not notified.
-    #[error("{0}")]
-    Completion(#[source] CompletionError),
     /// rmcp could not send the request or notification, or the client
     /// answered with an error (transport closed, timeout, a JSON-RPC error,
     /// a protocol version without server-to-client requests, ...).
@@ -168,14 +116,14 @@ pub enum ElicitError {
          the conversation",
         service_failure(.0)
     )]
-    Service(#[source] ServiceError),
+    Request(#[source] ServiceError),
     /// The client's answer cannot be read (accepted content that is not an
     /// object, an action elicit cannot name). Not asked again: it is a client
     /// fault, not the user's.
     #[error("the MCP client's answer cannot be read: {0}; nothing was accepted")]
     Unreadable(#[source] OutcomeError),
     /// Every answer broke the form's rules, the last one as `errors`, after
-    /// `attempts` requests (see [`FormCall::retry`]).
+    /// `attempts` requests (see [`FormCall::retry`](crate::flow::FormCall::retry)).
     #[error(
         "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
          accepted: ask in the conversation or fail the tool call"
@@ -187,6 +135,14 @@ pub enum ElicitError {
         /// How many form requests were sent.
         attempts: u32,
     },
+    /// A URL answer could not be matched to its elicitation (abandoned
+    /// meanwhile).
+    #[error("{0}")]
+    Url(#[source] UrlOutcomeError),
+    /// A completion was refused (not outstanding, completed twice, another
+    /// user): the client is not notified.
+    #[error("{0}")]
+    Completion(#[source] CompletionError),
     /// The sensitive page could not be opened (feature `sensitive`):
     /// nothing was sent.
     #[cfg(feature = "sensitive")]
@@ -281,7 +237,7 @@ impl UrlRequest {
 
     /// Marks the request as sensitive input (passwords, API keys, tokens,
     /// payment details): a client without URL mode gets
-    /// [`ElicitError::SensitiveInputNeedsUrlMode`] and no request. It never
+    /// [`SendError::SensitiveInputNeedsUrlMode`] and no request. It never
     /// falls back to a form, whatever the client supports.
     #[must_use]
     pub fn sensitive(mut self) -> Self {
@@ -356,9 +312,9 @@ pub trait ElicitExt: sealed::Sealed {
     /// says so (then [`notify_elicitation_complete`](Self::notify_elicitation_complete)).
     ///
     /// Refused, sending nothing, when the client did not advertise URL mode
-    /// ([`ElicitError::ModeNotAdvertised`]), the URL fails
-    /// [`check_url`]
-    /// ([`ElicitError::UnsafeUrl`]) or the id is empty.
+    /// ([`SendError::ModeNotAdvertised`]), the URL fails [`check_url`]
+    /// ([`SendError::UnsafeUrl`]) or the id is empty (all under
+    /// [`ElicitError::NotSent`]).
     ///
     /// ```no_run
     /// use elicit_core::protocol::agent::UrlOutcome;
@@ -396,7 +352,7 @@ pub trait ElicitExt: sealed::Sealed {
     /// Asks for the sensitive form `T` on a page `pages` serve, in one
     /// call (feature `sensitive`): opens the page, sends its URL in URL
     /// mode (only if the client advertised it: otherwise
-    /// [`ElicitError::SensitiveInputNeedsUrlMode`], and no page is opened),
+    /// [`SendError::SensitiveInputNeedsUrlMode`], and no page is opened),
     /// waits for consent, then for the page's submission, sends
     /// `notifications/elicitation/complete` once the value is in and
     /// returns it, every rule checked again. A decline, a cancel, the
@@ -421,7 +377,7 @@ pub trait ElicitExt: sealed::Sealed {
     /// call (feature `oauth`): opens a flow on `pages`, sends its start
     /// page (the server's own URL, no secret in it) in URL mode, only if
     /// the client advertised it (otherwise
-    /// [`ElicitError::SensitiveInputNeedsUrlMode`], and no flow is opened),
+    /// [`SendError::SensitiveInputNeedsUrlMode`], and no flow is opened),
     /// waits for consent, then for the provider's answer at the callback,
     /// which exchanges the code (PKCE S256, one-time `state`). Sends
     /// `notifications/elicitation/complete` once the browser is back, and
@@ -506,7 +462,7 @@ impl ElicitExt for Peer<RoleServer> {
         let id = id.clone();
         async move {
             if id.as_str().is_empty() {
-                return Err(ElicitError::EmptyElicitationId);
+                return Err(ElicitError::NotSent(SendError::EmptyElicitationId));
             }
             let mut params = Map::new();
             params.insert("elicitationId".to_owned(), id.into_string().into());
@@ -516,7 +472,7 @@ impl ElicitExt for Peer<RoleServer> {
             );
             self.send_notification(model::ServerNotification::CustomNotification(notification))
                 .await
-                .map_err(ElicitError::Service)
+                .map_err(ElicitError::Request)
         }
     }
 }
@@ -541,8 +497,8 @@ pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, Eli
 /// [`AgentConnection::form`]: crate::protocol::agent::AgentConnection::form
 pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
     let schema = sendable_schema::<T>().map_err(|unsendable| match unsendable {
-        Unsendable::Schema(e) => ElicitError::InvalidFormSchema(e),
-        Unsendable::Credential(field) => ElicitError::CredentialField { field },
+        Unsendable::Schema(e) => ElicitError::NotSent(SendError::InvalidFormSchema(e)),
+        Unsendable::Credential(field) => ElicitError::NotSent(SendError::CredentialField { field }),
     })?;
     to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
 }
@@ -654,20 +610,7 @@ fn response_of(result: &model::ElicitResult) -> Result<CreateElicitationResponse
 impl From<Refusal> for ElicitError {
     fn from(refusal: Refusal) -> Self {
         match refusal {
-            Refusal::NotSent(error) => match error {
-                SendError::ModeNotAdvertised { mode } => ElicitError::ModeNotAdvertised { mode },
-                SendError::SensitiveInputNeedsUrlMode => ElicitError::SensitiveInputNeedsUrlMode,
-                SendError::UnsafeUrl(rejection) => ElicitError::UnsafeUrl(rejection),
-                SendError::DuplicateElicitationId(id) => ElicitError::DuplicateElicitationId(id),
-                SendError::EmptyElicitationId => ElicitError::EmptyElicitationId,
-                SendError::InvalidFormSchema(error) => ElicitError::InvalidFormSchema(error),
-                SendError::CredentialField { field } => ElicitError::CredentialField { field },
-                // `NotInitialized` does not happen: an MCP call's state is
-                // built from the client's `initialize` (`connection_of`).
-                error @ (SendError::TooManyOutstanding | SendError::NotInitialized) => {
-                    ElicitError::NotSent(error)
-                }
-            },
+            Refusal::NotSent(error) => ElicitError::NotSent(error),
             Refusal::Invalid { errors, attempts } => ElicitError::Invalid { errors, attempts },
             Refusal::Url(error) => ElicitError::Url(error),
             Refusal::Completion(error) => ElicitError::Completion(error),
@@ -687,15 +630,15 @@ pub(super) fn url_params(
     supported: bool,
 ) -> Result<model::ElicitRequestParams, ElicitError> {
     if !supported {
-        return Err(if request.sensitive {
-            ElicitError::SensitiveInputNeedsUrlMode
+        return Err(ElicitError::NotSent(if request.sensitive {
+            SendError::SensitiveInputNeedsUrlMode
         } else {
-            ElicitError::ModeNotAdvertised { mode: Mode::Url }
-        });
+            SendError::ModeNotAdvertised { mode: Mode::Url }
+        }));
     }
-    check_url(&request.url).map_err(ElicitError::UnsafeUrl)?;
+    check_url(&request.url).map_err(|e| ElicitError::NotSent(SendError::UnsafeUrl(e)))?;
     if request.id.as_str().is_empty() {
-        return Err(ElicitError::EmptyElicitationId);
+        return Err(ElicitError::NotSent(SendError::EmptyElicitationId));
     }
     Ok(model::ElicitRequestParams::UrlElicitationParams {
         meta: None,
@@ -721,7 +664,7 @@ pub(super) fn url_outcome(
     })
 }
 
-/// [`ElicitError::Service`]'s words: what failed, with a JSON-RPC error's
+/// [`ElicitError::Request`]'s words: what failed, with a JSON-RPC error's
 /// code, never the client's own text.
 fn service_failure(error: &ServiceError) -> String {
     match error {
@@ -749,7 +692,7 @@ pub(super) async fn send(
     let request = model::ServerRequest::ElicitRequest(model::ElicitRequest::new(params));
     match peer.send_request(request).await {
         Ok(model::ClientResult::ElicitResult(result)) => Ok(result),
-        Ok(_) => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
-        Err(e) => Err(ElicitError::Service(e)),
+        Ok(_) => Err(ElicitError::Request(ServiceError::UnexpectedResponse)),
+        Err(e) => Err(ElicitError::Request(e)),
     }
 }

@@ -29,7 +29,7 @@ use super::used::{MemoryUsedStates, StateId, UsedStates};
 use crate::Elicit;
 use crate::flow::{AfterAnswer, after_answer};
 use crate::protocol::Mode;
-use crate::protocol::agent::{Outcome, Retry, UrlOutcome};
+use crate::protocol::agent::{Outcome, Retry, SendError, UrlOutcome};
 
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
@@ -323,7 +323,7 @@ impl Rounds {
     /// The sensitive form `T` under `key`, on a page `pages` serve (feature
     /// `sensitive`): its typed answer once the page is submitted, or `None`
     /// while it is asked. URL mode or nothing: a client without it gets
-    /// `ElicitError::SensitiveInputNeedsUrlMode`, and no page is opened.
+    /// `SendError::SensitiveInputNeedsUrlMode`, and no page is opened.
     ///
     /// The first run opens the page and asks the URL. On 2025-11-25 a
     /// consent is followed by waiting for the page, in the same call. On
@@ -350,7 +350,9 @@ impl Rounds {
         let message = message.into();
         let Some(&id) = self.state.pages.get(key) else {
             if !self.supports(Mode::Url) {
-                return Some(Err(ElicitError::SensitiveInputNeedsUrlMode));
+                return Some(Err(ElicitError::NotSent(
+                    SendError::SensitiveInputNeedsUrlMode,
+                )));
             }
             // Pages that verify users serve it to this request's user only
             // (no principal: refused, `OpenError::UserRequired`).
@@ -473,7 +475,9 @@ impl<T: Elicit> FormAsk<'_, T> {
             return Some(Err(failed));
         }
         if !rounds.supports(Mode::Form) {
-            return Some(Err(ElicitError::ModeNotAdvertised { mode: Mode::Form }));
+            return Some(Err(ElicitError::NotSent(SendError::ModeNotAdvertised {
+                mode: Mode::Form,
+            })));
         }
         let schema = match checked_form::<T>() {
             Ok(schema) => schema,

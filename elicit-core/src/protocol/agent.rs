@@ -157,9 +157,10 @@ pub enum SendError {
     NotInitialized,
     /// The client did not advertise this mode (or elicitation at all).
     #[error(
-        "the client did not advertise elicitation {mode} mode \
-         (`clientCapabilities.elicitation.{mode}`): do not send the request; fall back \
-         (ask in the conversation, use a default) or fail the operation"
+        "the client did not advertise elicitation {mode} mode (ACP: \
+         `clientCapabilities.elicitation.{mode}`; MCP: `capabilities.elicitation`, where an \
+         empty object means form mode only): nothing was sent; fall back (ask in the \
+         conversation, use a default) or fail the operation"
     )]
     ModeNotAdvertised {
         /// The mode.
