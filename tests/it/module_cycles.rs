@@ -335,3 +335,101 @@ fn use_trees_expand_to_paths() {
     );
     assert_eq!(absolute("crate::a", "serde::Serialize", &modules), None);
 }
+
+/// The edges of `graph` from modules `from` selects to modules `to`
+/// selects, as `from -> to` lines.
+fn edges_between(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    from: impl Fn(&str) -> bool,
+    to: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    graph
+        .iter()
+        .filter(|(module, _)| from(module))
+        .flat_map(|(module, targets)| {
+            targets
+                .iter()
+                .filter(|target| to(target))
+                .map(move |target| format!("{module} -> {target}"))
+        })
+        .collect()
+}
+
+/// `module` is `prefix` or inside it.
+fn within(module: &str, prefix: &str) -> bool {
+    module == prefix || module.starts_with(&format!("{prefix}::"))
+}
+
+/// The transports: adapters from the flows to a carrier (the ACP SDK,
+/// rmcp) and the renderer of client requests.
+fn is_transport(module: &str) -> bool {
+    ["crate::acp", "crate::mcp", "crate::terminal"]
+        .iter()
+        .any(|prefix| within(module, prefix))
+}
+
+/// The layers of `shared/design.md`: the forms, the protocol, the flows and
+/// the page server are transport-neutral; they import no transport (a
+/// transport imports them). The crate root and the derive's glue
+/// (`__private`) stand outside the layers.
+#[test]
+fn the_transport_neutral_layers_import_no_transport() {
+    let graph = graph();
+    let neutral = |module: &str| {
+        !is_transport(module) && module != "crate" && !within(module, "crate::__private")
+    };
+    let offenders = edges_between(&graph, neutral, is_transport);
+    assert!(
+        offenders.is_empty(),
+        "transport-neutral modules import a transport: {offenders:#?}"
+    );
+    // The rule sees the transports' own edges into the neutral layers.
+    assert!(!edges_between(&graph, is_transport, neutral).is_empty());
+}
+
+/// The flow engine is written once: it imports no transport, and every
+/// transport that sends requests goes through it.
+#[test]
+fn every_request_transport_goes_through_the_flow_engine() {
+    let graph = graph();
+    let into_flow = edges_between(&graph, is_transport, |m| within(m, "crate::flow"));
+    for transport in ["crate::acp::sdk", "crate::mcp::peer"] {
+        assert!(
+            into_flow
+                .iter()
+                .any(|e| e.starts_with(&format!("{transport} -> "))),
+            "{transport} does not use crate::flow: {into_flow:#?}"
+        );
+    }
+}
+
+/// The page server is open for extension, closed for modification: its
+/// core (`sensitive`, but `sensitive::oauth`) imports no flow that plugs
+/// into it; OAuth plugs in through `sensitive::extension`.
+#[test]
+fn the_page_servers_core_imports_no_flow_that_plugs_in() {
+    let graph = graph();
+    let core = |module: &str| {
+        within(module, "crate::sensitive") && !within(module, "crate::sensitive::oauth")
+    };
+    let offenders = edges_between(&graph, core, |m| within(m, "crate::sensitive::oauth"));
+    assert!(
+        offenders.is_empty(),
+        "the page server's core imports a flow: {offenders:#?}"
+    );
+    // The rule sees OAuth's edges into the core.
+    assert!(!edges_between(&graph, |m| within(m, "crate::sensitive::oauth"), core).is_empty());
+    // And no file of the core names a flow's feature.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("elicit-core/src/sensitive");
+    for entry in std::fs::read_dir(&root).expect("the page server's folder") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("mod.rs") {
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            assert!(
+                !text.contains("feature = \"oauth\""),
+                "{} is gated on a flow's feature",
+                path.display()
+            );
+        }
+    }
+}

@@ -4,9 +4,9 @@
 //! verified user, if any), and once the user consented, the page's answer
 //! awaited and the elicitation completed.
 
-use crate::protocol::agent::{UrlRequest, UserBinding, VerifiedUser};
+use crate::protocol::agent::{UrlOutcome, UrlRequest, UserBinding, VerifiedUser};
 use crate::protocol::{ElicitationId, ElicitationScope};
-use crate::sensitive::{PageId, Pages, SecretOutcome, SensitiveForm};
+use crate::sensitive::{PageError, PageId, Pages, SecretOutcome, SensitiveForm};
 
 use super::{Carrier, Flows, Refusal};
 
@@ -117,5 +117,57 @@ struct Outstanding<'f, 'a, C> {
 impl<C> Drop for Outstanding<'_, '_, C> {
     fn drop(&mut self) {
         super::lock(self.flows.state).abandon(self.id);
+    }
+}
+
+/// How a secret page's flow reads what the client answered and how the page
+/// ended (the flows' rules, for every transport).
+impl<T> SecretOutcome<T> {
+    /// What the client's answer to the URL request settles: `None` when the
+    /// user consented (the page decides then). An unknown action is not
+    /// consent: the flow ends as cancelled.
+    pub(crate) fn unless_consented(answer: &UrlOutcome) -> Option<Self> {
+        match answer {
+            UrlOutcome::Consented(_) => None,
+            UrlOutcome::Declined => Some(Self::Declined),
+            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::Cancelled),
+        }
+    }
+
+    /// How a page that ended without an answer ends the flow; the other
+    /// page errors are failures.
+    pub(crate) fn unanswered(error: PageError) -> Result<Self, PageError> {
+        match error {
+            PageError::Expired => Ok(Self::Expired),
+            PageError::Cancelled => Ok(Self::Cancelled),
+            error => Err(error),
+        }
+    }
+}
+
+/// How an OAuth flow reads what the client answered, and when it tells the
+/// client it is complete.
+#[cfg(feature = "oauth")]
+impl crate::sensitive::oauth::OAuthOutcome {
+    /// What the client's answer to the URL request settles: `None` when
+    /// the user consented (the provider and the callback decide then). An
+    /// unknown action is not consent: the flow ends as cancelled.
+    pub(crate) fn unless_consented(answer: &UrlOutcome) -> Option<Self> {
+        match answer {
+            UrlOutcome::Consented(_) => None,
+            UrlOutcome::Declined => Some(Self::Declined),
+            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::Cancelled),
+        }
+    }
+
+    /// Whether the out-of-band interaction finished in the browser (the
+    /// provider sent the user back to the callback), so the client is told
+    /// with `elicitation/complete`: a token, a denial, or a failure after
+    /// the callback. Not for an expiry, a decline or a cancel.
+    pub(crate) fn ends_interaction(&self) -> bool {
+        matches!(
+            self,
+            Self::Authorized(_) | Self::Denied { .. } | Self::Failed(_)
+        )
     }
 }

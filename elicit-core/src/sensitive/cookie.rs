@@ -13,9 +13,9 @@ use super::token::Token;
 pub(crate) enum SameSite {
     /// None: a form page's cookie.
     Strict,
-    /// Top-level ones: an OAuth flow's, which must come back from the
-    /// provider's site.
-    #[cfg(feature = "oauth")]
+    /// Top-level ones: the cookie of a flow that comes back from another
+    /// site (an OAuth provider's).
+    #[allow(dead_code)]
     Lax,
 }
 
@@ -39,7 +39,6 @@ pub(crate) fn set(headers: &mut HeaderMap, cookie: &Cookie<'_>) {
         .map_or(0, |d| d.as_secs() + 1);
     let same_site = match cookie.same_site {
         SameSite::Strict => "Strict",
-        #[cfg(feature = "oauth")]
         SameSite::Lax => "Lax",
     };
     let secure = if cookie.secure { "; Secure" } else { "" };

@@ -12,7 +12,7 @@ use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::{Limits, LoopbackServer};
 use super::service::{PageService, respond, timed_out};
-use super::shared::{Config, Detached, Shared, lock};
+use super::shared::{Config, Detached, Extensions, Shared, lock};
 use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 use super::token::PageId;
 use super::verify::UserVerifier;
@@ -75,9 +75,8 @@ pub enum OpenError {
     /// The store refused the page.
     #[error("{0}")]
     Store(#[source] StoreError),
-    /// The OAuth provider's endpoints are unusable.
-    #[cfg(feature = "oauth")]
-    #[error("the OAuth provider's endpoints are unusable: {0}")]
+    /// A flow's provider is unusable (an OAuth provider's endpoints).
+    #[error("the provider's endpoints are unusable: {0}")]
     Provider(String),
 }
 
@@ -189,8 +188,7 @@ impl Pages {
                 server: Mutex::new(None),
                 detached: Mutex::new(HashMap::new()),
                 reaper: Reaper::default(),
-                #[cfg(feature = "oauth")]
-                oauth: Arc::default(),
+                extensions: Extensions::default(),
             }),
         }
     }
@@ -445,8 +443,8 @@ impl Pages {
         })
     }
 
-    /// The state every clone shares.
-    #[cfg(feature = "oauth")]
+    /// The state every clone shares (for the flows that plug in).
+    #[allow(dead_code)]
     pub(crate) fn shared(&self) -> &Arc<Shared> {
         &self.shared
     }

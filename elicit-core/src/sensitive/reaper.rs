@@ -6,10 +6,16 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
-#[cfg(feature = "oauth")]
-use super::oauth::Flows;
 use super::store::{End, Store};
 use super::token::PageId;
+
+/// What the reaper tells a flow that plugged into the server (an OAuth
+/// flow table): one of its ids reached the expiry it scheduled
+/// ([`Reaper::schedule_extension`]).
+pub(crate) trait Expire: Send + Sync {
+    /// Ends `id` as expired if it still waits.
+    fn expire(&self, id: PageId);
+}
 
 /// Ends pages at their expiry and forgets them one expiry later (until
 /// then a visit sees how the page ended): one thread, started with the
@@ -23,9 +29,9 @@ pub(crate) struct Reaper {
 struct ReaperState {
     due: BinaryHeap<Reverse<(Instant, Due)>>,
     started: bool,
-    /// The OAuth flows whose expiry is due too.
-    #[cfg(feature = "oauth")]
-    flows: Weak<Flows>,
+    /// The extensions whose ids are due too ([`Due::Extension`] holds the
+    /// index).
+    extensions: Vec<Weak<dyn Expire>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,10 +41,9 @@ enum Due {
     Expire(IdKey, Duration),
     /// Forget the page.
     Remove(IdKey),
-    /// End the OAuth flow as expired (forgotten when its `PendingOAuth`
-    /// is dropped).
-    #[cfg(feature = "oauth")]
-    Flow(IdKey),
+    /// Tell the extension of this index that the id expired (an OAuth
+    /// flow: forgotten when its `PendingOAuth` is dropped).
+    Extension(IdKey, usize),
 }
 
 /// A page id as plain bytes (the heap needs an order).
@@ -65,18 +70,28 @@ impl Reaper {
         self.start(guard, store);
     }
 
-    /// Ends the OAuth flow `id` of `flows` as expired at `at`.
-    #[cfg(feature = "oauth")]
-    pub(crate) fn schedule_flow(
+    /// Tells `extension` at `at` that its `id` expired
+    /// ([`Expire::expire`]).
+    #[allow(dead_code)] // Only flows behind features (OAuth) plug in.
+    pub(crate) fn schedule_extension(
         &self,
         store: &Arc<dyn Store>,
-        flows: &Arc<Flows>,
+        extension: Arc<dyn Expire>,
         at: Instant,
         id: PageId,
     ) {
         let mut guard = lock(&self.state.0);
-        guard.flows = Arc::downgrade(flows);
-        guard.due.push(Reverse((at, Due::Flow(IdKey::new(id)))));
+        let weak = Arc::downgrade(&extension);
+        let index = match guard.extensions.iter().position(|e| e.ptr_eq(&weak)) {
+            Some(index) => index,
+            None => {
+                guard.extensions.push(weak);
+                guard.extensions.len() - 1
+            }
+        };
+        guard
+            .due
+            .push(Reverse((at, Due::Extension(IdKey::new(id), index))));
         self.start(guard, store);
     }
 
@@ -123,8 +138,7 @@ fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, store: &Weak<dyn Store>) {
             }
         }
         let next = guard.due.peek().map(|Reverse((at, _))| *at);
-        #[cfg(feature = "oauth")]
-        let flows = guard.flows.clone();
+        let extensions = guard.extensions.clone();
         drop(guard);
         let mut later = Vec::new();
         for (_, what) in due {
@@ -136,10 +150,9 @@ fn reap(state: &Arc<(Mutex<ReaperState>, Condvar)>, store: &Weak<dyn Store>) {
                 Due::Remove(key) => {
                     let _ = pages.remove(&key.id());
                 }
-                #[cfg(feature = "oauth")]
-                Due::Flow(key) => {
-                    if let Some(flows) = flows.upgrade() {
-                        flows.expire(key.id());
+                Due::Extension(key, index) => {
+                    if let Some(extension) = extensions.get(index).and_then(Weak::upgrade) {
+                        extension.expire(key.id());
                     }
                 }
             }

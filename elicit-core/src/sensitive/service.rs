@@ -17,8 +17,6 @@ use http_body_util::{BodyExt, Limited};
 use super::body::read;
 use super::cookie::{self, Cookie, SameSite};
 use super::form::check_submission;
-#[cfg(feature = "oauth")]
-use super::oauth::routes::route as oauth_route;
 use super::origin::Origin;
 use super::page::{Notice, PageForm};
 use super::response::{PageResponse, notice, page, refusal, unavailable};
@@ -104,9 +102,11 @@ where
             "This server answers only at its own address.",
         );
     }
-    #[cfg(feature = "oauth")]
-    if let Some(response) = oauth_route(&shared, &origin, &parts).await {
-        return response;
+    // The flows that plug in (OAuth's start page and callback) first.
+    for extension in shared.extensions.all() {
+        if let Some(response) = extension.route(&shared, &origin, &parts).await {
+            return response;
+        }
     }
     let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
         return notice(StatusCode::NOT_FOUND, Notice::Expired);

@@ -1,14 +1,18 @@
 //! The state every clone of [`Pages`](super::Pages), its service and its
-//! loopback server share.
+//! loopback server share, and the seam through which a flow plugs into the
+//! server without the server knowing it ([`Extension`]: its routes, its
+//! table, its expiry; the OAuth flow is one, `oauth::table::Flows`).
 
+use std::any::Any;
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-#[cfg(feature = "oauth")]
-use super::oauth::Flows;
 use super::origin::Origin;
-use super::reaper::Reaper;
+use super::reaper::{Expire, Reaper};
+use super::response::PageResponse;
 use super::server::LoopbackServer;
 use super::store::{End, Store, Waiting};
 use super::token::PageId;
@@ -34,9 +38,8 @@ pub(crate) struct Shared {
     pub(crate) reaper: Reaper,
     /// Pages whose `PendingPage` was detached: how each will end, or ended.
     pub(crate) detached: Mutex<HashMap<PageId, Detached>>,
-    /// The OAuth flows waiting for their provider.
-    #[cfg(feature = "oauth")]
-    pub(crate) oauth: Arc<Flows>,
+    /// The flows plugged into the server besides its pages (OAuth's).
+    pub(crate) extensions: Extensions,
 }
 
 /// A detached page: waiting for its end, or ended and not read yet.
@@ -61,4 +64,60 @@ impl Shared {
 /// one still holds a consistent value.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A boxed `Send` future, borrowing for `'a`.
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A flow served by the page server besides its pages: one value per
+/// [`Pages`](super::Pages), added by the flow when it first opens (see
+/// [`Extensions::get_or_add`]).
+pub(crate) trait Extension: Expire + Any {
+    /// The response to a request this flow serves, or `None` when the
+    /// request is for something else (a page, another flow). Asked before
+    /// the pages, after the server's own checks of the request (its host).
+    fn route<'a>(
+        &'a self,
+        shared: &'a Arc<Shared>,
+        origin: &'a Origin,
+        parts: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Option<PageResponse>>;
+}
+
+/// The extensions of one [`Pages`](super::Pages), in the order they were
+/// added.
+#[derive(Default)]
+pub(crate) struct Extensions {
+    list: Mutex<Vec<Arc<dyn Extension>>>,
+}
+
+impl Extensions {
+    /// The extension of type `T`, added with `make` the first time.
+    // Only flows behind features (OAuth) add themselves.
+    #[allow(dead_code)]
+    pub(crate) fn get_or_add<T: Extension>(&self, make: impl FnOnce() -> T) -> Arc<T> {
+        let mut list = lock(&self.list);
+        if let Some(found) = list.iter().find_map(|e| downcast::<T>(e)) {
+            return found;
+        }
+        let added = Arc::new(make());
+        list.push(added.clone());
+        added
+    }
+
+    /// The extension of type `T`, if it was added.
+    #[allow(dead_code)]
+    pub(crate) fn get<T: Extension>(&self) -> Option<Arc<T>> {
+        lock(&self.list).iter().find_map(|e| downcast::<T>(e))
+    }
+
+    /// Every extension, to route a request through.
+    pub(crate) fn all(&self) -> Vec<Arc<dyn Extension>> {
+        lock(&self.list).clone()
+    }
+}
+
+fn downcast<T: Extension>(extension: &Arc<dyn Extension>) -> Option<Arc<T>> {
+    let any: Arc<dyn Any + Send + Sync> = extension.clone();
+    any.downcast::<T>().ok()
 }

@@ -10,7 +10,7 @@ use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
-use super::table::{CALLBACK, Flow, Phase};
+use super::table::{CALLBACK, Flow, Phase, flows};
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::pages::{OpenError, Pages};
 use crate::sensitive::shared::Shared;
@@ -98,8 +98,9 @@ impl Pages {
             phase: Phase::Open,
             sender: Some(sender),
         };
+        let table = flows(shared);
         {
-            let mut flows = shared.oauth.lock();
+            let mut flows = table.lock();
             let max = shared.config.max_open;
             if flows.len() >= max {
                 return Err(OpenError::Store(StoreError::Full { max }));
@@ -108,7 +109,7 @@ impl Pages {
         }
         shared
             .reaper
-            .schedule_flow(&shared.store, &shared.oauth, Instant::now() + expiry, id);
+            .schedule_extension(&shared.store, table, Instant::now() + expiry, id);
         Ok(PendingOAuth {
             id,
             url: format!("{}{base}/{id}", origin.as_str()),
@@ -165,6 +166,6 @@ impl PendingOAuth {
 
 impl Drop for PendingOAuth {
     fn drop(&mut self) {
-        self.shared.oauth.lock().remove(&self.id);
+        flows(&self.shared).lock().remove(&self.id);
     }
 }

@@ -64,5 +64,4 @@ pub use client::HttpError;
 pub use flow::PendingOAuth;
 pub use outcome::{OAuthFailure, OAuthOutcome};
 pub use provider::{Provider, ProviderError};
-pub(crate) use table::Flows;
 pub use token::OAuthToken;

@@ -86,30 +86,3 @@ pub enum OAuthFailure {
     #[error("the provider is misconfigured: {0}")]
     Provider(String),
 }
-
-// For the SDK flows (`acp::sdk`, `mcp`).
-#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
-impl OAuthOutcome {
-    /// What the client's answer to the URL request settles: `None` when
-    /// the user consented (the provider and the callback decide then). An
-    /// unknown action is not consent: the flow ends as cancelled.
-    pub(crate) fn unless_consented(answer: &crate::protocol::agent::UrlOutcome) -> Option<Self> {
-        use crate::protocol::agent::UrlOutcome;
-        match answer {
-            UrlOutcome::Consented(_) => None,
-            UrlOutcome::Declined => Some(Self::Declined),
-            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::Cancelled),
-        }
-    }
-
-    /// Whether the out-of-band interaction finished in the browser (the
-    /// provider sent the user back to the callback), so the client is told
-    /// with `elicitation/complete`: a token, a denial, or a failure after
-    /// the callback. Not for an expiry, a decline or a cancel.
-    pub(crate) fn ends_interaction(&self) -> bool {
-        matches!(
-            self,
-            Self::Authorized(_) | Self::Denied { .. } | Self::Failed(_)
-        )
-    }
-}

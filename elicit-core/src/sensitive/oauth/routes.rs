@@ -12,7 +12,7 @@ use oauth2::{AuthorizationCode, RequestTokenError};
 
 use super::client::HttpClient;
 use super::outcome::{OAuthFailure, OAuthOutcome};
-use super::table::{CALLBACK, Flow, Phase};
+use super::table::{CALLBACK, Flow, Flows, Phase};
 use super::token::OAuthToken;
 use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
@@ -28,6 +28,7 @@ const TEXT_LIMIT: usize = 256;
 /// The response to an OAuth route, or `None` if the request is for
 /// another page.
 pub(crate) async fn route(
+    table: &Flows,
     shared: &Arc<Shared>,
     origin: &Origin,
     parts: &http::request::Parts,
@@ -42,27 +43,28 @@ pub(crate) async fn route(
         if parts.method != Method::GET {
             return Some(not_allowed());
         }
-        return Some(callback(shared, parts).await);
+        return Some(callback(table, shared, parts).await);
     }
     let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
-    if !shared.oauth.lock().contains_key(&id) {
+    if !table.lock().contains_key(&id) {
         return None;
     }
     if parts.method != Method::GET {
         return Some(not_allowed());
     }
-    Some(start(shared, origin, id, parts))
+    Some(start(table, shared, origin, id, parts))
 }
 
 /// The start page: binds the flow to this browser on the first visit
 /// (refuses any other browser), and sends it to the provider.
 fn start(
+    table: &Flows,
     shared: &Arc<Shared>,
     origin: &Origin,
     id: PageId,
     parts: &http::request::Parts,
 ) -> PageResponse {
-    let mut flows = shared.oauth.lock();
+    let mut flows = table.lock();
     let Some(flow) = flows.get_mut(&id) else {
         return notice(StatusCode::NOT_FOUND, Notice::Expired);
     };
@@ -171,12 +173,16 @@ struct Taken {
 /// browser (and user) that started it is the one that came back, the
 /// issuer, then ends the flow with the provider's error or the exchanged
 /// token.
-async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts) -> PageResponse {
+async fn callback(
+    table: &Flows,
+    shared: &Arc<Shared>,
+    parts: &http::request::Parts,
+) -> PageResponse {
     let params = Params::read(parts.uri.query().unwrap_or(""));
     let state = params.state.as_deref().and_then(Token::parse);
     let found = match state {
         None => Found::Unknown,
-        Some(state) => take(shared, parts, state),
+        Some(state) => take(table, shared, parts, state),
     };
     let mut taken = match found {
         Found::Unknown => {
@@ -213,8 +219,8 @@ async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts) -> PageRes
 
 /// Finds the flow whose state is `state` and uses it: from now on it ends
 /// with this callback's outcome, whatever it is.
-fn take(shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Found {
-    let mut flows = shared.oauth.lock();
+fn take(table: &Flows, shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Found {
+    let mut flows = table.lock();
     let Some((&id, flow)) = flows
         .iter_mut()
         .find(|(_, flow)| flow.state.matches(&state))

@@ -3,7 +3,7 @@
 //! `state`.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use futures::channel::oneshot;
@@ -11,6 +11,10 @@ use oauth2::PkceCodeVerifier;
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
+use crate::sensitive::origin::Origin;
+use crate::sensitive::reaper::Expire;
+use crate::sensitive::response::PageResponse;
+use crate::sensitive::shared::{BoxFuture, Extension, Shared};
 use crate::sensitive::token::{PageId, Token};
 
 /// The callback's path under the pages' base path.
@@ -71,6 +75,31 @@ impl Flow {
         if let Some(sender) = self.sender.take() {
             let _ = sender.send(outcome);
         }
+    }
+}
+
+/// The OAuth flows of these pages (added to the page server with the
+/// first flow).
+pub(crate) fn flows(shared: &Shared) -> Arc<Flows> {
+    shared.extensions.get_or_add(Flows::default)
+}
+
+/// The page server's OAuth routes.
+impl Extension for Flows {
+    fn route<'a>(
+        &'a self,
+        shared: &'a Arc<Shared>,
+        origin: &'a Origin,
+        parts: &'a http::request::Parts,
+    ) -> BoxFuture<'a, Option<PageResponse>> {
+        Box::pin(super::routes::route(self, shared, origin, parts))
+    }
+}
+
+/// The flows' expiry.
+impl Expire for Flows {
+    fn expire(&self, id: PageId) {
+        Flows::expire(self, id);
     }
 }
 
