@@ -697,7 +697,7 @@ fn the_readme_the_module_docs_and_the_example_agree() {
         .iter()
         .position(|l| l.starts_with("fn main()"))
         .expect("the example's main")];
-    let module = include_str!("../../elicit-core/src/acp/sdk.rs");
+    let module = include_str!("../../elicit-core/src/acp/sdk/mod.rs");
     let section = &module[module.find("//! # Agent").expect("the docs' Agent section")..];
     let block = &section[section.find("//! ```no_run\n").expect("a doctest") + 14..];
     let block = &block[..block.find("//! # fn main() {}").expect("the doctest's end")];

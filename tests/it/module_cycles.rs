@@ -393,7 +393,7 @@ fn the_transport_neutral_layers_import_no_transport() {
 fn every_request_transport_goes_through_the_flow_engine() {
     let graph = graph();
     let into_flow = edges_between(&graph, is_transport, |m| within(m, "crate::flow"));
-    for transport in ["crate::acp::sdk", "crate::mcp::peer"] {
+    for transport in ["crate::acp::sdk::agent", "crate::mcp::carrier"] {
         assert!(
             into_flow
                 .iter()

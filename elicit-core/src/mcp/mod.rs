@@ -97,6 +97,7 @@
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
 //! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
 
+mod carrier;
 mod dropped;
 mod error;
 mod peer;
@@ -106,17 +107,15 @@ mod rounds;
 mod schema;
 mod used;
 
+pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
-pub use error::{ConversionError, ConversionErrorKind, OutcomeError};
+pub use error::{ConversionError, ConversionErrorKind, ElicitError, OutcomeError};
 #[cfg(feature = "oauth")]
 pub use peer::OAuthCall;
 #[cfg(feature = "sensitive")]
 pub use peer::SecretCall;
-pub use peer::{
-    ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt, FormCall, UrlRequest,
-    client_supports,
-};
-pub use request::form_request;
+pub use peer::{ElicitExt, FormCall};
+pub use request::{UrlRequest, form_request};
 pub use response::outcome;
 pub use rounds::{
     Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE, Rounds,

@@ -3,6 +3,7 @@
 use ::rmcp::model;
 
 use crate::Elicit;
+use crate::protocol::ElicitationId;
 
 use super::error::ConversionError;
 use super::schema::schema;
@@ -25,5 +26,66 @@ pub(super) fn form_params(
         meta: None,
         message,
         requested_schema,
+    }
+}
+
+/// A URL-mode elicitation to send with [`ElicitExt::elicit_url_consent`](super::ElicitExt::elicit_url_consent):
+/// the message the client shows, the URL it offers to open, and the
+/// `elicitationId` your out-of-band callback will report as complete; for
+/// sensitive input, marked [`sensitive`](Self::sensitive).
+///
+/// ```
+/// use elicit_core::mcp::UrlRequest;
+///
+/// let request = UrlRequest::new(
+///     "Connect your GitHub account.",
+///     "https://mcp.example.com/connect?elicitation=gh-42",
+///     "gh-42",
+/// );
+/// assert_eq!(request.id().as_str(), "gh-42");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRequest {
+    pub(super) message: String,
+    pub(super) url: String,
+    pub(super) id: ElicitationId,
+    pub(super) sensitive: bool,
+}
+
+impl UrlRequest {
+    /// A request showing `message` and offering to open `url`, identified by
+    /// `elicitation_id`. Ids must be unique among this client's outstanding
+    /// URL elicitations; the URL is checked when the request is sent.
+    ///
+    /// Nothing here keeps state: your server remembers which ids are
+    /// outstanding, for which client and which verified user, and checks the
+    /// completing user in its callback before it calls
+    /// [`ElicitExt::notify_elicitation_complete`](super::ElicitExt::notify_elicitation_complete).
+    pub fn new(
+        message: impl Into<String>,
+        url: impl Into<String>,
+        elicitation_id: impl Into<ElicitationId>,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            url: url.into(),
+            id: elicitation_id.into(),
+            sensitive: false,
+        }
+    }
+
+    /// Marks the request as sensitive input (passwords, API keys, tokens,
+    /// payment details): a client without URL mode gets
+    /// [`SendError::SensitiveInputNeedsUrlMode`](crate::protocol::agent::SendError::SensitiveInputNeedsUrlMode) and no request. It never
+    /// falls back to a form, whatever the client supports.
+    #[must_use]
+    pub fn sensitive(mut self) -> Self {
+        self.sensitive = true;
+        self
+    }
+
+    /// The `elicitationId`.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
     }
 }

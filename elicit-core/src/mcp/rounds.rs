@@ -19,11 +19,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::error::OutcomeError;
-use super::peer::{
-    ElicitError, UrlRequest, checked_form, client_supports, send, url_outcome, url_params,
-};
-use super::request::form_params;
+use super::carrier::{checked_form, client_supports, send, url_outcome, url_params};
+use super::error::{ElicitError, OutcomeError};
+use super::request::{UrlRequest, form_params};
 use super::response::outcome;
 use super::used::{MemoryUsedStates, StateId, UsedStates};
 use crate::Elicit;

@@ -1,154 +1,14 @@
-//! One call per elicitation flow on the official ACP Rust SDK
-//! (`agent-client-protocol` 5.2, feature `acp-sdk`).
-//!
-//! # Agent
-//!
-//! Keep one [`AgentElicitations`] per client connection (it is `Clone`:
-//! hand a copy to each handler; no `Mutex` of your own) and tell it the
-//! client's capabilities at `initialize`. To ask, start the turn with
-//! [`AgentElicitations::spawn`] and call the [`Elicitor`] it gives you:
-//! `elicitor.elicit_form::<T>(scope, message).retry(n).await`.
-//!
-//! The turn must be a task of its own: the SDK reads the client's messages
-//! in the loop that runs your handlers, and reads the next message only when
-//! a handler returns. A handler that waited for an answer itself would wait
-//! forever. [`Elicitor`] exists only inside a task started by
-//! [`spawn`](AgentElicitations::spawn), and asking on the SDK's
-//! `ConnectionTo<Client>` directly is a compile error that says so
-//! ([`ElicitClient`]).
-//!
-//! A complete agent, but for its `main`, which serves it on stdio:
-//! `futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))`
-//! (the SDK's `stdio` feature; the whole program is
-//! `examples/acp_minimal_agent.rs` in the repository, and the README's "Using
-//! it with the ACP SDK"; `tests/it/acp_demo.rs` runs it against the demo
-//! client):
-//!
-//! ```no_run
-//! use agent_client_protocol::v1::ConnectionTo;
-//! use agent_client_protocol::v1::schema::{
-//!     ContentBlock, ContentChunk, InitializeRequest, InitializeResponse, NewSessionRequest,
-//!     NewSessionResponse, PromptRequest, PromptResponse, SessionNotification, SessionUpdate,
-//!     StopReason,
-//! };
-//! use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
-//! // AgentElicitations, ElicitError, ElicitationScope, Outcome, Elicit, ...
-//! use elicit_core::acp::sdk::prelude::*;
-//!
-//! /// How to deploy.
-//! #[derive(Elicit)]
-//! struct Deploy {
-//!     /// How many instances to run.
-//!     #[elicit(range(min = 1, max = 16), default = 2)]
-//!     replicas: u8,
-//! }
-//!
-//! /// Serves one client on `transport` (the example's `main` passes stdio).
-//! async fn serve(
-//!     transport: impl ConnectTo<Agent> + 'static,
-//! ) -> Result<(), agent_client_protocol::Error> {
-//!     // One per client connection; every handler gets a clone.
-//!     let elicitations = AgentElicitations::new();
-//!     let on_initialize = elicitations.clone();
-//!     let agent = Agent
-//!         .v1()
-//!         .name("minimal-agent")
-//!         .on_receive_request(
-//!             async move |request: InitializeRequest, responder, _cx| {
-//!                 // The client's capabilities decide which modes may be sent.
-//!                 on_initialize.initialize(&request);
-//!                 responder.respond(InitializeResponse::new(request.protocol_version))
-//!             },
-//!             on_receive_request!(),
-//!         )
-//!         .on_receive_request(
-//!             async move |_: NewSessionRequest, responder, _cx| {
-//!                 responder.respond(NewSessionResponse::new("session-1"))
-//!             },
-//!             on_receive_request!(),
-//!         )
-//!         .on_receive_request(
-//!             async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
-//!                 // The turn waits for the client's answer, so it runs as a task
-//!                 // of its own: this handler returns at once, and the turn
-//!                 // answers the prompt when it is done.
-//!                 elicitations.spawn(&cx, async move |elicitor| {
-//!                     let scope = ElicitationScope::session(prompt.session_id.to_string());
-//!                     let asked = elicitor.elicit_form::<Deploy>(scope, "How many replicas?");
-//!                     let reply = match asked.retry(2).await {
-//!                         Ok(Outcome::Accepted(deploy)) => {
-//!                             format!("Deploying {} replicas.", deploy.replicas)
-//!                         }
-//!                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
-//!                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
-//!                         Err(error) => {
-//!                             // The detail (a client's error text) goes to the log;
-//!                             // the user reads a short reason.
-//!                             eprintln!("the elicitation failed: {error:?}");
-//!                             format!("Something went wrong: {error}")
-//!                         }
-//!                     };
-//!                     let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
-//!                     elicitor
-//!                         .connection()
-//!                         .send_notification(SessionNotification::new(
-//!                             prompt.session_id,
-//!                             SessionUpdate::AgentMessageChunk(text),
-//!                         ))?;
-//!                     responder.respond(PromptResponse::new(StopReason::EndTurn))
-//!                 })
-//!             },
-//!             on_receive_request!(),
-//!         );
-//!     agent.connect_to(transport).await
-//! }
-//! # fn main() {}
-//! ```
-//!
-//! # Client
-//!
-//! [`ClientElicitations`] holds the guard and the URL tracker of one agent
-//! connection. Advertise exactly what it was built with, and add its
-//! [`handler`](ClientElicitations::handler) to the SDK's client builder: it
-//! answers `elicitation/create` (the guard's `-32602`, then your
-//! [`Render`]er on its own thread, then the validate-before-send of
-//! [`answer`]) and routes
-//! `elicitation/complete` to the tracker.
-//!
-//! ```no_run
-//! use agent_client_protocol::Client;
-//! use agent_client_protocol::v1::schema::{
-//!     ClientCapabilities, ElicitationCapabilities, ElicitationFormCapabilities,
-//! };
-//! use elicit_core::acp::sdk::ClientElicitations;
-//! # use elicit_core::protocol::client::{FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation, AnswerError};
-//! # use elicit_core::protocol::url::UrlRejection;
-//! # struct MyUi;
-//! # impl Render for MyUi {
-//! #     fn form(&mut self, _: &str, _: &FormElicitation, _: Option<&AnswerError>) -> FormAnswer { FormAnswer::Cancel }
-//! #     fn url(&mut self, _: &str, _: &UrlElicitation, _: Option<&UrlRejection>) -> UrlAnswer { UrlAnswer::Cancel }
-//! # }
-//!
-//! let elicitations = ClientElicitations::new(Some(
-//!     &ElicitationCapabilities::new().form(ElicitationFormCapabilities::new()),
-//! ));
-//! let capabilities = ClientCapabilities::new().elicitation(elicitations.acp_capabilities());
-//! let client = Client.v1().name("my-client").with_handler(elicitations.handler(MyUi));
-//! // ... `client.connect_with(agent, ..)`, sending `capabilities` in `initialize`.
-//! # let _ = (client, capabilities);
-//! ```
+//! The agent's side on the ACP SDK: the connection's state, the
+//! [`Elicitor`] a turn asks with, the error, and the compile error for
+//! asking inside a handler. The flows themselves are `crate::flow`'s.
 
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
-use agent_client_protocol::{
-    Agent, Client, ConnectionTo as RawConnectionTo, Dispatch, HandleDispatchFrom, Handled,
-    JsonRpcRequest,
-};
 use agent_client_protocol_schema::v1 as sdk;
-use serde::{Deserialize, Serialize};
 
 use crate::Elicit;
 use crate::error::ContentError;
@@ -159,22 +19,13 @@ use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{
     AgentConnection, CompletionError, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
 };
-use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
-    ElicitationId, ElicitationScope, JsonRpcError,
+    ElicitationId, ElicitationScope,
 };
 
-use super::error::ConversionError;
-
-/// `elicitation/create` as the SDK sends it: elicit's own request as params
-/// (the form's properties keep declaration order; the SDK's
-/// `ElicitationSchema` would sort them), answered by the SDK's
-/// `CreateElicitationResponse`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonRpcRequest)]
-#[request(method = "elicitation/create", response = sdk::CreateElicitationResponse)]
-pub struct ElicitationRequest(pub CreateElicitationRequest);
+use super::request::ElicitationRequest;
+use crate::acp::error::ConversionError;
 
 /// Why a one-call elicitation did not produce an outcome.
 #[derive(Debug, thiserror::Error)]
@@ -242,9 +93,6 @@ fn request_failure(error: &agent_client_protocol::Error) -> String {
         error.code
     )
 }
-
-// ---------------------------------------------------------------------------
-// Agent
 
 /// The agent's elicitation state for one client connection: the modes the
 /// client advertised and the outstanding URL elicitations. Cheap to clone;
@@ -711,201 +559,4 @@ impl From<Refusal> for ElicitError {
             Refusal::Page(error) => ElicitError::Page(error),
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// Client
-
-/// The client's elicitation state for one agent connection: what it
-/// advertises, the guard, and the URL elicitations it tracks. Cheap to
-/// clone; every clone is the same state.
-#[derive(Clone)]
-pub struct ClientElicitations {
-    connection: Arc<Mutex<ClientConnection>>,
-    agent: Arc<Mutex<String>>,
-}
-
-impl fmt::Debug for ClientElicitations {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientElicitations")
-            .field("connection", &*lock(&self.connection))
-            .field("agent", &*lock(&self.agent))
-            .finish()
-    }
-}
-
-impl ClientElicitations {
-    /// A client advertising `capabilities` (`None`: no elicitation). Send
-    /// [`acp_capabilities`](Self::acp_capabilities) in `initialize`, so the
-    /// guard and the advertisement cannot disagree.
-    pub fn new(capabilities: Option<&sdk::ElicitationCapabilities>) -> Self {
-        Self {
-            connection: Arc::new(Mutex::new(ClientConnection::from_acp_capabilities(
-                capabilities,
-            ))),
-            agent: Arc::new(Mutex::new("the agent".to_owned())),
-        }
-    }
-
-    /// What this client advertises, as the SDK's type for
-    /// `ClientCapabilities::elicitation`.
-    pub fn acp_capabilities(&self) -> Option<sdk::ElicitationCapabilities> {
-        let connection = lock(&self.connection);
-        connection
-            .capabilities()
-            .and_then(|c: &ElicitationCapabilities| sdk::ElicitationCapabilities::try_from(c).ok())
-    }
-
-    /// How the renderer names the agent to the user (from its `initialize`
-    /// answer, and the process you launched). Default: "the agent".
-    pub fn set_agent(&self, label: impl Into<String>) {
-        *lock(&self.agent) = label.into();
-    }
-
-    /// Whether the URL elicitation `id` is still awaiting its completion.
-    pub fn is_pending(&self, id: &ElicitationId) -> bool {
-        lock(&self.connection).is_pending(id)
-    }
-
-    /// The SDK handler for `elicitation/create` and `elicitation/complete`:
-    /// add it to the client builder with `.with_handler(..)`. Requests are
-    /// rendered one at a time, each on a thread of its own, so a renderer
-    /// may block (a terminal prompt) without stalling the connection.
-    pub fn handler<R: Render + Send + 'static>(&self, renderer: R) -> ElicitationHandler<R> {
-        ElicitationHandler {
-            state: self.clone(),
-            renderer: Arc::new(Mutex::new(renderer)),
-            on_complete: None,
-        }
-    }
-}
-
-/// Called with the id of each URL elicitation the agent reports complete.
-type OnComplete = Box<dyn FnMut(&ElicitationId) + Send>;
-
-/// The client-side SDK handler built by [`ClientElicitations::handler`].
-pub struct ElicitationHandler<R> {
-    state: ClientElicitations,
-    renderer: Arc<Mutex<R>>,
-    on_complete: Option<OnComplete>,
-}
-
-impl<R> fmt::Debug for ElicitationHandler<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ElicitationHandler")
-            .field("state", &self.state)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<R> ElicitationHandler<R> {
-    /// Calls `f` with the id of each URL elicitation the agent reports
-    /// complete (unknown and repeated ids are ignored, as the protocol
-    /// requires): tell the user, retry what waited for it.
-    pub fn on_complete(mut self, f: impl FnMut(&ElicitationId) + Send + 'static) -> Self {
-        self.on_complete = Some(Box::new(f));
-        self
-    }
-}
-
-impl<R: Render + Send + 'static> HandleDispatchFrom<Agent> for ElicitationHandler<R> {
-    async fn handle_dispatch_from(
-        &mut self,
-        message: Dispatch,
-        cx: RawConnectionTo<Agent>,
-    ) -> Result<Handled<Dispatch>, agent_client_protocol::Error> {
-        match message {
-            Dispatch::Request(request, responder) if request.method == ELICITATION_CREATE => {
-                let incoming = lock(&self.state.connection).receive_value(request.params);
-                let incoming = match incoming {
-                    Ok(incoming) => incoming,
-                    Err(refusal) => {
-                        responder.respond_with_error(sdk_error(&refusal))?;
-                        return Ok(Handled::Yes);
-                    }
-                };
-                let state = self.state.clone();
-                let renderer = self.renderer.clone();
-                cx.spawn(async move {
-                    match render(state, renderer, incoming).await {
-                        Ok(response) => responder.respond(response),
-                        Err(error) => responder.respond_with_error(sdk_error(&error)),
-                    }
-                })?;
-                Ok(Handled::Yes)
-            }
-            Dispatch::Notification(notification) if notification.method == ELICITATION_COMPLETE => {
-                // A notification that does not parse has nobody to answer:
-                // it is dropped, like an unknown id.
-                if let Ok(notification) =
-                    serde_json::from_value::<CompleteElicitationNotification>(notification.params)
-                    && let Completion::Completed(id) =
-                        lock(&self.state.connection).on_complete(&notification)
-                    && let Some(f) = &mut self.on_complete
-                {
-                    f(&id);
-                }
-                Ok(Handled::Yes)
-            }
-            other => Ok(Handled::No {
-                message: other,
-                retry: false,
-            }),
-        }
-    }
-
-    fn describe_chain(&self) -> impl fmt::Debug {
-        "elicit_core::acp::sdk::ElicitationHandler (elicitation/create, elicitation/complete)"
-    }
-}
-
-/// Renders `incoming` on a thread of its own and returns the response's
-/// JSON. A URL request that is not accepted is forgotten.
-async fn render<R: Render + Send + 'static>(
-    state: ClientElicitations,
-    renderer: Arc<Mutex<R>>,
-    incoming: Incoming,
-) -> Result<serde_json::Value, JsonRpcError> {
-    let (send, receive) = futures::channel::oneshot::channel();
-    let agent = lock(&state.agent).clone();
-    std::thread::Builder::new()
-        .name("elicit-render".to_owned())
-        .spawn(move || {
-            let response = answer(&mut *lock(&renderer), &agent, &incoming);
-            let _ = send.send((incoming, response));
-        })
-        .map_err(|e| {
-            JsonRpcError::internal(format!(
-                "Internal error: cannot start the renderer thread: {e}"
-            ))
-        })?;
-    let (incoming, response) = receive
-        .await
-        .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
-    let response = response?;
-    if let Incoming::Url(url) = &incoming
-        && !matches!(response.action, ElicitationAction::Accept { .. })
-    {
-        // Declined or cancelled: no completion will be shown for it.
-        lock(&state.connection).forget(url.id());
-    }
-    serde_json::to_value(&response).map_err(|e| {
-        JsonRpcError::internal(format!("Internal error: cannot encode the answer: {e}"))
-    })
-}
-
-/// The SDK's error for one of ours (code, message and data kept).
-fn sdk_error(error: &JsonRpcError) -> agent_client_protocol::Error {
-    let code = i32::try_from(error.code).unwrap_or(-32603);
-    let sdk = agent_client_protocol::Error::new(code, error.message.clone());
-    match &error.data {
-        Some(data) => sdk.data(data.clone()),
-        None => sdk,
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // The renderer may panic while holding its lock; the guard state is
-    // plain bookkeeping. Either way the data is still usable.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
