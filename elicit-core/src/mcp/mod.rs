@@ -105,6 +105,7 @@ mod request;
 mod response;
 mod rounds;
 mod schema;
+mod state;
 mod used;
 
 pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
@@ -118,8 +119,8 @@ pub use peer::{ElicitExt, FormCall};
 pub use request::{UrlRequest, form_request};
 pub use response::outcome;
 pub use rounds::{
-    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE, Rounds,
-    RoundsConfig, run_tool,
+    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig, run_tool,
 };
 pub use schema::{schema, to_mcp_schema};
+pub use state::INVALID_STATE_MESSAGE;
 pub use used::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};

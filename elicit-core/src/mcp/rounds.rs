@@ -2,28 +2,26 @@
 //! a 2025-11-25 peer, input-required rounds on a 2026-07-28 peer (SEP-2322),
 //! with the round's state sealed in `requestState`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use ::rmcp::RoleServer;
 use ::rmcp::model::{
     self, CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
     ContentBlock, ErrorData, InputRequest, InputRequests, InputRequiredResult, RequestStateCodec,
-    SealOptions,
 };
 use ::rmcp::service::RequestContext;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::carrier::{checked_form, client_supports, send, url_outcome, url_params};
 use super::error::{ElicitError, OutcomeError};
 use super::request::{UrlRequest, form_params};
 use super::response::outcome;
-use super::used::{MemoryUsedStates, StateId, UsedStates};
+use super::state::{State, associated_data};
+use super::used::{MemoryUsedStates, UsedStates};
 use crate::Elicit;
 use crate::flow::{AfterAnswer, after_answer};
 use crate::protocol::Mode;
@@ -36,11 +34,6 @@ pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
 /// otherwise. rmcp's client stops after 9 such answers and the TypeScript
 /// client after 10, so 8 leaves the tool the last word.
 pub const DEFAULT_MAX_ROUNDS: u32 = 8;
-
-/// The one error a client gets for a `requestState` that does not open:
-/// tampered, expired, sealed for another user or another request, with an
-/// unknown key, or used before. The cause is never told to the client.
-pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
 
 /// How [`run_tool`] keeps a tool call's state between rounds on a
 /// 2026-07-28 peer: sealed into `requestState` (HMAC-SHA256 with rmcp's
@@ -177,38 +170,6 @@ pub enum Asked<T> {
     /// [`RoundsConfig::max_rounds`] rounds.
     Respond(CallToolResponse),
 }
-
-/// The state sealed in `requestState`.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct State {
-    /// The format of this state.
-    v: u8,
-    /// This sealing's id, for single use (a fresh one each round).
-    id: String,
-    /// When this sealing expires, in milliseconds since the Unix epoch (a
-    /// little after the seal's own expiry): how long its id is remembered.
-    exp: u64,
-    /// How many rounds were asked.
-    round: u32,
-    /// The keys the last round asked: only their answers are read.
-    asked: BTreeSet<String>,
-    /// How many forms were sent per key.
-    attempts: BTreeMap<String, u32>,
-    /// Answers of earlier rounds, per key, as the client sent them.
-    answers: BTreeMap<String, Value>,
-    /// The sensitive pages opened, per key (their answers never travel in
-    /// the state: the page's server holds them).
-    #[cfg(feature = "sensitive")]
-    #[serde(default)]
-    pages: BTreeMap<String, crate::sensitive::PageId>,
-}
-
-/// 2: with `id` and `exp` (format 1 had neither and is refused).
-const STATE_FORMAT: u8 = 2;
-
-/// How long after the seal's expiry its id is still remembered: the seal's
-/// clock starts a moment after `exp` is computed.
-const REMEMBER_MARGIN: Duration = Duration::from_secs(1);
 
 /// One run of the tool handler: the answers in so far, and what this run
 /// asks. Made by [`run_tool`].
@@ -563,7 +524,7 @@ impl<T: Elicit> FormAsk<'_, T> {
 ///
 /// A `requestState` that does not open (tampered, expired, sealed for
 /// another user or request, another key) or was used before: `-32602` with
-/// [`INVALID_STATE_MESSAGE`], whatever the cause. A [`UsedStates`] store
+/// [`INVALID_STATE_MESSAGE`](super::INVALID_STATE_MESSAGE), whatever the cause. A [`UsedStates`] store
 /// that cannot record the use, or an `ask` that returned `None` without
 /// asking anything: `-32603`. More rounds than
 /// [`RoundsConfig::max_rounds`] end with a tool error
@@ -583,14 +544,11 @@ pub async fn run_tool<T>(
         let bound = associated_data(&principal, request);
         let state = match &request.request_state {
             Some(sealed) => {
-                let state = open_state(config, sealed, &bound)?;
-                use_once(config, &state)?;
+                let state = State::open(&config.codec, sealed, &bound)?;
+                state.use_once(&*config.used)?;
                 state
             }
-            None => State {
-                v: STATE_FORMAT,
-                ..State::default()
-            },
+            None => State::new(),
         };
         let mut rounds = Rounds::new(capabilities, state, principal);
         // Only the answers to what the last round asked. Without a state
@@ -612,28 +570,12 @@ pub async fn run_tool<T>(
             return Ok(Asked::Respond(too_many_rounds(config).into()));
         };
         rounds.state.asked = asks.keys().cloned().collect();
-        rounds.state.id = StateId::random()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
-            .as_str()
-            .to_owned();
-        rounds.state.exp = millis_since_epoch(SystemTime::now() + config.ttl + REMEMBER_MARGIN);
-        let options = SealOptions::new().associated_data(&bound).ttl(config.ttl);
-        let sealed = config
-            .codec
-            .seal_json_with(&rounds.state, &options)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let sealed = rounds.state.seal(&config.codec, &bound, config.ttl)?;
         return Ok(Asked::Respond(
             InputRequiredResult::new(Some(asks), Some(sealed)).into(),
         ));
     }
-    let mut rounds = Rounds::new(
-        capabilities,
-        State {
-            v: STATE_FORMAT,
-            ..State::default()
-        },
-        principal,
-    );
+    let mut rounds = Rounds::new(capabilities, State::new(), principal);
     loop {
         if let Some(answers) = ask(&mut rounds) {
             return Ok(Asked::Answered(answers));
@@ -689,98 +631,4 @@ fn too_many_rounds(config: &RoundsConfig) -> CallToolResult {
         "no answer after {} rounds of questions: nothing was done",
         config.max_rounds
     ))])
-}
-
-/// The one refusal of a state, whatever the cause.
-fn refused_state() -> ErrorData {
-    ErrorData::invalid_params(
-        INVALID_STATE_MESSAGE,
-        Some(serde_json::json!({"reason": "invalid_request_state"})),
-    )
-}
-
-fn open_state(config: &RoundsConfig, sealed: &str, bound: &[u8]) -> Result<State, ErrorData> {
-    let state: State = config
-        .codec
-        .open_json_with(sealed, bound)
-        .map_err(|_| refused_state())?;
-    if state.v != STATE_FORMAT || state.id.is_empty() {
-        return Err(refused_state());
-    }
-    Ok(state)
-}
-
-/// Records the opened `state`'s use; refused (as a forged state is) when it
-/// was used before. A store that cannot record it fails the call closed.
-fn use_once(config: &RoundsConfig, state: &State) -> Result<(), ErrorData> {
-    let id = StateId::opened(state.id.clone());
-    let expires_at = UNIX_EPOCH + Duration::from_millis(state.exp);
-    match config.used.first_use(&id, expires_at) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(refused_state()),
-        Err(error) => Err(ErrorData::internal_error(
-            format!("the requestState could not be checked: {error}"),
-            None,
-        )),
-    }
-}
-
-fn millis_since_epoch(at: SystemTime) -> u64 {
-    at.duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
-}
-
-/// What a state is bound to: the user, the tool and its arguments. Each
-/// part is length-prefixed; the arguments are hashed in a canonical form
-/// (object keys sorted), so a client that reorders them is still the same
-/// request.
-fn associated_data(principal: &str, request: &CallToolRequestParams) -> Vec<u8> {
-    let mut arguments = Vec::new();
-    if let Some(args) = &request.arguments {
-        canonical(&Value::Object(args.clone()), &mut arguments);
-    }
-    let digest = Sha256::digest(&arguments);
-    let mut out = Vec::new();
-    for part in [
-        b"elicit/mcp-rounds/v1".as_slice(),
-        principal.as_bytes(),
-        request.name.as_bytes(),
-        digest.as_slice(),
-    ] {
-        out.extend_from_slice(&(part.len() as u64).to_be_bytes());
-        out.extend_from_slice(part);
-    }
-    out
-}
-
-/// `value` as JSON with every object's keys sorted.
-fn canonical(value: &Value, out: &mut Vec<u8>) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push(b'{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(&Value::String(key.clone()), out);
-                out.push(b':');
-                canonical(value, out);
-            }
-            out.push(b'}');
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(item, out);
-            }
-            out.push(b']');
-        }
-        other => out.extend_from_slice(other.to_string().as_bytes()),
-    }
 }

@@ -1,0 +1,182 @@
+//! The state a tool call keeps between input-required rounds (MCP
+//! 2026-07-28): what it holds, how it is sealed into `requestState`
+//! (rmcp's `RequestStateCodec`, bound to the user and the request), opened,
+//! and used once.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ::rmcp::model::{CallToolRequestParams, ErrorData, RequestStateCodec, SealOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::used::{StateId, UsedStates};
+
+/// The one error a client gets for a `requestState` that does not open:
+/// tampered, expired, sealed for another user or another request, with an
+/// unknown key, or used before. The cause is never told to the client.
+pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
+
+/// The state sealed in `requestState`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct State {
+    /// The format of this state.
+    pub(super) v: u8,
+    /// This sealing's id, for single use (a fresh one each round).
+    pub(super) id: String,
+    /// When this sealing expires, in milliseconds since the Unix epoch (a
+    /// little after the seal's own expiry): how long its id is remembered.
+    pub(super) exp: u64,
+    /// How many rounds were asked.
+    pub(super) round: u32,
+    /// The keys the last round asked: only their answers are read.
+    pub(super) asked: BTreeSet<String>,
+    /// How many forms were sent per key.
+    pub(super) attempts: BTreeMap<String, u32>,
+    /// Answers of earlier rounds, per key, as the client sent them.
+    pub(super) answers: BTreeMap<String, Value>,
+    /// The sensitive pages opened, per key (their answers never travel in
+    /// the state: the page's server holds them).
+    #[cfg(feature = "sensitive")]
+    #[serde(default)]
+    pub(super) pages: BTreeMap<String, crate::sensitive::PageId>,
+}
+
+/// 2: with `id` and `exp` (format 1 had neither and is refused).
+pub(super) const STATE_FORMAT: u8 = 2;
+
+/// How long after the seal's expiry its id is still remembered: the seal's
+/// clock starts a moment after `exp` is computed.
+const REMEMBER_MARGIN: Duration = Duration::from_secs(1);
+
+/// The one refusal of a state, whatever the cause.
+fn refused_state() -> ErrorData {
+    ErrorData::invalid_params(
+        INVALID_STATE_MESSAGE,
+        Some(serde_json::json!({"reason": "invalid_request_state"})),
+    )
+}
+
+impl State {
+    /// A first round's state.
+    pub(super) fn new() -> Self {
+        Self {
+            v: STATE_FORMAT,
+            ..Self::default()
+        }
+    }
+
+    /// The state `sealed` holds, if its seal opens with `codec` for `bound`
+    /// (the user and the request) within its TTL, in this format.
+    pub(super) fn open(
+        codec: &RequestStateCodec,
+        sealed: &str,
+        bound: &[u8],
+    ) -> Result<Self, ErrorData> {
+        let state: Self = codec
+            .open_json_with(sealed, bound)
+            .map_err(|_| refused_state())?;
+        if state.v != STATE_FORMAT || state.id.is_empty() {
+            return Err(refused_state());
+        }
+        Ok(state)
+    }
+
+    /// This state sealed for `bound` with `codec`, good for `ttl`, under a
+    /// fresh id (each round's state is used once).
+    pub(super) fn seal(
+        &mut self,
+        codec: &RequestStateCodec,
+        bound: &[u8],
+        ttl: Duration,
+    ) -> Result<String, ErrorData> {
+        self.id = StateId::random()
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .as_str()
+            .to_owned();
+        self.exp = millis_since_epoch(SystemTime::now() + ttl + REMEMBER_MARGIN);
+        let options = SealOptions::new().associated_data(bound).ttl(ttl);
+        codec
+            .seal_json_with(self, &options)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+}
+
+impl State {
+    /// Records this opened state's use in `used`; refused (as a forged
+    /// state is) when it was used before. A store that cannot record it
+    /// fails the call closed.
+    pub(super) fn use_once(&self, used: &dyn UsedStates) -> Result<(), ErrorData> {
+        let id = StateId::opened(self.id.clone());
+        let expires_at = UNIX_EPOCH + Duration::from_millis(self.exp);
+        match used.first_use(&id, expires_at) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(refused_state()),
+            Err(error) => Err(ErrorData::internal_error(
+                format!("the requestState could not be checked: {error}"),
+                None,
+            )),
+        }
+    }
+}
+
+fn millis_since_epoch(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// What a state is bound to: the user, the tool and its arguments. Each
+/// part is length-prefixed; the arguments are hashed in a canonical form
+/// (object keys sorted), so a client that reorders them is still the same
+/// request.
+pub(super) fn associated_data(principal: &str, request: &CallToolRequestParams) -> Vec<u8> {
+    let mut arguments = Vec::new();
+    if let Some(args) = &request.arguments {
+        canonical(&Value::Object(args.clone()), &mut arguments);
+    }
+    let digest = Sha256::digest(&arguments);
+    let mut out = Vec::new();
+    for part in [
+        b"elicit/mcp-rounds/v1".as_slice(),
+        principal.as_bytes(),
+        request.name.as_bytes(),
+        digest.as_slice(),
+    ] {
+        out.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        out.extend_from_slice(part);
+    }
+    out
+}
+
+/// `value` as JSON with every object's keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(&Value::String(key.clone()), out);
+                out.push(b':');
+                canonical(value, out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        other => out.extend_from_slice(other.to_string().as_bytes()),
+    }
+}
