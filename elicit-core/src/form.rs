@@ -2,10 +2,8 @@
 
 use std::borrow::Cow;
 
+use crate::json::Content;
 use crate::{ContentError, ElicitationSchema};
-
-/// The `content` of an `accept` response: a flat JSON object.
-pub type Content = serde_json::Map<String, serde_json::Value>;
 
 /// A form that can be elicited: its schema, and conversions from and to the
 /// content a client submits.

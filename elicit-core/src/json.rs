@@ -11,6 +11,9 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, de::DeserializeOwned};
 use serde_json::{Map, Number, Value};
 
+/// The `content` of an `accept` response: a flat JSON object.
+pub type Content = Map<String, Value>;
+
 /// A JSON value whose objects, at any depth, have unique keys.
 pub(crate) struct UniqueValue(pub(crate) Value);
 

@@ -129,7 +129,8 @@ pub use error::{
 pub use field::{
     Choice, ChoiceOption, FormField, FormValue, LengthField, RangeField, TextDefault, TextField,
 };
-pub use form::{Content, Elicit};
+pub use form::Elicit;
+pub use json::Content;
 pub use schema::{
     BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, Meta, MultiSelectSchema,
     NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,

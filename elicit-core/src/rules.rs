@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::Content;
+use crate::json::Content;
 
 use crate::error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind, excerpt,

@@ -320,6 +320,7 @@
 pub mod agent;
 pub mod client;
 mod messages;
+mod outcome;
 pub mod url;
 
 pub use messages::{
