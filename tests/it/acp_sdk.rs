@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 
 /// The form the agent asks for.
 #[derive(Elicit, Debug, Clone, PartialEq)]
-struct Deploy {
+pub(crate) struct Deploy {
     #[elicit(range(min = 1, max = 16), default = 2)]
     replicas: u8,
     /// Checked by the agent only: an even number (`Pairs`' `try_from`).
@@ -63,7 +63,7 @@ impl From<Pairs> for u8 {
 
 /// What the agent does in its one prompt turn.
 #[derive(Clone)]
-enum Flow {
+pub(crate) enum Flow {
     Form {
         retry: u32,
     },
@@ -84,7 +84,7 @@ enum Flow {
 
 /// What the agent got.
 #[derive(Debug)]
-enum Got {
+pub(crate) enum Got {
     Form(Result<Outcome<Deploy>, ElicitError>),
     Url(Result<UrlOutcome, ElicitError>),
     Completed(Result<(), ElicitError>, Result<(), ElicitError>),
@@ -96,7 +96,7 @@ enum Got {
 
 /// A renderer reading answers from a list, recording what it was shown.
 #[derive(Default)]
-struct Script {
+pub(crate) struct Script {
     forms: VecDeque<Value>,
     urls: VecDeque<UrlAnswer>,
     shown: Arc<Mutex<Vec<String>>>,
@@ -137,9 +137,9 @@ impl Render for Script {
     }
 }
 
-struct Run {
-    got: Got,
-    shown: Vec<String>,
+pub(crate) struct Run {
+    pub(crate) got: Got,
+    pub(crate) shown: Vec<String>,
     completed: Vec<ElicitationId>,
 }
 
@@ -268,7 +268,11 @@ fn agent_recording(
 
 /// Connects an agent running `flow` in its prompt turn to a client
 /// advertising `capabilities` and answering with `script`.
-fn run(capabilities: Option<ElicitationCapabilities>, script: Script, flow: Flow) -> Run {
+pub(crate) fn run(
+    capabilities: Option<ElicitationCapabilities>,
+    script: Script,
+    flow: Flow,
+) -> Run {
     run_recording(true, capabilities, script, flow)
 }
 
@@ -337,7 +341,7 @@ fn run_recording(
     }
 }
 
-fn form_only() -> Option<ElicitationCapabilities> {
+pub(crate) fn form_only() -> Option<ElicitationCapabilities> {
     Some(ElicitationCapabilities::new().form(ElicitationFormCapabilities::new()))
 }
 
@@ -349,7 +353,7 @@ fn form_and_url() -> Option<ElicitationCapabilities> {
     )
 }
 
-fn forms(answers: &[Value]) -> Script {
+pub(crate) fn forms(answers: &[Value]) -> Script {
     Script {
         forms: answers.iter().cloned().collect(),
         ..Script::default()

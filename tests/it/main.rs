@@ -12,6 +12,7 @@ mod common;
 mod acp;
 mod acp_demo;
 mod acp_sdk;
+mod behaviour;
 pub(crate) mod browser;
 mod check;
 mod content;

@@ -457,7 +457,7 @@ fn a_dropped_pattern_is_still_checked_on_the_server() {
 /// An MCP client that answers each elicitation with the next scripted
 /// result and records the requests and custom notifications it got.
 #[derive(Clone)]
-struct ScriptedClient {
+pub(crate) struct ScriptedClient {
     capability: Option<ElicitationCapability>,
     answers: Arc<Mutex<VecDeque<ElicitResult>>>,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
@@ -479,7 +479,7 @@ impl ScriptedClient {
 
     /// A client advertising `capability`, and the receiving end of the
     /// custom notifications it gets.
-    fn with(
+    pub(crate) fn with(
         capability: Option<ElicitationCapability>,
         answers: Vec<Value>,
     ) -> (Self, mpsc::UnboundedReceiver<CustomNotification>) {
@@ -495,7 +495,7 @@ impl ScriptedClient {
         (client, received)
     }
 
-    fn seen(&self) -> Vec<ElicitRequestParams> {
+    pub(crate) fn seen(&self) -> Vec<ElicitRequestParams> {
         self.seen.lock().unwrap().clone()
     }
 }
@@ -534,7 +534,7 @@ impl ClientHandler for ScriptedClient {
 
 /// The MCP versions the example server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Version {
+pub(crate) enum Version {
     /// 2025-11-25: `initialize`, then `elicitation/create` requests.
     Legacy,
     /// 2026-07-28: `server/discover`, per-request `_meta`, and input-required
@@ -605,7 +605,7 @@ async fn call_deploy(
     (result.is_error == Some(true), text, seen)
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -725,10 +725,10 @@ fn the_example_server_does_not_elicit_from_a_client_without_forms() {
 // `ElicitExt` on the server's peer, against rmcp's client
 
 /// The example's form message, as the client must see it.
-const DEPLOY_MESSAGE: &str = "Deploy the current branch. Where to, and how?";
+pub(crate) const DEPLOY_MESSAGE: &str = "Deploy the current branch. Where to, and how?";
 
 /// The message of a form request.
-fn form_message(request: &ElicitRequestParams) -> &str {
+pub(crate) fn form_message(request: &ElicitRequestParams) -> &str {
     match request {
         ElicitRequestParams::FormElicitationParams { message, .. } => message,
         other => panic!("a form request, got {other:?}"),
@@ -736,7 +736,7 @@ fn form_message(request: &ElicitRequestParams) -> &str {
 }
 
 /// Form mode only, as `{"form": {}}`.
-fn form_mode() -> Option<ElicitationCapability> {
+pub(crate) fn form_mode() -> Option<ElicitationCapability> {
     Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()))
 }
 
@@ -779,7 +779,7 @@ fn open_the_one_url(seen: &[ElicitRequestParams]) -> crate::common::http::Reply 
 /// Connects a server (the example's, whose tool is not called) and `client`
 /// over an in-memory pipe, runs `f` with the server's peer, and returns its
 /// value and the requests the client saw.
-async fn with_peer<F, R>(client: ScriptedClient, f: F) -> (R, Vec<ElicitRequestParams>)
+pub(crate) async fn with_peer<F, R>(client: ScriptedClient, f: F) -> (R, Vec<ElicitRequestParams>)
 where
     F: AsyncFnOnce(&Peer<RoleServer>) -> R,
 {
@@ -1421,7 +1421,7 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
 }
 
 #[path = "rmcp_rounds.rs"]
-mod rounds;
+pub(crate) mod rounds;
 
 // ---------------------------------------------------------------------------
 // 2026-07-28: the sealed `requestState` is attacker-controlled input

@@ -122,7 +122,7 @@ impl ServerHandler for Handler {
 
 /// Calls a tool of `Handler(.., ask)` with `client` at `version`; the
 /// tool's text.
-fn call(
+pub(crate) fn call(
     ask: Option<fn(&mut Rounds) -> Option<String>>,
     client: &ScriptedClient,
     version: super::Version,
