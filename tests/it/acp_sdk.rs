@@ -75,6 +75,12 @@ pub(crate) enum Flow {
     Raw(Box<CreateElicitationRequest>),
     /// The README's sensitive-input snippet, on these pages.
     Secret(elicit_core::sensitive::Pages),
+    /// `elicit_secret` of the README's form on these pages, for this user
+    /// (`.for_user`) if any.
+    SecretFor(
+        elicit_core::sensitive::Pages,
+        Option<elicit_core::protocol::agent::VerifiedUser>,
+    ),
     /// `elicit_oauth` with this provider, on these pages.
     OAuth(
         elicit_core::sensitive::Pages,
@@ -91,15 +97,17 @@ pub(crate) enum Got {
     Raw(Result<Value, agent_client_protocol::Error>),
     /// The token the README's snippet returned, exposed for the test.
     Secret(Result<Option<String>, ElicitError>),
+    /// How `elicit_secret` ended: the token, exposed, if answered.
+    SecretOutcome(Result<elicit_core::sensitive::SecretOutcome<String>, ElicitError>),
     OAuth(Result<elicit_core::sensitive::oauth::OAuthOutcome, ElicitError>),
 }
 
 /// A renderer reading answers from a list, recording what it was shown.
 #[derive(Default)]
 pub(crate) struct Script {
-    forms: VecDeque<Value>,
-    urls: VecDeque<UrlAnswer>,
-    shown: Arc<Mutex<Vec<String>>>,
+    pub(crate) forms: VecDeque<Value>,
+    pub(crate) urls: VecDeque<UrlAnswer>,
+    pub(crate) shown: Arc<Mutex<Vec<String>>>,
 }
 
 impl Render for Script {
@@ -140,7 +148,7 @@ impl Render for Script {
 pub(crate) struct Run {
     pub(crate) got: Got,
     pub(crate) shown: Vec<String>,
-    completed: Vec<ElicitationId>,
+    pub(crate) completed: Vec<ElicitationId>,
 }
 
 /// The call refused sensitive input before sending anything: the client
@@ -167,7 +175,7 @@ fn assert_needs_url_mode(run: &Run, pages: Option<&elicit_core::sensitive::Pages
 }
 
 /// Waits until the client was shown a URL, and returns it.
-fn shown_url(shown: &Mutex<Vec<String>>) -> String {
+pub(crate) fn shown_url(shown: &Mutex<Vec<String>>) -> String {
     loop {
         let seen = shown.lock().unwrap().clone();
         if let Some(url) = seen
@@ -216,6 +224,27 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
             use elicit_core::sensitive::ExposeSecret;
             let token = readme_sensitive::deploy_token(elicitor, scope, &pages).await;
             Got::Secret(token.map(|t| t.map(|t| t.token.expose_secret().to_owned())))
+        }
+        Flow::SecretFor(pages, user) => {
+            use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+            let asked = elicitor.elicit_secret::<readme_sensitive::DeployToken>(
+                scope,
+                "Paste a deploy token.",
+                &pages,
+            );
+            let outcome = match &user {
+                Some(user) => asked.for_user(user).await,
+                None => asked.await,
+            };
+            Got::SecretOutcome(outcome.map(|outcome| match outcome {
+                SecretOutcome::Answered(t) => {
+                    SecretOutcome::Answered(t.token.expose_secret().to_owned())
+                }
+                SecretOutcome::Declined => SecretOutcome::Declined,
+                SecretOutcome::Cancelled => SecretOutcome::Cancelled,
+                SecretOutcome::Expired => SecretOutcome::Expired,
+                _ => panic!("an outcome this test does not know"),
+            }))
         }
         Flow::OAuth(pages, provider) => Got::OAuth(
             elicitor
@@ -345,7 +374,7 @@ pub(crate) fn form_only() -> Option<ElicitationCapabilities> {
     Some(ElicitationCapabilities::new().form(ElicitationFormCapabilities::new()))
 }
 
-fn form_and_url() -> Option<ElicitationCapabilities> {
+pub(crate) fn form_and_url() -> Option<ElicitationCapabilities> {
     Some(
         ElicitationCapabilities::new()
             .form(ElicitationFormCapabilities::new())
@@ -770,7 +799,7 @@ fn a_spawned_turn_reads_the_answer_and_ends_the_prompt() {
 }
 
 /// The README's "Sensitive input" snippet, compiled and run.
-mod readme_sensitive {
+pub(crate) mod readme_sensitive {
     // README snippet start
     use elicit_core::Elicit;
     use elicit_core::acp::sdk::{ElicitError, Elicitor};

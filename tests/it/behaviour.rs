@@ -2,10 +2,16 @@
 //! elicitation is one test body, run over each adapter of the flow engine
 //! (`elicit_core::flow`): the ACP SDK, rmcp's requests (MCP 2025-11-25),
 //! and rmcp's rounds at both MCP versions (`requestState` on 2026-07-28).
+//! Each behaviour of a secret page is one test body too, run over the
+//! transports that await a page in one call (the ACP SDK, rmcp's
+//! requests); the rounds' pages have their tests in `rmcp_rounds.rs`.
 //!
 //! Each transport has its own test form and its own way to be driven (an
 //! in-process ACP client, rmcp's client); what they must agree on is what
 //! the user sees and what the tool gets, written once here as [`Got`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use elicit_core::mcp::Rounds;
 use elicit_core::protocol::Mode;
@@ -250,4 +256,330 @@ fn rounds_legacy(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<S
 
 fn rounds_modern(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
     rounds_at(Version::Modern, form_mode, answers, retry)
+}
+
+// ---------------------------------------------------------------------------
+// Secret pages: the behaviours.
+
+/// How a secret page's flow ended, whatever the transport.
+#[derive(Debug, PartialEq)]
+enum PageGot {
+    /// The page's value (the token, exposed for the test).
+    Answered(String),
+    Declined,
+    Cancelled,
+    Expired,
+    NotSent(SendError),
+    /// The page did not open.
+    NotOpened(String),
+    Other(String),
+}
+
+impl From<elicit_core::sensitive::SecretOutcome<String>> for PageGot {
+    fn from(outcome: elicit_core::sensitive::SecretOutcome<String>) -> Self {
+        use elicit_core::sensitive::SecretOutcome;
+        match outcome {
+            SecretOutcome::Answered(token) => PageGot::Answered(token),
+            SecretOutcome::Declined => PageGot::Declined,
+            SecretOutcome::Cancelled => PageGot::Cancelled,
+            SecretOutcome::Expired => PageGot::Expired,
+            other => PageGot::Other(format!("{other:?}")),
+        }
+    }
+}
+
+/// The user's side of a page: given the URL the client was shown, what
+/// they do in the browser; what they saw, as HTTP statuses.
+type Visit = Box<dyn FnOnce(String) -> Vec<u16> + Send>;
+
+/// A page flow's run: the README's token form on `pages`, for `user` if
+/// any, of a client that has URL mode or not and consents or declines; the
+/// visitor's statuses, and the ids the client was told are complete.
+struct PageRun {
+    got: PageGot,
+    statuses: Vec<u16>,
+    completed: Vec<String>,
+    /// The ids of the URL requests the client was sent.
+    sent: Vec<String>,
+}
+
+type AskPage = fn(
+    url_mode: bool,
+    consent: bool,
+    pages: elicit_core::sensitive::Pages,
+    user: Option<&str>,
+    visit: Visit,
+) -> PageRun;
+
+const PAGE_TRANSPORTS: [(&str, AskPage); 2] = [
+    ("ACP SDK", acp_sdk_page),
+    ("rmcp requests (MCP 2025-11-25)", rmcp_page),
+];
+
+const TOKEN: &str = "dt-0123456789ab";
+
+/// Loopback pages: the browser that opens the page submits it.
+fn submits() -> Visit {
+    Box::new(|url| {
+        vec![crate::common::sensitive::answer_page(
+            &url,
+            &format!("token={TOKEN}"),
+        )]
+    })
+}
+
+#[test]
+fn a_submitted_page_is_the_value_and_the_client_is_told_once() {
+    for (name, ask) in PAGE_TRANSPORTS {
+        let pages = elicit_core::sensitive::Pages::loopback();
+        let run = ask(true, true, pages, None, submits());
+        assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
+        assert_eq!(run.statuses, [200], "{name}");
+        assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
+        assert_eq!(run.sent.len(), 1, "{name}");
+    }
+}
+
+#[test]
+fn a_declined_page_is_closed_and_not_completed() {
+    for (name, ask) in PAGE_TRANSPORTS {
+        let pages = elicit_core::sensitive::Pages::loopback();
+        let run = ask(true, false, pages, None, Box::new(|_| Vec::new()));
+        assert_eq!(run.got, PageGot::Declined, "{name}");
+        assert!(run.completed.is_empty(), "{name}: {:?}", run.completed);
+    }
+}
+
+#[test]
+fn a_client_without_url_mode_gets_no_page() {
+    for (name, ask) in PAGE_TRANSPORTS {
+        let pages = elicit_core::sensitive::Pages::loopback();
+        let run = ask(false, true, pages.clone(), None, Box::new(|_| Vec::new()));
+        assert_eq!(
+            run.got,
+            PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
+            "{name}"
+        );
+        assert!(run.sent.is_empty(), "{name}");
+        assert_eq!(pages.local_addr(), None, "{name}: no page server started");
+    }
+}
+
+/// Hosted pages verify users: the page opened for Alice refuses Bob and
+/// takes Alice's answer; without a user it does not open.
+#[test]
+fn a_hosted_page_is_served_only_to_the_user_it_is_for() {
+    use crate::sensitive_server::hosted::{call, get, pages, submit_as};
+
+    for (name, ask) in PAGE_TRANSPORTS {
+        let hosted = pages();
+        let visitor = hosted.clone();
+        let visit: Visit = Box::new(move |url| {
+            let path = url
+                .strip_prefix("https://agent.example.com")
+                .expect("the hosted pages' URL")
+                .to_owned();
+            let bob = call(&visitor, get(&path, Some("bob")), "").status;
+            let alice = submit_as(&visitor, &path, "alice", &format!("token={TOKEN}"));
+            vec![bob, alice]
+        });
+        let run = ask(true, true, hosted.clone(), Some("alice"), visit);
+        assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
+        assert_eq!(run.statuses, [403, 200], "{name}");
+        assert_eq!(run.completed, run.sent, "{name}");
+
+        let run = ask(true, true, hosted, None, Box::new(|_| Vec::new()));
+        assert!(
+            matches!(&run.got, PageGot::NotOpened(reason) if reason.contains("verify users")),
+            "{name}: {:?}",
+            run.got
+        );
+        assert!(run.sent.is_empty(), "{name}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Secret pages: the transports.
+
+fn acp_sdk_page(
+    url_mode: bool,
+    consent: bool,
+    pages: elicit_core::sensitive::Pages,
+    user: Option<&str>,
+    visit: Visit,
+) -> PageRun {
+    use crate::acp_sdk::{Flow, Got as AcpGot, Script, form_and_url, form_only, run};
+    use elicit_core::acp::sdk::ElicitError;
+    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::protocol::client::UrlAnswer;
+
+    let answer = if consent {
+        UrlAnswer::Consent
+    } else {
+        UrlAnswer::Decline
+    };
+    let script = Script {
+        urls: [answer].into(),
+        ..Script::default()
+    };
+    let shown = script.shown.clone();
+    let done = Arc::new(AtomicBool::new(false));
+    let visitor = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let url = wait_for(&done, || {
+                if !consent {
+                    return None;
+                }
+                shown
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .find_map(|s| s.strip_prefix("url from the test agent: "))
+                    .map(str::to_owned)
+            });
+            url.map(visit).unwrap_or_default()
+        })
+    };
+    let capabilities = if url_mode {
+        form_and_url()
+    } else {
+        form_only()
+    };
+    let user = user.map(VerifiedUser::new);
+    let ran = run(capabilities, script, Flow::SecretFor(pages, user));
+    done.store(true, Ordering::SeqCst);
+    let statuses = visitor.join().unwrap();
+    let AcpGot::SecretOutcome(result) = ran.got else {
+        panic!("a page's outcome: {:?}", ran.got);
+    };
+    let got = match result {
+        Ok(outcome) => outcome.into(),
+        Err(ElicitError::NotSent(error)) => PageGot::NotSent(error),
+        Err(ElicitError::PageNotOpened(error)) => PageGot::NotOpened(error.to_string()),
+        Err(other) => PageGot::Other(other.to_string()),
+    };
+    let sent = ran
+        .shown
+        .iter()
+        .filter_map(|line| line.strip_prefix("url from the test agent: "))
+        .map(|url| url.rsplit('/').next().unwrap().to_owned())
+        .collect();
+    PageRun {
+        got,
+        statuses,
+        completed: ran
+            .completed
+            .iter()
+            .map(|id| id.as_str().to_owned())
+            .collect(),
+        sent,
+    }
+}
+
+fn rmcp_page(
+    url_mode: bool,
+    consent: bool,
+    pages: elicit_core::sensitive::Pages,
+    user: Option<&str>,
+    visit: Visit,
+) -> PageRun {
+    use crate::acp_sdk::readme_sensitive::DeployToken;
+    use elicit_core::mcp::{ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt};
+    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+    use rmcp::model::ElicitRequestParams;
+
+    let capability = if url_mode {
+        crate::rmcp::url_mode()
+    } else {
+        form_mode()
+    };
+    let answer = if consent {
+        json!({"action": "accept"})
+    } else {
+        json!({"action": "decline"})
+    };
+    let (client, mut notified) = ScriptedClient::with(capability, vec![answer]);
+    let watched = client.clone();
+    let done = Arc::new(AtomicBool::new(false));
+    let visitor = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let url = wait_for(&done, || match watched.seen().first() {
+                Some(ElicitRequestParams::UrlElicitationParams { url, .. }) if consent => {
+                    Some(url.clone())
+                }
+                _ => None,
+            });
+            url.map(visit).unwrap_or_default()
+        })
+    };
+    let user = user.map(VerifiedUser::new);
+    let ((result, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let asked = peer.elicit_secret::<DeployToken>("Paste a deploy token.", &pages);
+        let result = match &user {
+            Some(user) => asked.for_user(user).await,
+            None => asked.await,
+        };
+        // What the client was told complete: an answered page's completion
+        // is on its way (sent before the answer was returned), then any
+        // other is already there.
+        let mut completed = Vec::new();
+        let mut first = None;
+        if matches!(result, Ok(SecretOutcome::Answered(_))) {
+            let wait = std::time::Duration::from_secs(10);
+            first = tokio::time::timeout(wait, notified.recv())
+                .await
+                .ok()
+                .flatten();
+        }
+        while let Some(notification) = first.take().or_else(|| notified.try_recv().ok()) {
+            assert_eq!(notification.method, ELICITATION_COMPLETE_NOTIFICATION);
+            let params = notification.params.unwrap_or_default();
+            completed.push(params["elicitationId"].as_str().unwrap().to_owned());
+        }
+        (result, completed)
+    }));
+    done.store(true, Ordering::SeqCst);
+    let statuses = visitor.join().unwrap();
+    let got = match result {
+        Ok(SecretOutcome::Answered(t)) => PageGot::Answered(t.token.expose_secret().to_owned()),
+        Ok(SecretOutcome::Declined) => PageGot::Declined,
+        Ok(SecretOutcome::Cancelled) => PageGot::Cancelled,
+        Ok(SecretOutcome::Expired) => PageGot::Expired,
+        Ok(_) => PageGot::Other("an outcome this test does not know".into()),
+        Err(ElicitError::NotSent(error)) => PageGot::NotSent(error),
+        Err(ElicitError::PageNotOpened(error)) => PageGot::NotOpened(error.to_string()),
+        Err(other) => PageGot::Other(other.to_string()),
+    };
+    let sent = seen
+        .iter()
+        .filter_map(|request| match request {
+            ElicitRequestParams::UrlElicitationParams { elicitation_id, .. } => {
+                Some(elicitation_id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    PageRun {
+        got,
+        statuses,
+        completed,
+        sent,
+    }
+}
+
+/// Polls `found` until it finds something, or until `done` (the flow ended
+/// without a URL to visit).
+fn wait_for(done: &AtomicBool, found: impl Fn() -> Option<String>) -> Option<String> {
+    loop {
+        if let Some(url) = found() {
+            return Some(url);
+        }
+        if done.load(Ordering::SeqCst) {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }

@@ -741,7 +741,7 @@ pub(crate) fn form_mode() -> Option<ElicitationCapability> {
 }
 
 /// URL mode only, as `{"url": {}}`.
-fn url_mode() -> Option<ElicitationCapability> {
+pub(crate) fn url_mode() -> Option<ElicitationCapability> {
     Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()))
 }
 
