@@ -247,6 +247,18 @@ fn token(r: &mut Rounds) -> Option<String> {
 
 /// A user who, shown a URL request, opens the page and submits it (or
 /// declines), then answers the request; forms are not expected.
+/// The `initialize` of a client named `name` with form and URL mode.
+fn form_and_url_client(name: &str) -> ::rmcp::model::InitializeRequestParams {
+    let mut capabilities = ::rmcp::model::ClientCapabilities::default();
+    capabilities.elicitation =
+        super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
+    ::rmcp::model::InitializeRequestParams::new(
+        capabilities,
+        ::rmcp::model::Implementation::new(name, "0"),
+    )
+    .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+}
+
 #[derive(Clone)]
 struct PageUser {
     decline: bool,
@@ -259,14 +271,7 @@ struct PageUser {
 
 impl ::rmcp::ClientHandler for PageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        let mut capabilities = ::rmcp::model::ClientCapabilities::default();
-        capabilities.elicitation =
-            super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
-        ::rmcp::model::InitializeRequestParams::new(
-            capabilities,
-            ::rmcp::model::Implementation::new("page-user", "0"),
-        )
-        .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+        form_and_url_client("page-user")
     }
 
     async fn create_elicitation(
@@ -377,14 +382,7 @@ struct HostedPageUser {
 
 impl ::rmcp::ClientHandler for HostedPageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        let mut capabilities = ::rmcp::model::ClientCapabilities::default();
-        capabilities.elicitation =
-            super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
-        ::rmcp::model::InitializeRequestParams::new(
-            capabilities,
-            ::rmcp::model::Implementation::new("alice", "0"),
-        )
-        .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+        form_and_url_client("alice")
     }
 
     async fn create_elicitation(
