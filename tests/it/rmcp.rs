@@ -1027,8 +1027,8 @@ fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
             ScriptedClient::with(capability.clone(), vec![json!({"action": "accept"})]);
         let ((sensitive, url), seen) = runtime().block_on(with_peer(client, async |peer| {
             (
-                peer.elicit_url_consent(connect().sensitive()).await,
-                peer.elicit_url_consent(connect()).await,
+                peer.elicitor().elicit_url(connect().sensitive()).await,
+                peer.elicitor().elicit_url(connect()).await,
             )
         }));
         assert!(
@@ -1061,25 +1061,39 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
             json!({"action": "accept"}),
         ],
     );
-    let ((url, sensitive, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let url = peer.elicit_url_consent(connect()).await.unwrap();
-        let sensitive = peer
-            .elicit_url_consent(connect().sensitive())
-            .await
-            .unwrap();
-        peer.notify_elicitation_complete(&"gh-42".into())
-            .await
-            .unwrap();
-        (url, sensitive, notified.recv().await.unwrap())
-    }));
-    for outcome in [url, sensitive] {
+    let elicitations = elicit_core::mcp::Elicitations::new();
+    let ((url, sensitive, twice, completed), seen) =
+        runtime().block_on(with_peer(client, async |peer| {
+            let url = elicitations
+                .elicitor(peer)
+                .elicit_url(connect())
+                .await
+                .unwrap();
+            // Another call of the same connection: the state is the same.
+            let elicitor = elicitations.elicitor(peer);
+            let sensitive = elicitor
+                .elicit_url(
+                    UrlRequest::new(
+                        "Connect your GitHub account.",
+                        "https://mcp.example.com/connect?elicitation=gh-43",
+                        "gh-43",
+                    )
+                    .sensitive(),
+                )
+                .await
+                .unwrap();
+            elicitor.complete(&"gh-42".into(), None).await.unwrap();
+            let twice = elicitor.complete(&"gh-42".into(), None).await;
+            (url, sensitive, twice, notified.recv().await.unwrap())
+        }));
+    for (outcome, id) in [(url, "gh-42"), (sensitive, "gh-43")] {
         let UrlOutcome::Consented(waiting) = outcome else {
             panic!("consent: {outcome:?}");
         };
-        assert_eq!(waiting.id().as_str(), "gh-42");
+        assert_eq!(waiting.id().as_str(), id);
     }
     assert_eq!(seen.len(), 2);
-    for request in &seen {
+    for (request, id) in seen.iter().zip(["gh-42", "gh-43"]) {
         let ElicitRequestParams::UrlElicitationParams {
             message,
             url,
@@ -1090,8 +1104,11 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
             panic!("a URL request: {request:?}");
         };
         assert_eq!(message, "Connect your GitHub account.");
-        assert_eq!(url, "https://mcp.example.com/connect?elicitation=gh-42");
-        assert_eq!(elicitation_id, "gh-42");
+        assert_eq!(
+            url,
+            &format!("https://mcp.example.com/connect?elicitation={id}")
+        );
+        assert_eq!(elicitation_id, id);
     }
     assert_eq!(completed.method, "notifications/elicitation/complete");
     assert_eq!(
@@ -1099,6 +1116,65 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
         elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION
     );
     assert_eq!(completed.params, Some(json!({"elicitationId": "gh-42"})));
+    // Completion once: the second is refused and not sent.
+    assert!(
+        matches!(
+            twice,
+            Err(ElicitError::Completion(
+                elicit_core::protocol::agent::CompletionError::AlreadyCompleted(_)
+            ))
+        ),
+        "{twice:?}"
+    );
+}
+
+/// `Elicitations` keeps a connection's URL elicitations across its calls:
+/// an id still outstanding is refused, and a completion bound to a
+/// verified user refuses another user, as on the ACP SDK.
+#[test]
+fn a_connections_url_elicitations_are_unique_and_bound_across_calls() {
+    use elicit_core::protocol::agent::{CompletionError, VerifiedUser};
+
+    let (client, _) = ScriptedClient::with(
+        url_mode(),
+        vec![json!({"action": "accept"}), json!({"action": "accept"})],
+    );
+    let elicitations = elicit_core::mcp::Elicitations::new();
+    let alice = VerifiedUser::new("alice");
+    let ((again, bob, alice_done), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let first = elicitations
+            .elicitor(peer)
+            .elicit_url(connect().for_user(&alice))
+            .await
+            .unwrap();
+        assert!(matches!(first, UrlOutcome::Consented(_)), "{first:?}");
+        // A later call: the same id while it is outstanding.
+        let again = elicitations.elicitor(peer).elicit_url(connect()).await;
+        let elicitor = elicitations.elicitor(peer);
+        let bob = elicitor
+            .complete(&"gh-42".into(), Some(&VerifiedUser::new("bob")))
+            .await;
+        let alice_done = elicitor.complete(&"gh-42".into(), Some(&alice)).await;
+        (again, bob, alice_done)
+    }));
+    assert!(
+        matches!(
+            again,
+            Err(ElicitError::NotSent(SendError::DuplicateElicitationId(_)))
+        ),
+        "{again:?}"
+    );
+    assert!(
+        matches!(
+            bob,
+            Err(ElicitError::Completion(CompletionError::IdentityMismatch(
+                _
+            )))
+        ),
+        "{bob:?}"
+    );
+    alice_done.unwrap();
+    assert_eq!(seen.len(), 1, "the refused request was not sent");
 }
 
 #[test]
@@ -1109,8 +1185,9 @@ fn url_mode_decline_and_cancel() {
     );
     let (outcomes, seen) = runtime().block_on(with_peer(client, async |peer| {
         [
-            peer.elicit_url_consent(connect()).await.unwrap(),
-            peer.elicit_url_consent(connect().sensitive())
+            peer.elicitor().elicit_url(connect()).await.unwrap(),
+            peer.elicitor()
+                .elicit_url(connect().sensitive())
                 .await
                 .unwrap(),
         ]
@@ -1126,9 +1203,9 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login", "e1");
         let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login", "");
         (
-            peer.elicit_url_consent(http.sensitive()).await,
-            peer.elicit_url_consent(empty).await,
-            peer.notify_elicitation_complete(&"".into()).await,
+            peer.elicitor().elicit_url(http.sensitive()).await,
+            peer.elicitor().elicit_url(empty).await,
+            peer.elicitor().complete(&"".into(), None).await,
         )
     }));
     let Err(ElicitError::NotSent(SendError::UnsafeUrl(rejection))) = http else {
@@ -1147,10 +1224,13 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         ),
         "{empty:?}"
     );
+    // Nothing is outstanding under an empty id: refused, nothing sent.
     assert!(
         matches!(
             notify,
-            Err(ElicitError::NotSent(SendError::EmptyElicitationId))
+            Err(ElicitError::Completion(
+                elicit_core::protocol::agent::CompletionError::NotOutstanding(_)
+            ))
         ),
         "{notify:?}"
     );

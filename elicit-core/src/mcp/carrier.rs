@@ -4,14 +4,12 @@
 //! pieces the 2026-07-28 rounds share (URL params, the answer to a URL
 //! request, a form's MCP schema).
 
-use std::sync::Mutex;
-
 use ::rmcp::model;
 use ::rmcp::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
 use crate::Elicit;
-use crate::flow::{Carrier, Flows, Refusal};
+use crate::flow::{Carrier, Refusal};
 use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{
     AgentConnection, AwaitingCompletion, SendError, Unsendable, UserBinding, sendable_schema,
@@ -29,7 +27,7 @@ use super::response::other_action;
 use super::schema::to_mcp_schema;
 
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
-/// rmcp 3.11 has no type for: [`ElicitExt::notify_elicitation_complete`](super::ElicitExt::notify_elicitation_complete)
+/// rmcp 3.11 has no type for: [`Elicitor::complete`](super::Elicitor::complete)
 /// sends it as a custom notification.
 pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/complete";
 
@@ -107,35 +105,38 @@ pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, Elic
     to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
 }
 
-pub(super) async fn ask_url(
-    peer: &Peer<RoleServer>,
-    request: UrlRequest,
-) -> Result<UrlOutcome, ElicitError> {
-    let state = Mutex::new(connection_of(peer));
-    let mut url = crate::protocol::agent::UrlRequest::new(
-        no_scope(),
-        request.message,
-        request.url,
-        UserBinding::NoUserAuthentication,
-    )
-    .elicitation_id(request.id);
+/// `request` as the flows' URL request: no scope (MCP has none), bound to
+/// its user if it has one.
+pub(super) fn agent_request(request: UrlRequest) -> crate::protocol::agent::UrlRequest {
+    let binding = match request.user {
+        Some(user) => UserBinding::Verified(user),
+        None => UserBinding::NoUserAuthentication,
+    };
+    let url =
+        crate::protocol::agent::UrlRequest::new(no_scope(), request.message, request.url, binding)
+            .elicitation_id(request.id);
     if request.sensitive {
-        url = url.sensitive();
+        url.sensitive()
+    } else {
+        url
     }
-    Flows::new(&state, peer).url(url).await
 }
 
 /// The flows' state for a call on `peer`: the modes its client advertised
 /// at `initialize`, by MCP's rule ([`client_supports`]).
 pub(super) fn connection_of(peer: &Peer<RoleServer>) -> AgentConnection {
+    AgentConnection::new(capabilities_of(peer))
+}
+
+/// The modes `peer`'s client advertised, by MCP's rule, in elicit's model.
+pub(super) fn capabilities_of(peer: &Peer<RoleServer>) -> Option<ElicitationCapabilities> {
     let supports = |mode| supports(peer, mode);
-    let capabilities = match (supports(Mode::Form), supports(Mode::Url)) {
+    match (supports(Mode::Form), supports(Mode::Url)) {
         (false, false) => None,
         (true, false) => Some(ElicitationCapabilities::form_only()),
         (false, true) => Some(ElicitationCapabilities::url_only()),
         (true, true) => Some(ElicitationCapabilities::form_and_url()),
-    };
-    AgentConnection::new(capabilities)
+    }
 }
 
 /// MCP requests have no ACP scope: the flows' requests carry this one,

@@ -99,6 +99,7 @@
 
 mod carrier;
 mod dropped;
+mod elicitor;
 mod error;
 mod peer;
 mod request;
@@ -110,12 +111,14 @@ mod used;
 
 pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
-pub use error::{ConversionError, ConversionErrorKind, ElicitError, OutcomeError};
+pub use elicitor::FormCall;
 #[cfg(feature = "oauth")]
-pub use peer::OAuthCall;
+pub use elicitor::OAuthCall;
 #[cfg(feature = "sensitive")]
-pub use peer::SecretCall;
-pub use peer::{ElicitExt, FormCall};
+pub use elicitor::SecretCall;
+pub use elicitor::{Elicitations, Elicitor};
+pub use error::{ConversionError, ConversionErrorKind, ElicitError, OutcomeError};
+pub use peer::ElicitExt;
 pub use request::{UrlRequest, form_request};
 pub use response::outcome;
 pub use rounds::{

@@ -2,7 +2,6 @@
 //! calls it returns, URL mode and the completion notification. The flows
 //! are `crate::flow`'s, carried by `super::carrier`.
 
-use std::future::Future;
 use std::sync::Mutex;
 
 use ::rmcp::{Peer, RoleServer};
@@ -11,12 +10,14 @@ use crate::Elicit;
 use crate::flow::Flows;
 #[cfg(feature = "sensitive")]
 use crate::flow::PageCall;
-use crate::protocol::agent::UrlOutcome;
-use crate::protocol::{ElicitationId, Mode};
+use crate::protocol::Mode;
 
-use super::carrier::{ask_url, connection_of, no_scope, notify_complete, supports};
-use super::error::ElicitError;
-use super::request::UrlRequest;
+use super::carrier::{connection_of, no_scope, supports};
+#[cfg(feature = "oauth")]
+use super::elicitor::OAuthCall;
+#[cfg(feature = "sensitive")]
+use super::elicitor::SecretCall;
+use super::elicitor::{Elicitor, FormCall};
 
 mod sealed {
     pub trait Sealed {}
@@ -57,9 +58,10 @@ mod sealed {
 /// }
 /// ```
 ///
-/// The URL-mode call is `elicit_url_consent`, not `elicit_url`: rmcp's peer
-/// has an inherent `elicit_url` (feature `elicitation`), which method-call
-/// syntax would pick instead.
+/// URL mode and its completion are on the [`Elicitor`]
+/// ([`elicitor`](Self::elicitor), or one [`Elicitations`](super::Elicitations)
+/// per connection): rmcp's peer has an inherent `elicit_url` (feature
+/// `elicitation`), which method-call syntax would pick over a trait's.
 pub trait ElicitExt: sealed::Sealed {
     /// Whether the client advertised elicitation `mode` in `initialize`, by
     /// MCP's rule ([`client_supports`](super::client_supports)); `false` before initialization.
@@ -73,48 +75,17 @@ pub trait ElicitExt: sealed::Sealed {
     /// to know in `message`, which clients show.
     fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T>;
 
-    /// Sends a URL-mode elicitation. The answer's `accept` only means the
-    /// user **consented to open the URL** ([`UrlOutcome::Consented`]); the
-    /// interaction itself is complete when your own out-of-band callback
-    /// says so (then [`notify_elicitation_complete`](Self::notify_elicitation_complete)).
+    /// The ACP SDK's vocabulary on this peer: [`Elicitor::elicit_url`],
+    /// [`Elicitor::complete`] and the calls above, over a state of its own
+    /// (outstanding ids, their users, completion once) that lives as long
+    /// as the value. To keep that state across the tool calls of a
+    /// connection (a URL consented in one call, completed when your
+    /// callback fires), ask through one [`Elicitations`](super::Elicitations) per connection
+    /// instead: `elicitations.elicitor(&context.peer)`.
     ///
-    /// Refused, sending nothing, when the client did not advertise URL mode
-    /// ([`SendError::ModeNotAdvertised`](crate::protocol::agent::SendError::ModeNotAdvertised)), the URL fails [`check_url`](crate::protocol::url::check_url)
-    /// ([`SendError::UnsafeUrl`](crate::protocol::agent::SendError::UnsafeUrl)) or the id is empty (all under
-    /// [`ElicitError::NotSent`]).
-    ///
-    /// ```no_run
-    /// use elicit_core::protocol::agent::UrlOutcome;
-    /// use elicit_core::mcp::{ElicitError, ElicitExt, UrlRequest};
-    /// use rmcp::{Peer, RoleServer};
-    ///
-    /// async fn connect(peer: &Peer<RoleServer>) -> Result<String, ElicitError> {
-    ///     let request = UrlRequest::new(
-    ///         "Connect your GitHub account.",
-    ///         "https://mcp.example.com/connect?elicitation=gh-42",
-    ///         "gh-42",
-    ///     );
-    ///     Ok(match peer.elicit_url_consent(request).await? {
-    ///         // Consent only: wait for your callback before using the account.
-    ///         UrlOutcome::Consented(waiting) => format!("waiting for {}", waiting.id().as_str()),
-    ///         UrlOutcome::Declined | UrlOutcome::Cancelled => "not connected".to_owned(),
-    ///         UrlOutcome::UnknownAction(other) => format!("unknown answer `{}`", other.action()),
-    ///     })
-    /// }
-    /// ```
-    fn elicit_url_consent(
-        &self,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_;
-
-    /// Tells the client that the out-of-band interaction of URL elicitation
-    /// `id` finished ([`ELICITATION_COMPLETE_NOTIFICATION`](super::ELICITATION_COMPLETE_NOTIFICATION), optional in
-    /// MCP). Send it only to the client that received the request, once your
-    /// callback has checked who completed it.
-    fn notify_elicitation_complete(
-        &self,
-        id: &ElicitationId,
-    ) -> impl Future<Output = Result<(), ElicitError>> + Send + '_;
+    /// (rmcp's peer has an inherent `elicit_url` of its own, with rmcp's
+    /// `elicitation` feature: on the [`Elicitor`] the name is elicit's.)
+    fn elicitor(&self) -> Elicitor<'_>;
 
     /// Asks for the sensitive form `T` on a page `pages` serve, in one
     /// call (feature `sensitive`): opens the page, sends its URL in URL
@@ -179,11 +150,8 @@ impl ElicitExt for Peer<RoleServer> {
         })
     }
 
-    fn elicit_url_consent(
-        &self,
-        request: UrlRequest,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + '_ {
-        ask_url(self, request)
+    fn elicitor(&self) -> Elicitor<'_> {
+        Elicitor::alone(self)
     }
 
     #[cfg(feature = "sensitive")]
@@ -220,25 +188,4 @@ impl ElicitExt for Peer<RoleServer> {
             })
         })
     }
-
-    fn notify_elicitation_complete(
-        &self,
-        id: &ElicitationId,
-    ) -> impl Future<Output = Result<(), ElicitError>> + Send + '_ {
-        notify_complete(self, id.clone())
-    }
 }
-
-/// A form elicitation on rmcp, sent when awaited: [`ElicitExt::elicit_form`]
-/// (see [`flow::FormCall`](crate::flow::FormCall)).
-pub type FormCall<'a, T> = crate::flow::FormCall<'a, T, ElicitError>;
-
-/// A sensitive form on the server's page, sent when awaited:
-/// [`ElicitExt::elicit_secret`] (see [`PageCall`]).
-#[cfg(feature = "sensitive")]
-pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>, ElicitError>;
-
-/// An OAuth flow through the server's start page, sent when awaited:
-/// [`ElicitExt::elicit_oauth`] (see [`PageCall`]).
-#[cfg(feature = "oauth")]
-pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, ElicitError>;

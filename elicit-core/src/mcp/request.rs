@@ -4,6 +4,7 @@ use ::rmcp::model;
 
 use crate::Elicit;
 use crate::protocol::ElicitationId;
+use crate::protocol::agent::VerifiedUser;
 
 use super::error::ConversionError;
 use super::schema::schema;
@@ -29,7 +30,7 @@ pub(super) fn form_params(
     }
 }
 
-/// A URL-mode elicitation to send with [`ElicitExt::elicit_url_consent`](super::ElicitExt::elicit_url_consent):
+/// A URL-mode elicitation to send with [`Elicitor::elicit_url`](super::Elicitor::elicit_url):
 /// the message the client shows, the URL it offers to open, and the
 /// `elicitationId` your out-of-band callback will report as complete; for
 /// sensitive input, marked [`sensitive`](Self::sensitive).
@@ -50,6 +51,7 @@ pub struct UrlRequest {
     pub(super) url: String,
     pub(super) id: ElicitationId,
     pub(super) sensitive: bool,
+    pub(super) user: Option<VerifiedUser>,
 }
 
 impl UrlRequest {
@@ -57,10 +59,9 @@ impl UrlRequest {
     /// `elicitation_id`. Ids must be unique among this client's outstanding
     /// URL elicitations; the URL is checked when the request is sent.
     ///
-    /// Nothing here keeps state: your server remembers which ids are
-    /// outstanding, for which client and which verified user, and checks the
-    /// completing user in its callback before it calls
-    /// [`ElicitExt::notify_elicitation_complete`](super::ElicitExt::notify_elicitation_complete).
+    /// The [`Elicitor`](super::Elicitor) that sends it keeps it outstanding
+    /// on the connection's [`Elicitations`](super::Elicitations) until
+    /// [`complete`](super::Elicitor::complete).
     pub fn new(
         message: impl Into<String>,
         url: impl Into<String>,
@@ -71,7 +72,20 @@ impl UrlRequest {
             url: url.into(),
             id: elicitation_id.into(),
             sensitive: false,
+            user: None,
         }
+    }
+
+    /// Binds the elicitation to the verified user your server
+    /// authenticated: its completion ([`Elicitor::complete`]) is refused
+    /// unless it reports the same user, the protocol's defence against an
+    /// attacker who sends their elicitation's URL to a victim.
+    ///
+    /// [`Elicitor::complete`]: super::Elicitor::complete
+    #[must_use]
+    pub fn for_user(mut self, user: &VerifiedUser) -> Self {
+        self.user = Some(user.clone());
+        self
     }
 
     /// Marks the request as sensitive input (passwords, API keys, tokens,

@@ -242,7 +242,7 @@ impl Rounds {
 
     /// The URL request under `key` (URL mode): the user's answer once it is
     /// in, or `None` once it is asked. As with
-    /// `ElicitExt::elicit_url_consent`, `Consented` only means the user
+    /// `Elicitor::elicit_url`, `Consented` only means the user
     /// agreed to open the URL; on 2026-07-28 there is no completion
     /// notification: the interaction is done when your own out-of-band
     /// callback says so (check it in a later round, or tell the user to call

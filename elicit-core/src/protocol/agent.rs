@@ -401,6 +401,15 @@ impl AgentConnection {
         }
     }
 
+    /// Records what the client advertised now (an MCP server's client
+    /// capabilities, read at each call from its `initialize`); the
+    /// outstanding URL elicitations are kept.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn advertise(&mut self, capabilities: Option<ElicitationCapabilities>) {
+        self.capabilities = capabilities;
+        self.initialized = true;
+    }
+
     /// The state for a client, from its whole `clientCapabilities` object.
     pub fn from_client_capabilities(client_capabilities: &Value) -> Self {
         Self::new(ElicitationCapabilities::from_client_capabilities(
