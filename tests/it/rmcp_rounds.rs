@@ -232,10 +232,15 @@ static PAGES: std::sync::LazyLock<elicit_core::sensitive::Pages> =
 
 /// A sensitive form in rounds.
 fn token(r: &mut Rounds) -> Option<String> {
+    token_on(r, &PAGES)
+}
+
+/// A sensitive form in rounds, on `pages`: what the tool says of it.
+fn token_on(r: &mut Rounds, pages: &elicit_core::sensitive::Pages) -> Option<String> {
     use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
 
     Some(
-        match r.secret::<Token>("token", "Paste your token.", &PAGES)? {
+        match r.secret::<Token>("token", "Paste your token.", pages)? {
             Ok(SecretOutcome::Answered(t)) => {
                 format!("a token of {} characters", t.token.expose_secret().len())
             }
@@ -360,17 +365,7 @@ static HOSTED: std::sync::LazyLock<elicit_core::sensitive::Pages> =
 
 /// A sensitive form in rounds, on the hosted pages.
 fn hosted_token(r: &mut Rounds) -> Option<String> {
-    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
-
-    Some(
-        match r.secret::<Token>("token", "Paste your token.", &HOSTED)? {
-            Ok(SecretOutcome::Answered(t)) => {
-                format!("a token of {} characters", t.token.expose_secret().len())
-            }
-            Ok(other) => format!("{other:?}"),
-            Err(error) => format!("error: {error}"),
-        },
-    )
+    token_on(r, &HOSTED)
 }
 
 /// Alice, on hosted pages: shown a URL request, she sees that Bob is
