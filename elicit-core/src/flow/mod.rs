@@ -52,8 +52,9 @@ pub(crate) trait Carrier: Sync {
     ) -> impl Future<Output = Result<CreateElicitationResponse, Self::Error>> + Send;
 
     /// Sends `elicitation/complete` to this client.
-    // Only the page flows complete by themselves so far.
-    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    // The ACP SDK completes synchronously (`Flows::completion`), so with
+    // it alone nothing sends completion through here.
+    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
     fn complete(
         &self,
         notification: CompleteElicitationNotification,
@@ -75,7 +76,6 @@ pub(crate) enum Refusal {
     /// A URL answer could not be matched to its elicitation.
     Url(UrlOutcomeError),
     /// A completion was refused.
-    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     Completion(CompletionError),
     /// The sensitive page or OAuth flow could not be opened.
     #[cfg(feature = "sensitive")]
@@ -188,8 +188,6 @@ impl<'a, C: Carrier> Flows<'a, C> {
         }
     }
 
-    // Only the page flows and the ACP SDK complete so far.
-    #[cfg_attr(not(any(feature = "sensitive", feature = "acp-sdk")), allow(dead_code))]
     /// The `elicitation/complete` notification for `id`, once: refused when
     /// `id` is not outstanding, already completed, or bound to another
     /// user than `completed_by`.
@@ -205,7 +203,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
 
     /// Completes `id` ([`completion`](Self::completion)) and tells the
     /// client.
-    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
     pub(crate) async fn complete(
         &self,
         id: &ElicitationId,

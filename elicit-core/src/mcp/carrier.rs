@@ -12,7 +12,7 @@ use crate::Elicit;
 use crate::flow::{Carrier, Refusal};
 use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{
-    AgentConnection, AwaitingCompletion, SendError, Unsendable, UserBinding, sendable_schema,
+    AwaitingCompletion, SendError, Unsendable, UserBinding, sendable_schema,
 };
 use crate::protocol::url::check_url;
 use crate::protocol::{
@@ -120,12 +120,6 @@ pub(super) fn agent_request(request: UrlRequest) -> crate::protocol::agent::UrlR
     } else {
         url
     }
-}
-
-/// The flows' state for a call on `peer`: the modes its client advertised
-/// at `initialize`, by MCP's rule ([`client_supports`]).
-pub(super) fn connection_of(peer: &Peer<RoleServer>) -> AgentConnection {
-    AgentConnection::new(capabilities_of(peer))
 }
 
 /// The modes `peer`'s client advertised, by MCP's rule, in elicit's model.

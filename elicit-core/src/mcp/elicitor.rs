@@ -105,12 +105,8 @@ impl Elicitations {
     /// Asks the client of `peer` (`context.peer` in a tool call), with the
     /// modes it advertised at `initialize` (MCP's rule:
     /// [`client_supports`](super::client_supports)).
-    pub fn elicitor<'a>(&'a self, peer: &'a Peer<RoleServer>) -> Elicitor<'a> {
-        lock(&self.state).advertise(capabilities_of(peer));
-        Elicitor {
-            peer,
-            state: Arc::clone(&self.state),
-        }
+    pub fn elicitor<'a>(&self, peer: &'a Peer<RoleServer>) -> Elicitor<'a> {
+        Elicitor::with_state(peer, Arc::clone(&self.state))
     }
 }
 
@@ -131,10 +127,25 @@ impl std::fmt::Debug for Elicitor<'_> {
     }
 }
 
+impl Clone for Elicitor<'_> {
+    fn clone(&self) -> Self {
+        Self {
+            peer: self.peer,
+            state: Arc::clone(&self.state),
+        }
+    }
+}
+
 impl<'a> Elicitor<'a> {
-    /// An elicitor with a state of its own (for `ElicitExt::elicitor`).
+    /// Asks `peer`'s client over `state`, with the modes it advertised.
+    fn with_state(peer: &'a Peer<RoleServer>, state: Arc<Mutex<AgentConnection>>) -> Self {
+        lock(&state).advertise(capabilities_of(peer));
+        Self { peer, state }
+    }
+
+    /// An elicitor with a state of its own (for `ElicitExt`).
     pub(super) fn alone(peer: &'a Peer<RoleServer>) -> Self {
-        Elicitations::new().elicitor_owned(peer)
+        Self::with_state(peer, Arc::new(Mutex::new(AgentConnection::new(None))))
     }
 
     fn flows(&self) -> Flows<'_, Peer<RoleServer>> {
@@ -144,8 +155,13 @@ impl<'a> Elicitor<'a> {
     /// Asks for the form `T` in form mode; await it, optionally after
     /// `.retry(n)` ([`FormCall`]). MCP drops the form's title and
     /// description: say what the user needs to know in `message`.
-    pub fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T> {
-        FormCall::new(message.into(), move |message, retry| {
+    pub fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'a, T> {
+        self.clone().into_form(message.into())
+    }
+
+    /// [`elicit_form`](Self::elicit_form), the call owning this elicitor.
+    pub(super) fn into_form<T: Elicit>(self, message: String) -> FormCall<'a, T> {
+        FormCall::new(message, move |message, retry| {
             Box::pin(async move { self.flows().form::<T>(no_scope(), message, retry).await })
         })
     }
@@ -163,11 +179,27 @@ impl<'a> Elicitor<'a> {
     /// [`ElicitExt::elicit_secret`](super::ElicitExt::elicit_secret).
     #[cfg(feature = "sensitive")]
     pub fn elicit_secret<'b, T: crate::sensitive::SensitiveForm + Send + 'b>(
-        &'b self,
+        &self,
         message: impl Into<String>,
         pages: &'b crate::sensitive::Pages,
-    ) -> SecretCall<'b, T> {
-        let message = message.into();
+    ) -> SecretCall<'b, T>
+    where
+        'a: 'b,
+    {
+        self.clone().into_secret(message.into(), pages)
+    }
+
+    /// [`elicit_secret`](Self::elicit_secret), the call owning this
+    /// elicitor.
+    #[cfg(feature = "sensitive")]
+    pub(super) fn into_secret<'b, T: crate::sensitive::SensitiveForm + Send + 'b>(
+        self,
+        message: String,
+        pages: &'b crate::sensitive::Pages,
+    ) -> SecretCall<'b, T>
+    where
+        'a: 'b,
+    {
         PageCall::new(move |user| {
             Box::pin(async move { self.flows().secret(no_scope(), message, pages, user).await })
         })
@@ -177,12 +209,28 @@ impl<'a> Elicitor<'a> {
     /// [`ElicitExt::elicit_oauth`](super::ElicitExt::elicit_oauth).
     #[cfg(feature = "oauth")]
     pub fn elicit_oauth<'b>(
-        &'b self,
+        &self,
         message: impl Into<String>,
         pages: &'b crate::sensitive::Pages,
         provider: &'b crate::sensitive::oauth::Provider,
-    ) -> OAuthCall<'b> {
-        let message = message.into();
+    ) -> OAuthCall<'b>
+    where
+        'a: 'b,
+    {
+        self.clone().into_oauth(message.into(), pages, provider)
+    }
+
+    /// [`elicit_oauth`](Self::elicit_oauth), the call owning this elicitor.
+    #[cfg(feature = "oauth")]
+    pub(super) fn into_oauth<'b>(
+        self,
+        message: String,
+        pages: &'b crate::sensitive::Pages,
+        provider: &'b crate::sensitive::oauth::Provider,
+    ) -> OAuthCall<'b>
+    where
+        'a: 'b,
+    {
         PageCall::new(move |user| {
             Box::pin(async move {
                 self.flows()
@@ -203,15 +251,5 @@ impl<'a> Elicitor<'a> {
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
         self.flows().complete(id, completed_by).await
-    }
-}
-
-impl Elicitations {
-    fn elicitor_owned(self, peer: &Peer<RoleServer>) -> Elicitor<'_> {
-        lock(&self.state).advertise(capabilities_of(peer));
-        Elicitor {
-            peer,
-            state: self.state,
-        }
     }
 }

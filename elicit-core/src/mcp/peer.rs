@@ -1,18 +1,13 @@
 //! Typed elicitation in one call on rmcp's server peer: [`ElicitExt`], the
 //! calls it returns, URL mode and the completion notification. The flows
-//! are `crate::flow`'s, carried by `super::carrier`.
-
-use std::sync::Mutex;
+//! are `crate::flow`'s, asked through an [`Elicitor`] of their own.
 
 use ::rmcp::{Peer, RoleServer};
 
 use crate::Elicit;
-use crate::flow::Flows;
-#[cfg(feature = "sensitive")]
-use crate::flow::PageCall;
 use crate::protocol::Mode;
 
-use super::carrier::{connection_of, no_scope, supports};
+use super::carrier::supports;
 #[cfg(feature = "oauth")]
 use super::elicitor::OAuthCall;
 #[cfg(feature = "sensitive")]
@@ -100,7 +95,7 @@ pub trait ElicitExt: sealed::Sealed {
     /// pages). Pages that verify users
     /// ([`Pages::hosted`](crate::sensitive::Pages::hosted)) need the user
     /// your server authenticated: `.for_user(&user)`
-    /// ([`PageCall::for_user`]); then the page is served to that user only,
+    /// ([`PageCall::for_user`](crate::flow::PageCall::for_user)); then the page is served to that user only,
     /// and the URL request and its completion are bound to them. Without
     /// it, such pages refuse to open
     /// ([`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)).
@@ -123,7 +118,7 @@ pub trait ElicitExt: sealed::Sealed {
     /// a token (never sent to the client), or declined, cancelled, denied,
     /// expired or failed. A decline, a cancel, or dropping this future
     /// ends the flow at once. Pages that verify users need the user:
-    /// `.for_user(&user)` ([`PageCall::for_user`]), as for
+    /// `.for_user(&user)` ([`PageCall::for_user`](crate::flow::PageCall::for_user)), as for
     /// [`elicit_secret`](Self::elicit_secret).
     #[cfg(feature = "oauth")]
     fn elicit_oauth<'a>(
@@ -140,14 +135,7 @@ impl ElicitExt for Peer<RoleServer> {
     }
 
     fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'_, T> {
-        FormCall::new(message.into(), move |message, retry| {
-            Box::pin(async move {
-                let state = Mutex::new(connection_of(self));
-                Flows::new(&state, self)
-                    .form::<T>(no_scope(), message, retry)
-                    .await
-            })
-        })
+        Elicitor::alone(self).into_form(message.into())
     }
 
     fn elicitor(&self) -> Elicitor<'_> {
@@ -160,15 +148,7 @@ impl ElicitExt for Peer<RoleServer> {
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
     ) -> SecretCall<'a, T> {
-        let message = message.into();
-        PageCall::new(move |user| {
-            Box::pin(async move {
-                let state = Mutex::new(connection_of(self));
-                Flows::new(&state, self)
-                    .secret(no_scope(), message, pages, user)
-                    .await
-            })
-        })
+        Elicitor::alone(self).into_secret(message.into(), pages)
     }
 
     #[cfg(feature = "oauth")]
@@ -178,14 +158,6 @@ impl ElicitExt for Peer<RoleServer> {
         pages: &'a crate::sensitive::Pages,
         provider: &'a crate::sensitive::oauth::Provider,
     ) -> OAuthCall<'a> {
-        let message = message.into();
-        PageCall::new(move |user| {
-            Box::pin(async move {
-                let state = Mutex::new(connection_of(self));
-                Flows::new(&state, self)
-                    .oauth(no_scope(), message, pages, provider, user)
-                    .await
-            })
-        })
+        Elicitor::alone(self).into_oauth(message.into(), pages, provider)
     }
 }
