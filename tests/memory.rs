@@ -27,7 +27,7 @@ use elicit_core::limits::{
     MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED,
 };
 use elicit_core::protocol::agent::AgentConnection;
-use elicit_core::protocol::agent::{SendError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{SendError, UrlRequest};
 use elicit_core::protocol::client::ClientConnection;
 use elicit_core::protocol::{ElicitationCapabilities, ElicitationScope};
 use elicit_core::{Content, ContentError, Elicit, FieldErrorKind};
@@ -428,12 +428,11 @@ fn the_client_guard_allocates_in_proportion_to_the_request() {
 }
 
 fn url_request(i: usize) -> UrlRequest {
-    UrlRequest::new(
-        ElicitationScope::session("s"),
-        "Connect",
-        format!("https://example.com/connect/{i}"),
-        UserBinding::NoUserAuthentication,
-    )
+    UrlRequest::new("Connect", format!("https://example.com/connect/{i}"))
+}
+
+fn scope() -> ElicitationScope {
+    ElicitationScope::session("s")
 }
 
 #[test]
@@ -444,16 +443,16 @@ fn the_id_tables_stay_bounded() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::form_and_url()));
     let mut ids = Vec::new();
     for i in 0..MAX_OUTSTANDING_URLS {
-        let (_, pending) = agent.url(url_request(i)).expect("below the limit");
+        let (_, pending) = agent.url(scope(), url_request(i)).expect("below the limit");
         ids.push(pending.id().clone());
     }
     assert!(matches!(
-        agent.url(url_request(MAX_OUTSTANDING_URLS)),
+        agent.url(scope(), url_request(MAX_OUTSTANDING_URLS)),
         Err(SendError::TooManyOutstanding)
     ));
     assert_eq!(agent.outstanding().count(), MAX_OUTSTANDING_URLS);
     assert!(agent.abandon(&ids[0]));
-    assert!(agent.url(url_request(0)).is_ok());
+    assert!(agent.url(scope(), url_request(0)).is_ok());
 
     // Completed ids leave the outstanding table: after completing them all,
     // a full table's worth can be sent again.
@@ -463,7 +462,9 @@ fn the_id_tables_stay_bounded() {
     }
     assert_eq!(agent.outstanding().count(), 0);
     for i in 0..MAX_OUTSTANDING_URLS {
-        let _ = agent.url(url_request(i)).expect("the table emptied");
+        let _ = agent
+            .url(scope(), url_request(i))
+            .expect("the table emptied");
     }
 
     // Client: at most MAX_PENDING_URLS tracked; the next is -32602.

@@ -6,9 +6,7 @@
 //! workspace root (or `cargo run --example quickstart` in `elicit-core/`).
 
 use elicit_core::Elicit;
-use elicit_core::protocol::agent::{
-    AgentConnection, Outcome, PendingForm, UrlRequest, UserBinding,
-};
+use elicit_core::protocol::agent::{AgentConnection, Outcome, PendingForm, UrlRequest};
 use elicit_core::protocol::{
     CreateElicitationRequest, CreateElicitationResponse, ELICITATION_CREATE, ElicitationScope,
 };
@@ -189,12 +187,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("\n== Secrets never go through a form: this client has no URL mode, so");
     println!("   the sensitive entry point refuses instead of falling back:");
     let sensitive = UrlRequest::new(
-        scope,
         "Connect your deploy token on our site.",
         "https://agent.example.com/connect/deploy-token",
-        UserBinding::NoUserAuthentication,
-    );
-    match connection.url(sensitive.sensitive()) {
+    )
+    .sensitive();
+    match connection.url(scope, sensitive) {
         Ok(_) => println!("   (unexpected) a URL request was built"),
         Err(err) => println!("   refused: {err}"),
     }

@@ -506,8 +506,7 @@ pub(crate) fn code_list(names: &[String]) -> impl fmt::Display + '_ {
 }
 
 /// The start of a message about an optional property: `` `name` `` and a
-/// space, or nothing (the acp and rmcp conversion errors).
-#[cfg(any(feature = "acp", feature = "rmcp"))]
+/// space, or nothing (the conversion errors).
 pub(crate) fn property_prefix(property: &Option<String>) -> impl fmt::Display + '_ {
     DisplayWith(move |f: &mut fmt::Formatter<'_>| match property {
         Some(p) => write!(f, "`{p}` "),

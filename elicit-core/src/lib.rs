@@ -94,6 +94,8 @@ extern crate self as elicit_core;
 #[cfg(feature = "acp")]
 pub mod acp;
 pub mod credential;
+// Conversions to and from other libraries' types: their one error.
+mod conversion;
 mod error;
 mod field;
 // Every elicitation flow written once, for the transports that send
@@ -122,6 +124,7 @@ pub mod terminal;
 // ecosystem types (impls only; docs in the module).
 mod types;
 
+pub use conversion::{ConversionError, ConversionErrorKind, OutcomeError};
 pub use error::{
     ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
     SchemaIssue,

@@ -11,10 +11,9 @@ use std::collections::BTreeSet;
 use crate::common::readme::{lines, readme_block, snippet};
 use crate::common::*;
 use agent_client_protocol_schema::v1 as sdk;
-use elicit_core::acp::{ConversionErrorKind, OutcomeError};
 use elicit_core::format::Format;
 use elicit_core::protocol::agent::Outcome;
-use elicit_core::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest};
 use elicit_core::protocol::client::{ClientConnection, Incoming};
 use elicit_core::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
@@ -24,6 +23,7 @@ use elicit_core::{
     Content, Elicit, ElicitationSchema, EnumOption, Items, MultiSelectSchema, Options,
     PropertySchema, StringSchema,
 };
+use elicit_core::{ConversionErrorKind, OutcomeError};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -596,7 +596,7 @@ fn sdk_response(value: Value) -> sdk::CreateElicitationResponse {
 fn accept_with_content_is_the_typed_form() {
     let response = sdk_response(json!({"action": "accept", "content": {"strategy": "aggressive"}}));
     assert_eq!(
-        elicit_core::acp::outcome::<Refactor>(&response).unwrap(),
+        Outcome::<Refactor>::try_from(&response).unwrap(),
         Outcome::Accepted(Refactor {
             strategy: Strategy::Aggressive
         })
@@ -604,7 +604,7 @@ fn accept_with_content_is_the_typed_form() {
     let response = sdk_response(json!({"action": "accept", "content": {
         "strategies": ["balanced"], "envs": ["dev", "production"], "any_of": []
     }}));
-    let Outcome::Accepted(form) = Outcome::<MultiSelects>::from_acp(&response).unwrap() else {
+    let Outcome::Accepted(form) = Outcome::<MultiSelects>::try_from(&response).unwrap() else {
         panic!("accepted");
     };
     assert_eq!(form.strategies, [Strategy::Balanced]);
@@ -614,8 +614,7 @@ fn accept_with_content_is_the_typed_form() {
     );
     let response =
         sdk_response(json!({"action": "accept", "content": {"stars": 4, "comment": "ok"}}));
-    let Outcome::Accepted(feedback) = elicit_core::acp::outcome::<Feedback>(&response).unwrap()
-    else {
+    let Outcome::Accepted(feedback) = Outcome::<Feedback>::try_from(&response).unwrap() else {
         panic!("accepted");
     };
     assert_eq!(
@@ -631,15 +630,13 @@ fn accept_without_content_is_an_empty_form() {
         sdk_response(json!({"action": "accept", "content": null})),
     ] {
         // All fields optional or defaulted: an empty form is valid.
-        let Outcome::Accepted(defaults) = elicit_core::acp::outcome::<Defaults>(&response).unwrap()
-        else {
+        let Outcome::Accepted(defaults) = Outcome::<Defaults>::try_from(&response).unwrap() else {
             panic!("accepted");
         };
         assert_eq!(defaults.branch, "main");
         assert_eq!(defaults.strategy, Strategy::Balanced);
         // A required field: the empty form is invalid, and says so.
-        let Err(OutcomeError::Invalid(errors)) = elicit_core::acp::outcome::<Refactor>(&response)
-        else {
+        let Err(OutcomeError::Invalid(errors)) = Outcome::<Refactor>::try_from(&response) else {
             panic!("missing `strategy` is invalid");
         };
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["strategy"]);
@@ -656,14 +653,11 @@ fn decline_and_cancel_ignore_content() {
             sdk_response(json!({"action": action})),
             sdk_response(json!({"action": action, "content": {"strategy": "nope"}})),
         ] {
-            assert_eq!(
-                elicit_core::acp::outcome::<Refactor>(&response).unwrap(),
-                expected
-            );
+            assert_eq!(Outcome::<Refactor>::try_from(&response).unwrap(), expected);
         }
     }
     assert_eq!(
-        elicit_core::acp::outcome::<Refactor>(&sdk::CreateElicitationResponse::new(
+        Outcome::<Refactor>::try_from(&sdk::CreateElicitationResponse::new(
             sdk::ElicitationAction::Decline
         ))
         .unwrap(),
@@ -675,8 +669,7 @@ fn decline_and_cancel_ignore_content() {
 fn an_unknown_action_is_never_one_of_the_three() {
     let response = sdk_response(json!({"action": "_defer", "retryAfterMs": 1000}));
     assert!(matches!(response.action, sdk::ElicitationAction::Other(_)));
-    let Outcome::UnknownAction(other) = elicit_core::acp::outcome::<Refactor>(&response).unwrap()
-    else {
+    let Outcome::UnknownAction(other) = Outcome::<Refactor>::try_from(&response).unwrap() else {
         panic!("unknown action");
     };
     assert_eq!(other.action(), "_defer");
@@ -688,7 +681,7 @@ fn invalid_content_is_rejected_with_every_field() {
     let response = sdk_response(json!({"action": "accept", "content": {
         "env": "prod", "replicas": 300
     }}));
-    let Err(OutcomeError::Invalid(errors)) = elicit_core::acp::outcome::<Deploy>(&response) else {
+    let Err(OutcomeError::Invalid(errors)) = Outcome::<Deploy>::try_from(&response) else {
         panic!("invalid");
     };
     assert_eq!(errors.fields().collect::<Vec<_>>(), ["env", "replicas"]);
@@ -714,12 +707,10 @@ fn the_agent_connection_reads_sdk_responses() {
     );
 
     let (request, pending) = connection
-        .url(UrlRequest::new(
+        .url(
             ElicitationScope::request(1),
-            "Sign in.",
-            "https://agent.example.com/login",
-            UserBinding::NoUserAuthentication,
-        ))
+            UrlRequest::new("Sign in.", "https://agent.example.com/login"),
+        )
         .unwrap();
     let outgoing = sdk::CreateElicitationRequest::try_from(&request).unwrap();
     let sdk::ElicitationMode::Url(url) = &outgoing.mode else {

@@ -22,7 +22,7 @@ use elicit_core::Elicit;
 use elicit_core::acp::sdk::{
     AgentElicitations, ClientElicitations, ElicitError, ElicitationRequest, Elicitor,
 };
-use elicit_core::protocol::agent::{CompletionError, SendError, UrlRequest, UserBinding};
+use elicit_core::protocol::agent::{CompletionError, SendError, UrlRequest};
 use elicit_core::protocol::agent::{Outcome, UrlOutcome};
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
@@ -190,10 +190,8 @@ pub(crate) fn shown_url(shown: &Mutex<Vec<String>>) -> String {
 
 fn token_request() -> UrlRequest {
     UrlRequest::new(
-        ElicitationScope::session("s1"),
         "Connect a deploy token",
         "https://deploy.example.com/connect",
-        UserBinding::NoUserAuthentication,
     )
     .elicitation_id("token-1")
 }
@@ -207,10 +205,14 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 .retry(retry)
                 .await,
         ),
-        Flow::Url => Got::Url(elicitor.elicit_url(token_request()).await),
-        Flow::Sensitive => Got::Url(elicitor.elicit_url(token_request().sensitive()).await),
+        Flow::Url => Got::Url(elicitor.elicit_url(scope.clone(), token_request()).await),
+        Flow::Sensitive => Got::Url(
+            elicitor
+                .elicit_url(scope.clone(), token_request().sensitive())
+                .await,
+        ),
         Flow::UrlThenComplete => {
-            let outcome = elicitor.elicit_url(token_request()).await;
+            let outcome = elicitor.elicit_url(scope.clone(), token_request()).await;
             assert!(
                 matches!(outcome, Ok(UrlOutcome::Consented(_))),
                 "{outcome:?}"
@@ -571,18 +573,31 @@ fn an_agent_without_initialize_is_told_to_record_it_not_that_the_client_lacks_th
 fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
     let client = agent_client_protocol::Error::new(-32603, "Internal error: renderer crashed")
         .data(json!({"details": "renderer crashed", "request": {"mode": "form"}}));
-    let error = ElicitError::Request(client);
+    let error = ElicitError::Request(client.into());
     assert_eq!(
         error.to_string(),
         "the client answered the elicitation with JSON-RPC error -32603 (Internal error)"
     );
-    let source = std::error::Error::source(&error).expect("the client's error");
-    assert!(source.to_string().contains("renderer crashed"), "{source}");
+    let ElicitError::Request(request) = &error else {
+        unreachable!()
+    };
+    assert_eq!(request.code(), Some(-32603));
+    // The chain for the log: ElicitError -> RequestError -> the SDK's error.
+    let source = std::error::Error::source(&error).expect("the request's error");
+    let theirs = std::error::Error::source(source).expect("the client's error");
+    assert!(theirs.to_string().contains("renderer crashed"), "{theirs}");
+    let sdk = request
+        .downcast_ref::<agent_client_protocol::Error>()
+        .expect("the SDK's own error");
+    assert_eq!(
+        sdk.data,
+        Some(json!({"details": "renderer crashed", "request": {"mode": "form"}}))
+    );
 
-    let unknown = ElicitError::Request(agent_client_protocol::Error::new(-1, "boom"));
+    let unknown = ElicitError::Request(agent_client_protocol::Error::new(-1, "boom").into());
     assert_eq!(
         unknown.to_string(),
-        "the client answered the elicitation with JSON-RPC error -1 (Unknown error)"
+        "the client answered the elicitation with JSON-RPC error -1 (an application's error)"
     );
 }
 

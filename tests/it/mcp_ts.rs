@@ -286,8 +286,10 @@ fn the_ts_client_deploys_what_the_user_accepted() {
         assert_eq!(request["message"], DEPLOY_MESSAGE);
         assert_eq!(
             request["requestedSchema"],
-            serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap())
-                .unwrap()
+            serde_json::to_value(
+                ::rmcp::model::ElicitationSchema::try_from(mcp_server::Deploy::schema()).unwrap()
+            )
+            .unwrap()
         );
         assert!(request["requestedSchema"]["properties"]["branch"].is_object());
     }

@@ -216,7 +216,11 @@ fn all_capabilities() -> [Option<ElicitationCapabilities>; 5] {
 }
 
 fn url_request(url: &str, binding: UserBinding) -> UrlRequest {
-    UrlRequest::new(session(), "Please sign in.", url, binding)
+    let request = UrlRequest::new("Please sign in.", url);
+    match binding {
+        UserBinding::Verified(user) => request.for_user(&user),
+        _ => request,
+    }
 }
 
 fn unbound(url: &str) -> UrlRequest {
@@ -334,11 +338,10 @@ fn spec_url_request_example_round_trips_and_is_what_the_agent_builds() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let (built, pending) = agent
         .url(
+            ElicitationScope::request(12),
             UrlRequest::new(
-                ElicitationScope::request(12),
                 "Please authorize access to your repositories.",
                 "https://agent.example.com/connect?elicitationId=github-oauth-001",
-                UserBinding::NoUserAuthentication,
             )
             .elicitation_id("github-oauth-001"),
         )
@@ -559,13 +562,10 @@ fn every_request_the_agent_builds_conforms() {
         meta.insert("trace".into(), json!("t-1"));
         let (request, _) = agent
             .url(
-                UrlRequest::new(
-                    scope.clone(),
-                    "Sign in.",
-                    "https://agent.example.com/login?flow=1",
-                    UserBinding::Verified(VerifiedUser::new("u1")),
-                )
-                .meta(meta),
+                scope.clone(),
+                UrlRequest::new("Sign in.", "https://agent.example.com/login?flow=1")
+                    .for_user(&VerifiedUser::new("u1"))
+                    .meta(meta),
             )
             .unwrap();
         let wire = assert_official_request(&request);
@@ -576,7 +576,10 @@ fn every_request_the_agent_builds_conforms() {
         );
 
         let (request, _) = agent
-            .url(unbound("https://agent.example.com/key").sensitive())
+            .url(
+                session(),
+                unbound("https://agent.example.com/key").sensitive(),
+            )
             .unwrap();
         assert_official_request(&request);
     }
@@ -617,7 +620,9 @@ fn every_response_the_client_builds_conforms() {
         assert_official_response(&r);
     }
 
-    let (request, _) = agent.url(unbound("https://agent.example.com/x")).unwrap();
+    let (request, _) = agent
+        .url(session(), unbound("https://agent.example.com/x"))
+        .unwrap();
     let Ok(Incoming::Url(url)) = client.receive(request) else {
         panic!("url refused")
     };
@@ -692,7 +697,7 @@ fn agent_refuses_unadvertised_modes() {
                 assert!(e.to_string().contains("fall back"), "{e}");
             }
         }
-        match agent.url(unbound("https://agent.example.com/")) {
+        match agent.url(session(), unbound("https://agent.example.com/")) {
             Ok((request, _)) => assert!(url && request.mode.known() == Some(Mode::Url)),
             Err(e) => {
                 assert!(!url);
@@ -706,7 +711,9 @@ fn agent_refuses_unadvertised_modes() {
 fn client_answers_unadvertised_modes_with_the_invalid_params_error() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::form_and_url()));
     let (form_request, _) = agent.form::<Refactor>(session(), "?").unwrap();
-    let (url_request, _) = agent.url(unbound("https://agent.example.com/")).unwrap();
+    let (url_request, _) = agent
+        .url(session(), unbound("https://agent.example.com/"))
+        .unwrap();
     let unknown: CreateElicitationRequest = serde_json::from_value(json!({
         "sessionId": "s", "mode": "_browser", "message": "m", "target": "login"
     }))
@@ -769,7 +776,10 @@ fn sensitive_input_never_yields_a_form_request() {
             .as_ref()
             .is_some_and(ElicitationCapabilities::supports_url);
         let mut agent = AgentConnection::new(caps.clone());
-        match agent.url(unbound("https://agent.example.com/api-key").sensitive()) {
+        match agent.url(
+            session(),
+            unbound("https://agent.example.com/api-key").sensitive(),
+        ) {
             Ok((request, pending)) => {
                 assert!(url);
                 assert!(matches!(request.mode, ElicitationMode::Url { .. }));
@@ -789,7 +799,10 @@ fn sensitive_input_never_yields_a_form_request() {
         // replaced by a form.
         if url {
             assert!(matches!(
-                agent.url(unbound("https://agent.example.com/?api_key=1").sensitive()),
+                agent.url(
+                    session(),
+                    unbound("https://agent.example.com/?api_key=1").sensitive()
+                ),
                 Err(SendError::UnsafeUrl(
                     UrlRejection::CredentialParameter { .. }
                 ))
@@ -829,17 +842,26 @@ fn hand_written_forms_asking_for_secrets_are_refused() {
 fn duplicate_outstanding_ids_are_refused_on_both_sides() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let (first, pending) = agent
-        .url(unbound("https://agent.example.com/").elicitation_id("dup"))
+        .url(
+            session(),
+            unbound("https://agent.example.com/").elicitation_id("dup"),
+        )
         .unwrap();
     assert_eq!(
         agent
-            .url(unbound("https://agent.example.com/").elicitation_id("dup"))
+            .url(
+                session(),
+                unbound("https://agent.example.com/").elicitation_id("dup")
+            )
             .unwrap_err(),
         SendError::DuplicateElicitationId("dup".into())
     );
     assert_eq!(
         agent
-            .url(unbound("https://agent.example.com/").elicitation_id(""))
+            .url(
+                session(),
+                unbound("https://agent.example.com/").elicitation_id("")
+            )
             .unwrap_err(),
         SendError::EmptyElicitationId
     );
@@ -847,7 +869,9 @@ fn duplicate_outstanding_ids_are_refused_on_both_sides() {
     let mut ids = std::collections::HashSet::new();
     ids.insert(pending.id().clone());
     for _ in 0..200 {
-        let (_, p) = agent.url(unbound("https://agent.example.com/")).unwrap();
+        let (_, p) = agent
+            .url(session(), unbound("https://agent.example.com/"))
+            .unwrap();
         assert!(ids.insert(p.id().clone()), "{} reused", p.id());
     }
 
@@ -867,10 +891,13 @@ fn double_completion_is_refused() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let user = VerifiedUser::new("user-42");
     let (_, pending) = agent
-        .url(url_request(
-            "https://agent.example.com/",
-            UserBinding::Verified(user.clone()),
-        ))
+        .url(
+            session(),
+            url_request(
+                "https://agent.example.com/",
+                UserBinding::Verified(user.clone()),
+            ),
+        )
         .unwrap();
     let id = pending.id().clone();
     assert!(matches!(
@@ -893,10 +920,13 @@ fn completion_by_another_identity_is_refused() {
     let alice = VerifiedUser::new("alice");
     let mallory = VerifiedUser::new("mallory");
     let (_, pending) = agent
-        .url(url_request(
-            "https://agent.example.com/",
-            UserBinding::Verified(alice.clone()),
-        ))
+        .url(
+            session(),
+            url_request(
+                "https://agent.example.com/",
+                UserBinding::Verified(alice.clone()),
+            ),
+        )
         .unwrap();
     let id = pending.id().clone();
     let error = agent.complete(&id, Some(&mallory)).unwrap_err();
@@ -912,7 +942,9 @@ fn completion_by_another_identity_is_refused() {
     assert!(agent.complete(&id, Some(&alice)).is_ok());
 
     // Without user authentication, the connection is the only binding.
-    let (_, pending) = agent.url(unbound("https://agent.example.com/")).unwrap();
+    let (_, pending) = agent
+        .url(session(), unbound("https://agent.example.com/"))
+        .unwrap();
     assert!(agent.complete(pending.id(), None).is_ok());
     assert!(
         !format!("{alice:?}").contains("alice"),
@@ -925,7 +957,10 @@ fn completion_only_for_this_connections_outstanding_ids() {
     let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let mut b = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let (_, pending) = a
-        .url(unbound("https://agent.example.com/").elicitation_id("shared-name"))
+        .url(
+            session(),
+            unbound("https://agent.example.com/").elicitation_id("shared-name"),
+        )
         .unwrap();
     // Another connection does not know it.
     assert_eq!(
@@ -944,7 +979,9 @@ fn completion_only_for_this_connections_outstanding_ids() {
 
     // Declined, cancelled and abandoned elicitations are not outstanding.
     for action in ["decline", "cancel"] {
-        let (_, pending) = a.url(unbound("https://agent.example.com/")).unwrap();
+        let (_, pending) = a
+            .url(session(), unbound("https://agent.example.com/"))
+            .unwrap();
         let id = pending.id().clone();
         let outcome = a
             .url_outcome(pending, &response(json!({"action": action})))
@@ -958,7 +995,9 @@ fn completion_only_for_this_connections_outstanding_ids() {
             Err(CompletionError::NotOutstanding(id))
         );
     }
-    let (_, pending) = a.url(unbound("https://agent.example.com/")).unwrap();
+    let (_, pending) = a
+        .url(session(), unbound("https://agent.example.com/"))
+        .unwrap();
     let id = pending.id().clone();
     assert!(a.abandon(&id));
     assert!(!a.abandon(&id));
@@ -976,7 +1015,9 @@ fn completion_only_for_this_connections_outstanding_ids() {
 fn client_tracker_ignores_unknown_and_completed_ids() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let mut client = ClientConnection::new(Some(ElicitationCapabilities::url_only()));
-    let (request, pending) = agent.url(unbound("https://agent.example.com/")).unwrap();
+    let (request, pending) = agent
+        .url(session(), unbound("https://agent.example.com/"))
+        .unwrap();
     let Ok(Incoming::Url(url)) = client.receive(request) else {
         panic!()
     };
@@ -998,7 +1039,9 @@ fn client_tracker_ignores_unknown_and_completed_ids() {
     assert!(!client.is_pending(url.id()));
 
     // A forgotten id (the user declined) is ignored too.
-    let (request, pending) = agent.url(unbound("https://agent.example.com/")).unwrap();
+    let (request, pending) = agent
+        .url(session(), unbound("https://agent.example.com/"))
+        .unwrap();
     let Ok(Incoming::Url(url)) = client.receive(request) else {
         panic!()
     };
@@ -1183,7 +1226,9 @@ fn unknown_actions_round_trip_and_are_never_known() {
         assert_eq!(other.action(), r.action.name());
 
         let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
-        let (_, pending) = agent.url(unbound("https://agent.example.com/")).unwrap();
+        let (_, pending) = agent
+            .url(session(), unbound("https://agent.example.com/"))
+            .unwrap();
         let id = pending.id().clone();
         assert!(matches!(
             agent.url_outcome(pending, &r),
@@ -1625,7 +1670,7 @@ fn url_table() {
         assert_eq!(review.verdict(), &verdict, "verdict on {url}");
 
         // The agent side applies the same verdict.
-        let sent = agent.url(unbound(url));
+        let sent = agent.url(session(), unbound(url));
         match &verdict {
             UrlVerdict::Refused(r) => {
                 assert_eq!(check_url(url).as_ref(), Err(r), "{url}");

@@ -26,14 +26,12 @@ use ::rmcp::model::{
 use ::rmcp::service::{ElicitationMode, NotificationContext, RequestContext, RoleClient};
 use ::rmcp::{ClientHandler, Peer, RoleServer, ServiceError, ServiceExt};
 use elicit_core::format::Format;
-use elicit_core::mcp::{
-    ConversionErrorKind, Dropped, DroppedPart, ElicitError, ElicitExt, OutcomeError, UrlRequest,
-    dropped, to_mcp_schema,
-};
+use elicit_core::mcp::{Dropped, DroppedPart, ElicitError, ElicitExt, UrlRequest, dropped};
 use elicit_core::protocol::Mode;
 use elicit_core::protocol::agent::Outcome;
 use elicit_core::protocol::agent::{Retry, SendError, UrlOutcome};
 use elicit_core::protocol::url::UrlRejection;
+use elicit_core::{ConversionError, ConversionErrorKind, OutcomeError};
 use elicit_core::{Elicit, ElicitationSchema, JsonKind, StringSchema};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -46,7 +44,7 @@ use tokio::sync::mpsc;
 /// back into the same value.
 fn through_rmcp(property: impl Into<elicit_core::PropertySchema>) -> Value {
     let schema = ElicitationSchema::new().property("p", property, true);
-    let theirs = to_mcp_schema(&schema).unwrap();
+    let theirs = ::rmcp::model::ElicitationSchema::try_from(&schema).unwrap();
     let json = serde_json::to_value(&theirs).unwrap();
     let parsed: mcp::ElicitationSchema = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(serde_json::to_value(&parsed).unwrap(), json);
@@ -171,7 +169,7 @@ fn string_formats_the_four_known_ones() {
         StringSchema::new().format(Format::Other("phone".into())),
         true,
     );
-    let err = to_mcp_schema(&schema).unwrap_err();
+    let err = ::rmcp::model::ElicitationSchema::try_from(&schema).unwrap_err();
     assert_eq!(err.property(), Some("phone"));
     assert_eq!(
         err.kind(),
@@ -198,7 +196,7 @@ fn what_rmcp_refuses_is_refused() {
         ),
     ] {
         let schema = ElicitationSchema::new().property("p", property_json(property), true);
-        let err = to_mcp_schema(&schema).unwrap_err();
+        let err = ::rmcp::model::ElicitationSchema::try_from(&schema).unwrap_err();
         assert_eq!(err.property(), Some("p"), "{case}");
         assert!(
             matches!(err.kind(), ConversionErrorKind::Rejected { .. }),
@@ -213,7 +211,7 @@ fn unknown_kinds_have_no_place_in_mcp() {
         "type": "object", "properties": {"where": {"type": "_location"}}
     }))
     .unwrap();
-    let err = to_mcp_schema(&schema).unwrap_err();
+    let err = ::rmcp::model::ElicitationSchema::try_from(&schema).unwrap_err();
     assert_eq!(err.property(), Some("where"));
     assert_eq!(
         err.kind(),
@@ -226,7 +224,9 @@ fn unknown_kinds_have_no_place_in_mcp() {
     }))
     .unwrap();
     assert_eq!(
-        to_mcp_schema(&schema).unwrap_err().kind(),
+        ::rmcp::model::ElicitationSchema::try_from(&schema)
+            .unwrap_err()
+            .kind(),
         &ConversionErrorKind::UnknownItems
     );
 }
@@ -237,7 +237,8 @@ fn unknown_kinds_have_no_place_in_mcp() {
 #[test]
 fn every_derived_type_converts_keeping_declaration_order() {
     for (name, ours) in derived_schemas() {
-        let theirs = to_mcp_schema(&ours).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let theirs = ::rmcp::model::ElicitationSchema::try_from(&ours)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = serde_json::to_string(&theirs).unwrap();
         // Property order survives (rmcp keeps it), in rmcp's own output ...
         let positions: Vec<usize> = ours
@@ -356,7 +357,7 @@ fn result(value: Value) -> ElicitResult {
 #[test]
 fn accept_with_content() {
     assert_eq!(
-        elicit_core::mcp::outcome::<Refactor>(&result(
+        Outcome::<Refactor>::try_from(&result(
             json!({"action": "accept", "content": {"strategy": "conservative"}})
         ))
         .unwrap(),
@@ -364,7 +365,7 @@ fn accept_with_content() {
             strategy: Strategy::Conservative
         })
     );
-    let Outcome::Accepted(deploy) = Outcome::<Deploy>::from_mcp(&result(
+    let Outcome::Accepted(deploy) = Outcome::<Deploy>::try_from(&result(
         json!({"action": "accept", "content": {"env": "dev", "notify": true}}),
     ))
     .unwrap() else {
@@ -387,10 +388,10 @@ fn accept_without_content_is_an_empty_form() {
         result(json!({"action": "accept", "content": null})),
     ] {
         assert!(matches!(
-            elicit_core::mcp::outcome::<Defaults>(&r).unwrap(),
+            Outcome::<Defaults>::try_from(&r).unwrap(),
             Outcome::Accepted(Defaults { force: true, .. })
         ));
-        let Err(OutcomeError::Invalid(errors)) = elicit_core::mcp::outcome::<Refactor>(&r) else {
+        let Err(OutcomeError::Invalid(errors)) = Outcome::<Refactor>::try_from(&r) else {
             panic!("`strategy` is required");
         };
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["strategy"]);
@@ -400,12 +401,14 @@ fn accept_without_content_is_an_empty_form() {
 #[test]
 fn accept_with_content_that_is_not_an_object() {
     assert_eq!(
-        elicit_core::mcp::outcome::<Refactor>(&result(
+        Outcome::<Refactor>::try_from(&result(
             json!({"action": "accept", "content": ["balanced"]})
         )),
-        Err(OutcomeError::ContentNotAnObject {
-            found: JsonKind::Array
-        })
+        Err(OutcomeError::Conversion(ConversionError::new(
+            ConversionErrorKind::ContentNotAnObject {
+                found: JsonKind::Array
+            }
+        )))
     );
 }
 
@@ -419,12 +422,11 @@ fn decline_and_cancel_ignore_content() {
             result(json!({"action": action})),
             result(json!({"action": action, "content": {"strategy": "nope"}})),
         ] {
-            assert_eq!(elicit_core::mcp::outcome::<Refactor>(&r).unwrap(), expected);
+            assert_eq!(Outcome::<Refactor>::try_from(&r).unwrap(), expected);
         }
     }
     assert_eq!(
-        elicit_core::mcp::outcome::<Refactor>(&ElicitResult::new(ElicitationAction::Decline))
-            .unwrap(),
+        Outcome::<Refactor>::try_from(&ElicitResult::new(ElicitationAction::Decline)).unwrap(),
         Outcome::Declined
     );
 }
@@ -441,7 +443,7 @@ fn a_dropped_pattern_is_still_checked_on_the_server() {
     let r = result(json!({"action": "accept", "content": {
         "name": "Ada", "handle": "Not A Handle", "email": "ada@example.com"
     }}));
-    let Err(OutcomeError::Invalid(errors)) = elicit_core::mcp::outcome::<Profile>(&r) else {
+    let Err(OutcomeError::Invalid(errors)) = Outcome::<Profile>::try_from(&r) else {
         panic!("the pattern is checked");
     };
     assert_eq!(errors.fields().collect::<Vec<_>>(), ["handle"]);
@@ -638,8 +640,10 @@ fn the_example_server_deploys_what_the_user_accepted() {
         };
         assert_eq!(
             serde_json::to_value(requested_schema).unwrap(),
-            serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap())
-                .unwrap()
+            serde_json::to_value(
+                ::rmcp::model::ElicitationSchema::try_from(mcp_server::Deploy::schema()).unwrap()
+            )
+            .unwrap()
         );
         assert!(requested_schema.properties.contains_key("branch"));
     }
@@ -825,7 +829,10 @@ fn elicit_form_returns_the_accepted_form() {
     assert_eq!(message, DEPLOY_MESSAGE);
     assert_eq!(
         serde_json::to_value(requested_schema).unwrap(),
-        serde_json::to_value(elicit_core::mcp::schema::<mcp_server::Deploy>().unwrap()).unwrap()
+        serde_json::to_value(
+            ::rmcp::model::ElicitationSchema::try_from(mcp_server::Deploy::schema()).unwrap()
+        )
+        .unwrap()
     );
 }
 
@@ -953,7 +960,7 @@ fn a_form_mcp_cannot_carry_is_refused_before_sending() {
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
         peer.elicit_form::<Phone>("Your phone number?").await
     }));
-    let Err(ElicitError::UnsendableForm(error)) = outcome else {
+    let Err(ElicitError::NotSent(SendError::UnsendableForm(error))) = outcome else {
         panic!("refused: {outcome:?}");
     };
     assert_eq!(error.property(), Some("phone"));
@@ -1016,8 +1023,8 @@ fn connect() -> UrlRequest {
     UrlRequest::new(
         "Connect your GitHub account.",
         "https://mcp.example.com/connect?elicitation=gh-42",
-        "gh-42",
     )
+    .elicitation_id("gh-42")
 }
 
 #[test]
@@ -1076,8 +1083,8 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
                     UrlRequest::new(
                         "Connect your GitHub account.",
                         "https://mcp.example.com/connect?elicitation=gh-43",
-                        "gh-43",
                     )
+                    .elicitation_id("gh-43")
                     .sensitive(),
                 )
                 .await
@@ -1200,8 +1207,8 @@ fn url_mode_decline_and_cancel() {
 fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
     let ((http, empty, notify), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login", "e1");
-        let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login", "");
+        let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login").elicitation_id("e1");
+        let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login").elicitation_id("");
         (
             peer.elicitor().elicit_url(http.sensitive()).await,
             peer.elicitor().elicit_url(empty).await,
@@ -1246,10 +1253,14 @@ fn a_failed_request_is_the_service_error() {
             .retry(2)
             .await
     }));
-    let Err(ElicitError::Request(ServiceError::McpError(error))) = outcome else {
+    let Err(ElicitError::Request(request)) = outcome else {
         panic!("rmcp's error, wrapped: {outcome:?}");
     };
+    let Some(ServiceError::McpError(error)) = request.downcast_ref::<ServiceError>() else {
+        panic!("rmcp's own error inside: {request:?}");
+    };
     assert_eq!(error.message, "no scripted answer left");
+    assert_eq!(request.code(), Some(error.code.0.into()));
     assert_eq!(seen.len(), 1, "a failed request is not asked again");
 }
 
@@ -1484,20 +1495,34 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
         "Internal error: renderer crashed",
         Some(json!({"details": "renderer crashed"})),
     );
-    let error = ElicitError::Request(ServiceError::McpError(client));
+    let error = ElicitError::Request(ServiceError::McpError(client).into());
     let message = error.to_string();
-    assert!(
-        message.starts_with("the MCP client answered the elicitation with JSON-RPC error -32603;"),
-        "{message}"
+    assert_eq!(
+        message,
+        "the client answered the elicitation with JSON-RPC error -32603 (Internal error)"
     );
-    assert!(!message.contains("renderer crashed"), "{message}");
-    let source = std::error::Error::source(&error).expect("rmcp's error");
-    assert!(source.to_string().contains("renderer crashed"), "{source}");
+    let ElicitError::Request(request) = &error else {
+        unreachable!()
+    };
+    assert_eq!(request.code(), Some(-32603));
+    let source = std::error::Error::source(&error).expect("the request's error");
+    let theirs = std::error::Error::source(source).expect("rmcp's error");
+    assert!(theirs.to_string().contains("renderer crashed"), "{theirs}");
+    assert!(matches!(
+        request.downcast_ref::<ServiceError>(),
+        Some(ServiceError::McpError(_))
+    ));
+    let closed = ElicitError::Request(ServiceError::TransportClosed.into());
     assert!(
-        ElicitError::Request(ServiceError::TransportClosed)
+        closed
             .to_string()
-            .starts_with("the connection to the MCP client closed")
+            .starts_with("the connection to the client closed before it answered"),
+        "{closed}"
     );
+    let ElicitError::Request(closed) = closed else {
+        unreachable!()
+    };
+    assert_eq!(closed.failure(), elicit_core::flow::RequestFailure::Closed);
 }
 
 #[path = "rmcp_rounds.rs"]

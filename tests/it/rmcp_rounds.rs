@@ -151,11 +151,8 @@ fn form_and_url(r: &mut Rounds) -> Option<String> {
     let confirm = r.form::<Confirm>("confirm", "Deploy?").answer();
     let page = r.url(
         "page",
-        UrlRequest::new(
-            "Connect your account.",
-            "https://example.com/connect",
-            "page-1",
-        ),
+        UrlRequest::new("Connect your account.", "https://example.com/connect")
+            .elicitation_id("page-1"),
     );
     // Both asked in this run: one round.
     Some(match (confirm?, page?) {

@@ -8,8 +8,8 @@ use crate::protocol::agent::AgentConnection;
 use crate::protocol::client::ClientConnection;
 use crate::protocol::{ElicitationCapabilities, ModeCapabilities};
 
-use super::error::{ConversionError, ConversionErrorKind};
 use super::support::by_value;
+use crate::{ConversionError, ConversionErrorKind};
 
 impl AgentConnection {
     /// The state for a client whose `initialize` request carried these SDK

@@ -26,8 +26,8 @@
 //! Every conversion is lossless where both sides can hold the value, and
 //! refuses with a typed [`ConversionError`] where they cannot. Nothing is
 //! silently dropped, with the exceptions listed below. And for the agent:
-//! [`outcome`] reads the SDK's `CreateElicitationResponse` straight into a
-//! typed [`Outcome<T>`], validated again with `T::from_content`.
+//! [`Outcome<T>`] reads the SDK's `CreateElicitationResponse` with
+//! `TryFrom`, validated again with `T::from_content`.
 //!
 //! ```
 //! use agent_client_protocol_schema::v1 as acp;
@@ -50,7 +50,7 @@
 //! let response: acp::CreateElicitationResponse = serde_json::from_str(
 //!     r#"{"action": "accept", "content": {"strategy": "balanced"}}"#,
 //! )?;
-//! let outcome = elicit_core::acp::outcome::<Refactor>(&response)?;
+//! let outcome = Outcome::<Refactor>::try_from(&response)?;
 //! assert_eq!(outcome, Outcome::Accepted(Refactor { strategy: Strategy::Balanced }));
 //!
 //! // And back, for a schema that came from the SDK:
@@ -112,6 +112,9 @@
 //! [`ElicitationScope`]: crate::protocol::ElicitationScope
 //! [`RequestId`]: crate::protocol::RequestId
 //! [`ElicitationId`]: crate::protocol::ElicitationId
+//! [`ConversionError`]: crate::ConversionError
+//! [`ConversionErrorKind::CustomFormat`]: crate::ConversionErrorKind::CustomFormat
+//! [`ConversionErrorKind::UnknownFields`]: crate::ConversionErrorKind::UnknownFields
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
 
 mod capabilities;
@@ -126,5 +129,4 @@ mod scope;
 pub mod sdk;
 mod support;
 
-pub use error::{ConversionError, ConversionErrorKind, OutcomeError, UrlResponseError};
-pub use response::outcome;
+pub use error::UrlResponseError;

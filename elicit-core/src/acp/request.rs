@@ -10,8 +10,8 @@ use crate::protocol::{
 };
 use crate::schema::ElicitationSchema;
 
-use super::error::{ConversionError, ConversionErrorKind};
 use super::support::{by_value, via_json};
+use crate::{ConversionError, ConversionErrorKind};
 
 impl ClientConnection {
     /// The guard for an `elicitation/create` request the SDK parsed: see

@@ -12,14 +12,15 @@ use crate::protocol::agent::{Outcome, UrlOutcome};
 use crate::protocol::{CreateElicitationResponse, ElicitationAction, OtherAction};
 use crate::{Content, Elicit};
 
-use super::error::{ConversionError, ConversionErrorKind, OutcomeError, UrlResponseError};
+use super::error::UrlResponseError;
 use super::support::{by_value, to_btree, via_json};
+use crate::{ConversionError, ConversionErrorKind, OutcomeError};
 
 /// Reads the SDK's `CreateElicitationResponse` to a form request as a typed
 /// [`Outcome`]: `accept` content is validated again with `T::from_content`
 /// (omitted content is an empty form), `decline` and `cancel` map to their
 /// variants, and an unknown action to [`Outcome::UnknownAction`] (a failure,
-/// never one of the three).
+/// never one of the three). rmcp's `ElicitResult` reads the same way.
 ///
 /// ```
 /// use agent_client_protocol_schema::v1 as acp;
@@ -30,29 +31,25 @@ use super::support::{by_value, to_btree, via_json};
 /// struct Confirm { ok: bool }
 ///
 /// let decline = acp::CreateElicitationResponse::new(acp::ElicitationAction::Decline);
-/// assert_eq!(elicit_core::acp::outcome::<Confirm>(&decline).unwrap(), Outcome::Declined);
+/// assert_eq!(Outcome::<Confirm>::try_from(&decline).unwrap(), Outcome::Declined);
 /// ```
-pub fn outcome<T: Elicit>(
-    response: &sdk::CreateElicitationResponse,
-) -> Result<Outcome<T>, OutcomeError> {
-    let response = CreateElicitationResponse::try_from(response)?;
-    Ok(Outcome::from_response(&response)?)
-}
+impl<T: Elicit> TryFrom<&sdk::CreateElicitationResponse> for Outcome<T> {
+    type Error = OutcomeError;
 
-impl<T: Elicit> Outcome<T> {
-    /// Reads the SDK's response: see [`outcome`].
-    pub fn from_acp(response: &sdk::CreateElicitationResponse) -> Result<Self, OutcomeError> {
-        outcome(response)
+    fn try_from(response: &sdk::CreateElicitationResponse) -> Result<Self, OutcomeError> {
+        let response = CreateElicitationResponse::try_from(response)?;
+        Ok(Outcome::from_response(&response)?)
     }
 }
 
 impl<T: Elicit> PendingForm<T> {
-    /// Reads the SDK's response to this form: see [`outcome`].
+    /// Reads the SDK's response to this form (see [`Outcome`]'s
+    /// `TryFrom<&CreateElicitationResponse>`).
     pub fn acp_outcome(
         self,
         response: &sdk::CreateElicitationResponse,
     ) -> Result<Outcome<T>, OutcomeError> {
-        outcome(response)
+        Outcome::try_from(response)
     }
 }
 

@@ -9,8 +9,8 @@ use crate::schema::{
     NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,
 };
 
-use super::error::{ConversionError, ConversionErrorKind};
 use super::support::{by_value, json_object, to_btree, with_type};
+use crate::{ConversionError, ConversionErrorKind};
 
 // ---------------------------------------------------------------------------
 // Formats and options
@@ -160,7 +160,7 @@ impl TryFrom<&MultiSelectSchema> for sdk::MultiSelectPropertySchema {
             ),
             Items::Other(raw) => {
                 let Some(Value::String(type_)) = raw.get("type") else {
-                    return Err(ConversionError::new(ConversionErrorKind::UntypedItems));
+                    return Err(ConversionError::new(ConversionErrorKind::UnknownItems));
                 };
                 // Start from an empty untitled select, then put the raw items in.
                 let mut out = sdk::MultiSelectPropertySchema::new(Vec::new());

@@ -6,8 +6,8 @@ use agent_client_protocol_schema::v1 as sdk;
 
 use crate::protocol::{ElicitationId, ElicitationScope, RequestId};
 
-use super::error::{ConversionError, ConversionErrorKind};
 use super::support::by_value;
+use crate::{ConversionError, ConversionErrorKind};
 
 impl From<ElicitationId> for sdk::ElicitationId {
     fn from(id: ElicitationId) -> Self {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::JsonKind;
 
-use super::error::{ConversionError, ConversionErrorKind};
+use crate::{ConversionError, ConversionErrorKind};
 
 /// Reads a value of an SDK variant added after 1.17 through its JSON.
 pub(super) fn via_json<T: DeserializeOwned>(

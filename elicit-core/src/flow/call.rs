@@ -1,5 +1,4 @@
-//! The awaitable calls every transport returns: one definition each, the
-//! transport's error as a parameter.
+//! The awaitable calls every transport returns: one definition each.
 
 use std::fmt;
 use std::future::{Future, IntoFuture};
@@ -8,6 +7,8 @@ use std::pin::Pin;
 
 use crate::protocol::agent::{Outcome, Retry};
 
+use super::ElicitError;
+
 /// A boxed, `Send` future: what an awaited call becomes.
 pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;
 
@@ -15,7 +16,7 @@ pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;
 type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
 
 /// A form elicitation, sent when awaited: `elicit_form::<T>(..)` on the ACP
-/// SDK's `Elicitor` and on rmcp's peer (`E` is that transport's error).
+/// SDK's `Elicitor`, rmcp's `Elicitor` and rmcp's peer.
 ///
 /// Awaiting it checks form mode and the form, sends it, and reads the
 /// answer with `T::from_content` (every rule checked again, including what
@@ -32,18 +33,18 @@ type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
 /// `elicitor.elicit_form::<T>(..).await` and options read in place. The
 /// price is one boxed future per call.
 #[must_use = "nothing is sent until the elicitation is awaited"]
-pub struct FormCall<'a, T, E> {
+pub struct FormCall<'a, T> {
     message: String,
     retry: Retry,
-    run: Run<'a, (String, Retry), Result<Outcome<T>, E>>,
+    run: Run<'a, (String, Retry), Result<Outcome<T>, ElicitError>>,
     form: PhantomData<fn() -> T>,
 }
 
-impl<'a, T, E> FormCall<'a, T, E> {
+impl<'a, T> FormCall<'a, T> {
     /// A call that runs `run(message, retry)` when awaited.
     pub(crate) fn new(
         message: String,
-        run: impl FnOnce(String, Retry) -> BoxFuture<'a, Result<Outcome<T>, E>> + Send + 'a,
+        run: impl FnOnce(String, Retry) -> BoxFuture<'a, Result<Outcome<T>, ElicitError>> + Send + 'a,
     ) -> Self {
         Self {
             message,
@@ -56,14 +57,14 @@ impl<'a, T, E> FormCall<'a, T, E> {
     /// Asks again up to `again` more times (so at most `again + 1`
     /// requests) when the accepted content breaks the form's rules; the
     /// default is [`Retry::NEVER`]. After the last attempt the error is the
-    /// transport's `Invalid`, with the errors and the attempt count.
+    /// [`ElicitError::Invalid`], with the errors and the attempt count.
     pub fn retry(mut self, again: u32) -> Self {
         self.retry = Retry::times(again);
         self
     }
 }
 
-impl<T, E> fmt::Debug for FormCall<'_, T, E> {
+impl<T> fmt::Debug for FormCall<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormCall")
             .field("form", &std::any::type_name::<T>())
@@ -73,8 +74,8 @@ impl<T, E> fmt::Debug for FormCall<'_, T, E> {
     }
 }
 
-impl<'a, T, E> IntoFuture for FormCall<'a, T, E> {
-    type Output = Result<Outcome<T>, E>;
+impl<'a, T> IntoFuture for FormCall<'a, T> {
+    type Output = Result<Outcome<T>, ElicitError>;
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
@@ -87,7 +88,7 @@ impl<'a, T, E> IntoFuture for FormCall<'a, T, E> {
 /// [`SecretOutcome<T>`](crate::sensitive::SecretOutcome)) and
 /// `elicit_oauth(..)` (`O` is
 /// [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome)) on the ACP
-/// SDK's `Elicitor` and on rmcp's peer (`E` is that transport's error).
+/// SDK's `Elicitor`, rmcp's `Elicitor` and rmcp's peer.
 ///
 /// By default the page is bound to the first browser that opens it, which
 /// suits loopback pages. Where the pages verify users
@@ -95,18 +96,18 @@ impl<'a, T, E> IntoFuture for FormCall<'a, T, E> {
 /// with [`for_user`](Self::for_user).
 #[cfg(feature = "sensitive")]
 #[must_use = "nothing is opened or sent until the call is awaited"]
-pub struct PageCall<'a, O, E> {
+pub struct PageCall<'a, O> {
     user: Option<&'a crate::protocol::agent::VerifiedUser>,
-    run: Run<'a, Option<&'a crate::protocol::agent::VerifiedUser>, Result<O, E>>,
+    run: Run<'a, Option<&'a crate::protocol::agent::VerifiedUser>, Result<O, ElicitError>>,
 }
 
 #[cfg(feature = "sensitive")]
-impl<'a, O, E> PageCall<'a, O, E> {
+impl<'a, O> PageCall<'a, O> {
     /// A call that runs `run(user)` when awaited.
     pub(crate) fn new(
         run: impl FnOnce(
             Option<&'a crate::protocol::agent::VerifiedUser>,
-        ) -> BoxFuture<'a, Result<O, E>>
+        ) -> BoxFuture<'a, Result<O, ElicitError>>
         + Send
         + 'a,
     ) -> Self {
@@ -128,7 +129,7 @@ impl<'a, O, E> PageCall<'a, O, E> {
 }
 
 #[cfg(feature = "sensitive")]
-impl<O, E> fmt::Debug for PageCall<'_, O, E> {
+impl<O> fmt::Debug for PageCall<'_, O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PageCall")
             .field("outcome", &std::any::type_name::<O>())
@@ -138,11 +139,21 @@ impl<O, E> fmt::Debug for PageCall<'_, O, E> {
 }
 
 #[cfg(feature = "sensitive")]
-impl<'a, O, E> IntoFuture for PageCall<'a, O, E> {
-    type Output = Result<O, E>;
+impl<'a, O> IntoFuture for PageCall<'a, O> {
+    type Output = Result<O, ElicitError>;
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
         (self.run)(self.user)
     }
 }
+
+/// A sensitive form on a page of the agent's, sent when awaited:
+/// `elicit_secret::<T>(..)` (see [`PageCall`]).
+#[cfg(feature = "sensitive")]
+pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>>;
+
+/// An OAuth flow through the agent's start page, sent when awaited:
+/// `elicit_oauth(..)` (see [`PageCall`]).
+#[cfg(feature = "oauth")]
+pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome>;

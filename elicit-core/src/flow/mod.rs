@@ -4,9 +4,9 @@
 //! with feature `sensitive`, [`PageCall`] (a secret page, an OAuth flow).
 //!
 //! You meet these types as what `elicit_form`, `elicit_secret` and
-//! `elicit_oauth` return on either transport (`acp::sdk::FormCall` and
-//! `mcp::FormCall` name [`FormCall`] with that transport's error), and
-//! `.await` them after their options (`.retry(n)`, `.for_user(&user)`).
+//! `elicit_oauth` return on every transport, and `.await` them after their
+//! options (`.retry(n)`, `.for_user(&user)`); and [`ElicitError`], why a
+//! call returned no answer, the same on every transport.
 //!
 //! Inside, the state of a connection (the modes its client advertised, the
 //! outstanding URL ids with their user binding, completion once) is an
@@ -22,8 +22,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::Elicit;
 use crate::error::ContentError;
 use crate::protocol::agent::{
-    AgentConnection, CompletionError, Outcome, Retry, SendError, UrlOutcome, UrlOutcomeError,
-    UrlRequest, VerifiedUser,
+    AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest, VerifiedUser,
 };
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
@@ -31,25 +30,26 @@ use crate::protocol::{
 };
 
 mod call;
+mod error;
 #[cfg(feature = "sensitive")]
-mod page;
+pub(crate) mod page;
 
 pub use call::FormCall;
+#[cfg(feature = "oauth")]
+pub use call::OAuthCall;
 #[cfg(feature = "sensitive")]
-pub use call::PageCall;
+pub use call::{PageCall, SecretCall};
+pub use error::{ElicitError, RequestError, RequestFailure};
 
 /// What a transport does for the flows: one request, one notification.
 pub(crate) trait Carrier: Sync {
-    /// The transport's error; it holds every [`Refusal`] of the flows.
-    type Error: From<Refusal> + Send;
-
     /// Sends `elicitation/create` and waits for the client's answer, read
     /// into elicit's wire model (a transport that cannot carry the request,
     /// or cannot read the answer, says so in its error).
     fn create(
         &self,
         request: CreateElicitationRequest,
-    ) -> impl Future<Output = Result<CreateElicitationResponse, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<CreateElicitationResponse, ElicitError>> + Send;
 
     /// Sends `elicitation/complete` to this client.
     // The ACP SDK completes synchronously (`Flows::completion`), so with
@@ -58,31 +58,7 @@ pub(crate) trait Carrier: Sync {
     fn complete(
         &self,
         notification: CompleteElicitationNotification,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
-}
-
-/// Why a flow ends without an answer, whatever the transport.
-#[derive(Debug)]
-pub(crate) enum Refusal {
-    /// Nothing was sent: [`SendError`] says why.
-    NotSent(SendError),
-    /// Every answer broke the form's rules.
-    Invalid {
-        /// The last answer's errors.
-        errors: ContentError,
-        /// How many forms were sent.
-        attempts: u32,
-    },
-    /// A URL answer could not be matched to its elicitation.
-    Url(UrlOutcomeError),
-    /// A completion was refused.
-    Completion(CompletionError),
-    /// The sensitive page or OAuth flow could not be opened.
-    #[cfg(feature = "sensitive")]
-    PageNotOpened(crate::sensitive::OpenError),
-    /// The sensitive page failed after the user consented.
-    #[cfg(feature = "sensitive")]
-    Page(crate::sensitive::PageError),
+    ) -> impl Future<Output = Result<(), ElicitError>> + Send;
 }
 
 /// What to do after a form's answer was read: the policy of
@@ -142,7 +118,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
         scope: ElicitationScope,
         message: String,
         retry: Retry,
-    ) -> Result<Outcome<T>, C::Error> {
+    ) -> Result<Outcome<T>, ElicitError> {
         let mut next = message.clone();
         let mut attempts: u32 = 0;
         loop {
@@ -150,13 +126,13 @@ impl<'a, C: Carrier> Flows<'a, C> {
             let (request, pending) = self
                 .lock()
                 .form::<T>(scope.clone(), next)
-                .map_err(Refusal::NotSent)?;
+                .map_err(ElicitError::NotSent)?;
             let response = self.carrier.create(request).await?;
             match after_answer(pending.outcome(&response), &message, attempts, retry) {
                 AfterAnswer::Done(outcome) => return Ok(outcome),
                 AfterAnswer::AskAgain(message) => next = message,
                 AfterAnswer::GiveUp { errors, attempts } => {
-                    return Err(Refusal::Invalid { errors, attempts }.into());
+                    return Err(ElicitError::Invalid { errors, attempts });
                 }
             }
         }
@@ -166,9 +142,13 @@ impl<'a, C: Carrier> Flows<'a, C> {
     /// and its answer. The id stays outstanding on a consent, until
     /// [`complete`](Self::complete) or abandoned; it is abandoned when the
     /// request fails or the answer is an unknown action.
-    pub(crate) async fn url(&self, request: UrlRequest) -> Result<UrlOutcome, C::Error> {
-        let built = self.lock().url(request);
-        let (request, pending) = built.map_err(Refusal::NotSent)?;
+    pub(crate) async fn url(
+        &self,
+        scope: ElicitationScope,
+        request: UrlRequest,
+    ) -> Result<UrlOutcome, ElicitError> {
+        let built = self.lock().url(scope, request);
+        let (request, pending) = built.map_err(ElicitError::NotSent)?;
         let id = pending.id().clone();
         let response = match self.carrier.create(request).await {
             Ok(response) => response,
@@ -184,7 +164,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
                 Ok(UrlOutcome::UnknownAction(other))
             }
             Ok(outcome) => Ok(outcome),
-            Err(error) => Err(Refusal::Url(error).into()),
+            Err(error) => Err(ElicitError::Url(error)),
         }
     }
 
@@ -195,10 +175,10 @@ impl<'a, C: Carrier> Flows<'a, C> {
         &self,
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
-    ) -> Result<CompleteElicitationNotification, C::Error> {
+    ) -> Result<CompleteElicitationNotification, ElicitError> {
         self.lock()
             .complete(id, completed_by)
-            .map_err(|error| Refusal::Completion(error).into())
+            .map_err(ElicitError::Completion)
     }
 
     /// Completes `id` ([`completion`](Self::completion)) and tells the
@@ -208,7 +188,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
         &self,
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
-    ) -> Result<(), C::Error> {
+    ) -> Result<(), ElicitError> {
         let notification = self.completion(id, completed_by)?;
         self.carrier.complete(notification).await
     }

@@ -4,11 +4,11 @@
 //! verified user, if any), and once the user consented, the page's answer
 //! awaited and the elicitation completed.
 
-use crate::protocol::agent::{UrlOutcome, UrlRequest, UserBinding, VerifiedUser};
+use crate::protocol::agent::{UrlOutcome, UrlRequest, VerifiedUser};
 use crate::protocol::{ElicitationId, ElicitationScope};
 use crate::sensitive::{PageError, PageId, Pages, SecretOutcome, SensitiveForm};
 
-use super::{Carrier, Flows, Refusal};
+use super::{Carrier, ElicitError, Flows};
 
 impl<C: Carrier> Flows<'_, C> {
     /// The sensitive form `T` on a page `pages` serve (for `user`, when the
@@ -20,22 +20,24 @@ impl<C: Carrier> Flows<'_, C> {
         message: String,
         pages: &Pages,
         user: Option<&VerifiedUser>,
-    ) -> Result<SecretOutcome<T>, C::Error> {
+    ) -> Result<SecretOutcome<T>, ElicitError> {
         // No page for a client that cannot show one.
-        self.lock().require_sensitive().map_err(Refusal::NotSent)?;
+        self.lock()
+            .require_sensitive()
+            .map_err(ElicitError::NotSent)?;
         let page = match user {
             Some(user) => pages.open_for::<T>(user, message.clone()),
             None => pages.open::<T>(message.clone()),
         }
-        .map_err(Refusal::PageNotOpened)?;
-        let (id, request) = page_request(page.id(), page.url(), scope, message, user);
+        .map_err(ElicitError::PageNotOpened)?;
+        let (id, request) = page_request(page.id(), page.url(), message, user);
         // From here the id is outstanding: abandoned unless completed,
         // whichever way this future ends (dropped included).
         let outstanding = Outstanding {
             flows: self,
             id: &id,
         };
-        let answer = self.url(request.sensitive()).await?;
+        let answer = self.url(scope, request).await?;
         // Not consented: the page closes as it is dropped.
         if let Some(ended) = SecretOutcome::unless_consented(&answer) {
             return Ok(ended);
@@ -46,7 +48,7 @@ impl<C: Carrier> Flows<'_, C> {
                 std::mem::forget(outstanding);
                 Ok(SecretOutcome::Answered(value))
             }
-            Err(error) => SecretOutcome::unanswered(error).map_err(|e| Refusal::Page(e).into()),
+            Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
         }
     }
 
@@ -61,22 +63,24 @@ impl<C: Carrier> Flows<'_, C> {
         pages: &Pages,
         provider: &crate::sensitive::oauth::Provider,
         user: Option<&VerifiedUser>,
-    ) -> Result<crate::sensitive::oauth::OAuthOutcome, C::Error> {
+    ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
         use crate::sensitive::oauth::OAuthOutcome;
 
         // No flow for a client that cannot show a page.
-        self.lock().require_sensitive().map_err(Refusal::NotSent)?;
+        self.lock()
+            .require_sensitive()
+            .map_err(ElicitError::NotSent)?;
         let flow = match user {
             Some(user) => pages.open_oauth_for(user, provider),
             None => pages.open_oauth(provider),
         }
-        .map_err(Refusal::PageNotOpened)?;
-        let (id, request) = page_request(flow.id(), flow.url(), scope, message, user);
+        .map_err(ElicitError::PageNotOpened)?;
+        let (id, request) = page_request(flow.id(), flow.url(), message, user);
         let outstanding = Outstanding {
             flows: self,
             id: &id,
         };
-        let answer = self.url(request.sensitive()).await?;
+        let answer = self.url(scope, request).await?;
         // Not consented: the flow ends as it is dropped.
         if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
             return Ok(ended);
@@ -91,20 +95,22 @@ impl<C: Carrier> Flows<'_, C> {
 }
 
 /// The URL request for a page of the agent's (a sensitive form's, or an
-/// OAuth flow's start page): its id is the page's, and it is bound to
-/// `user` when there is one.
-fn page_request(
+/// OAuth flow's start page): sensitive, its id is the page's, and it is
+/// bound to `user` when there is one.
+pub(crate) fn page_request(
     page: PageId,
     url: &str,
-    scope: ElicitationScope,
     message: String,
     user: Option<&VerifiedUser>,
 ) -> (ElicitationId, UrlRequest) {
     let id = ElicitationId::new(page.to_string());
-    let binding = user.map_or(UserBinding::NoUserAuthentication, |user| {
-        UserBinding::Verified(user.clone())
-    });
-    let request = UrlRequest::new(scope, message, url, binding).elicitation_id(id.clone());
+    let request = UrlRequest::new(message, url)
+        .elicitation_id(id.clone())
+        .sensitive();
+    let request = match user {
+        Some(user) => request.for_user(user),
+        None => request,
+    };
     (id, request)
 }
 

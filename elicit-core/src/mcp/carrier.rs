@@ -8,23 +8,18 @@ use ::rmcp::model;
 use ::rmcp::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
-use crate::Elicit;
-use crate::flow::{Carrier, Refusal};
-use crate::protocol::agent::UrlOutcome;
-use crate::protocol::agent::{
-    AwaitingCompletion, SendError, Unsendable, UserBinding, sendable_schema,
-};
-use crate::protocol::url::check_url;
+use crate::flow::{Carrier, ElicitError, RequestError, RequestFailure};
+use crate::protocol::agent::SendError;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope,
     Mode, RequestId,
 };
 
-use super::error::{ConversionError, ElicitError, OutcomeError};
-use super::request::{UrlRequest, form_params};
-use super::response::other_action;
+use super::request::form_params;
+use super::response::{not_an_object, other_action};
 use super::schema::to_mcp_schema;
+use crate::{ConversionError, ConversionErrorKind};
 
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
 /// rmcp 3.11 has no type for: [`Elicitor::complete`](super::Elicitor::complete)
@@ -83,7 +78,7 @@ pub(super) async fn notify_complete(
     );
     peer.send_notification(model::ServerNotification::CustomNotification(notification))
         .await
-        .map_err(ElicitError::Request)
+        .map_err(request_error)
 }
 
 /// Whether `peer`'s client advertised `mode` at `initialize`, by MCP's rule
@@ -93,38 +88,45 @@ pub(super) fn supports(peer: &Peer<RoleServer>, mode: Mode) -> bool {
         .is_some_and(|client| client_supports(&client.capabilities, mode))
 }
 
-/// `T`'s schema, checked as [`AgentConnection::form`] checks it, in MCP's
-/// shape.
-///
-/// [`AgentConnection::form`]: crate::protocol::agent::AgentConnection::form
-pub(super) fn checked_form<T: Elicit>() -> Result<model::ElicitationSchema, ElicitError> {
-    let schema = sendable_schema::<T>().map_err(|unsendable| match unsendable {
-        Unsendable::Schema(e) => ElicitError::NotSent(SendError::InvalidFormSchema(e)),
-        Unsendable::Credential(field) => ElicitError::NotSent(SendError::CredentialField { field }),
-    })?;
-    to_mcp_schema(&schema).map_err(ElicitError::UnsendableForm)
+/// A form MCP cannot carry: nothing was sent.
+fn unsendable(error: ConversionError) -> ElicitError {
+    ElicitError::NotSent(SendError::UnsendableForm(error))
 }
 
-/// `request` as the flows' URL request: no scope (MCP has none), bound to
-/// its user if it has one.
-pub(super) fn agent_request(request: UrlRequest) -> crate::protocol::agent::UrlRequest {
-    let binding = match request.user {
-        Some(user) => UserBinding::Verified(user),
-        None => UserBinding::NoUserAuthentication,
-    };
-    let url =
-        crate::protocol::agent::UrlRequest::new(no_scope(), request.message, request.url, binding)
-            .elicitation_id(request.id);
-    if request.sensitive {
-        url.sensitive()
-    } else {
-        url
+/// rmcp's failed request as [`ElicitError::Request`].
+fn request_error(error: ServiceError) -> ElicitError {
+    ElicitError::Request(error.into())
+}
+
+/// rmcp's error as a [`RequestError`]: what failed, with a JSON-RPC error's
+/// code; rmcp's error is its source.
+impl From<ServiceError> for RequestError {
+    fn from(error: ServiceError) -> Self {
+        let failure = match &error {
+            ServiceError::McpError(error) => RequestFailure::ErrorResponse {
+                code: error.code.0.into(),
+            },
+            ServiceError::TransportClosed => RequestFailure::Closed,
+            ServiceError::Timeout { .. } => RequestFailure::TimedOut,
+            ServiceError::Cancelled { .. } => RequestFailure::Cancelled,
+            _ => RequestFailure::Other,
+        };
+        RequestError::new(failure, error)
     }
 }
 
 /// The modes `peer`'s client advertised, by MCP's rule, in elicit's model.
 pub(super) fn capabilities_of(peer: &Peer<RoleServer>) -> Option<ElicitationCapabilities> {
-    let supports = |mode| supports(peer, mode);
+    let client = peer.peer_info();
+    elicitation_capabilities(client.as_deref().map(|client| &client.capabilities))
+}
+
+/// The modes a client with these capabilities accepts, by MCP's rule
+/// ([`client_supports`]), in elicit's model; none without capabilities.
+pub(super) fn elicitation_capabilities(
+    capabilities: Option<&model::ClientCapabilities>,
+) -> Option<ElicitationCapabilities> {
+    let supports = |mode| capabilities.is_some_and(|c| client_supports(c, mode));
     match (supports(Mode::Form), supports(Mode::Url)) {
         (false, false) => None,
         (true, false) => Some(ElicitationCapabilities::form_only()),
@@ -144,40 +146,13 @@ pub(super) fn no_scope() -> ElicitationScope {
 /// [rules](crate::mcp#conversion-rules)), the answer read back into
 /// elicit's model, `notifications/elicitation/complete`.
 impl Carrier for Peer<RoleServer> {
-    type Error = ElicitError;
-
     async fn create(
         &self,
         request: CreateElicitationRequest,
     ) -> Result<CreateElicitationResponse, ElicitError> {
-        let params = match request.mode {
-            ElicitationMode::Form { requested_schema } => form_params(
-                request.message,
-                to_mcp_schema(&requested_schema).map_err(ElicitError::UnsendableForm)?,
-            ),
-            ElicitationMode::Url {
-                elicitation_id,
-                url,
-            } => model::ElicitRequestParams::UrlElicitationParams {
-                meta: None,
-                message: request.message,
-                url,
-                elicitation_id: elicitation_id.into_string(),
-            },
-            // The flows send form and URL requests only.
-            ElicitationMode::Other(other) => {
-                return Err(ElicitError::UnsendableForm(ConversionError::at(
-                    "mode",
-                    super::error::ConversionErrorKind::Rejected {
-                        reason: format!("MCP has no elicitation mode `{}`", other.mode()),
-                    },
-                )));
-            }
-        };
-        let result = send(self, params).await?;
+        let result = send(self, params_of(request)?).await?;
         response_of(&result).map_err(ElicitError::Unreadable)
     }
-
     async fn complete(
         &self,
         notification: CompleteElicitationNotification,
@@ -186,19 +161,49 @@ impl Carrier for Peer<RoleServer> {
     }
 }
 
+/// `elicitation/create` in MCP's shape: a form by the
+/// [rules](crate::mcp#conversion-rules) (a form MCP cannot carry is not
+/// sent), a URL request as it is (MCP has no scope: it is dropped).
+pub(super) fn params_of(
+    request: CreateElicitationRequest,
+) -> Result<model::ElicitRequestParams, ElicitError> {
+    Ok(match request.mode {
+        ElicitationMode::Form { requested_schema } => form_params(
+            request.message,
+            to_mcp_schema(&requested_schema).map_err(unsendable)?,
+        ),
+        ElicitationMode::Url {
+            elicitation_id,
+            url,
+        } => model::ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: request.message,
+            url,
+            elicitation_id: elicitation_id.into_string(),
+        },
+        // The flows send form and URL requests only.
+        ElicitationMode::Other(other) => {
+            return Err(unsendable(ConversionError::at(
+                "mode",
+                ConversionErrorKind::Rejected {
+                    reason: format!("MCP has no elicitation mode `{}`", other.mode()),
+                },
+            )));
+        }
+    })
+}
+
 /// rmcp's `ElicitResult` in elicit's model. Accepted content must be an
 /// object (omitted or `null`: none); an action rmcp added later is kept raw.
-fn response_of(result: &model::ElicitResult) -> Result<CreateElicitationResponse, OutcomeError> {
+pub(super) fn response_of(
+    result: &model::ElicitResult,
+) -> Result<CreateElicitationResponse, ConversionError> {
     let action = match &result.action {
         model::ElicitationAction::Accept => ElicitationAction::Accept {
             content: match &result.content {
                 None | Some(Value::Null) => None,
                 Some(Value::Object(content)) => Some(content.clone()),
-                Some(other) => {
-                    return Err(OutcomeError::ContentNotAnObject {
-                        found: crate::error::JsonKind::of(other),
-                    });
-                }
+                Some(other) => return Err(not_an_object(other)),
             },
         },
         model::ElicitationAction::Decline => ElicitationAction::Decline,
@@ -206,63 +211,6 @@ fn response_of(result: &model::ElicitResult) -> Result<CreateElicitationResponse
         other => ElicitationAction::Other(other_action(other, result.content.as_ref())?),
     };
     Ok(CreateElicitationResponse { action, meta: None })
-}
-
-impl From<Refusal> for ElicitError {
-    fn from(refusal: Refusal) -> Self {
-        match refusal {
-            Refusal::NotSent(error) => ElicitError::NotSent(error),
-            Refusal::Invalid { errors, attempts } => ElicitError::Invalid { errors, attempts },
-            Refusal::Url(error) => ElicitError::Url(error),
-            Refusal::Completion(error) => ElicitError::Completion(error),
-            #[cfg(feature = "sensitive")]
-            Refusal::PageNotOpened(error) => ElicitError::PageNotOpened(error),
-            #[cfg(feature = "sensitive")]
-            Refusal::Page(error) => ElicitError::Page(error),
-        }
-    }
-}
-
-/// A URL request's params, once it may be sent: the client supports URL
-/// mode (else the error for a URL or a `sensitive` request), the URL passes
-/// [`check_url`], the id is not empty.
-pub(super) fn url_params(
-    request: UrlRequest,
-    supported: bool,
-) -> Result<model::ElicitRequestParams, ElicitError> {
-    if !supported {
-        return Err(ElicitError::NotSent(if request.sensitive {
-            SendError::SensitiveInputNeedsUrlMode
-        } else {
-            SendError::ModeNotAdvertised { mode: Mode::Url }
-        }));
-    }
-    check_url(&request.url).map_err(|e| ElicitError::NotSent(SendError::UnsafeUrl(e)))?;
-    if request.id.as_str().is_empty() {
-        return Err(ElicitError::NotSent(SendError::EmptyElicitationId));
-    }
-    Ok(model::ElicitRequestParams::UrlElicitationParams {
-        meta: None,
-        message: request.message,
-        url: request.url,
-        elicitation_id: request.id.as_str().to_owned(),
-    })
-}
-
-/// The answer to the URL request `id`. Any content is ignored: nothing
-/// obtained out of band travels over MCP.
-pub(super) fn url_outcome(
-    result: &model::ElicitResult,
-    id: ElicitationId,
-) -> Result<UrlOutcome, ElicitError> {
-    Ok(match &result.action {
-        model::ElicitationAction::Accept => UrlOutcome::Consented(AwaitingCompletion::new(id)),
-        model::ElicitationAction::Decline => UrlOutcome::Declined,
-        model::ElicitationAction::Cancel => UrlOutcome::Cancelled,
-        other => {
-            UrlOutcome::UnknownAction(other_action(other, None).map_err(ElicitError::Unreadable)?)
-        }
-    })
 }
 
 /// Sends `elicitation/create` (what rmcp's `create_elicitation` does, which
@@ -274,7 +222,7 @@ pub(super) async fn send(
     let request = model::ServerRequest::ElicitRequest(model::ElicitRequest::new(params));
     match peer.send_request(request).await {
         Ok(model::ClientResult::ElicitResult(result)) => Ok(result),
-        Ok(_) => Err(ElicitError::Request(ServiceError::UnexpectedResponse)),
-        Err(e) => Err(ElicitError::Request(e)),
+        Ok(_) => Err(request_error(ServiceError::UnexpectedResponse)),
+        Err(e) => Err(request_error(e)),
     }
 }

@@ -8,29 +8,15 @@ use std::sync::{Arc, Mutex};
 use ::rmcp::{Peer, RoleServer};
 
 use crate::Elicit;
-#[cfg(feature = "sensitive")]
-use crate::flow::PageCall;
-use crate::flow::{Flows, lock};
-use crate::protocol::ElicitationId;
-use crate::protocol::agent::{AgentConnection, UrlOutcome, VerifiedUser};
-
-use super::carrier::{agent_request, capabilities_of, no_scope};
-use super::error::ElicitError;
-use super::request::UrlRequest;
-
-/// A form elicitation on rmcp, sent when awaited: [`Elicitor::elicit_form`]
-/// (see [`flow::FormCall`](crate::flow::FormCall)).
-pub type FormCall<'a, T> = crate::flow::FormCall<'a, T, ElicitError>;
-
-/// A sensitive form on the server's page, sent when awaited:
-/// [`Elicitor::elicit_secret`] (see [`PageCall`]).
-#[cfg(feature = "sensitive")]
-pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>, ElicitError>;
-
-/// An OAuth flow through the server's start page, sent when awaited:
-/// [`Elicitor::elicit_oauth`] (see [`PageCall`]).
 #[cfg(feature = "oauth")]
-pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, ElicitError>;
+use crate::flow::OAuthCall;
+use crate::flow::{ElicitError, Flows, FormCall, lock};
+#[cfg(feature = "sensitive")]
+use crate::flow::{PageCall, SecretCall};
+use crate::protocol::ElicitationId;
+use crate::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, VerifiedUser};
+
+use super::carrier::{capabilities_of, no_scope};
 
 /// The elicitation state of one MCP client connection: its outstanding URL
 /// elicitations, each bound to its user, and which were completed. Keep one
@@ -59,8 +45,8 @@ pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, Eli
 ///     let request = UrlRequest::new(
 ///         "Connect your GitHub account.",
 ///         "https://mcp.example.com/connect?elicitation=gh-42",
-///         "gh-42",
 ///     )
+///     .elicitation_id("gh-42")
 ///     .for_user(alice);
 ///     Ok(matches!(elicitor.elicit_url(request).await?, UrlOutcome::Consented(_)))
 /// }
@@ -172,7 +158,7 @@ impl<'a> Elicitor<'a> {
     /// id stays outstanding until [`complete`](Self::complete), when your
     /// out-of-band callback says the interaction is done.
     pub async fn elicit_url(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        self.flows().url(agent_request(request)).await
+        self.flows().url(no_scope(), request).await
     }
 
     /// Asks for the sensitive form `T` on a page `pages` serve; see

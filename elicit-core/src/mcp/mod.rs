@@ -49,7 +49,7 @@
 //! // The client's answer, validated again with `Refactor::from_content`:
 //! let result = ElicitResult::new(ElicitationAction::Accept)
 //!     .with_content(serde_json::json!({"strategy": "balanced"}));
-//! let outcome = elicit_core::mcp::outcome::<Refactor>(&result)?;
+//! let outcome = Outcome::<Refactor>::try_from(&result)?;
 //! assert_eq!(outcome, Outcome::Accepted(Refactor { strategy: Strategy::Balanced }));
 //! # Ok(())
 //! # }
@@ -79,7 +79,7 @@
 //! | titles, descriptions, lengths, bounds, defaults, `required` of properties | kept |
 //! | `format` `email`, `uri`, `date`, `date-time` | kept |
 //! | a custom `format` | **refused** ([`ConversionErrorKind::CustomFormat`]): MCP allows only those four, and rmcp's `StringFormat` is a closed enum |
-//! | `pattern` | **dropped**: MCP's string schema has none. The client then cannot check it, so a user may submit a value the pattern rejects; nothing unchecked gets through, because [`outcome`] validates the content again with `T::from_content`, pattern included, and returns the error (naming the field) for you to ask again. If the client's pre-check matters, send a form without `pattern` |
+//! | `pattern` | **dropped**: MCP's string schema has none. The client then cannot check it, so a user may submit a value the pattern rejects; nothing unchecked gets through, because reading the answer as an [`Outcome<T>`] validates the content again with `T::from_content`, pattern included, and returns the error (naming the field) for you to ask again. If the client's pre-check matters, send a form without `pattern` |
 //! | schema-level `title` and `description` | **dropped**: not in MCP's `requestedSchema`. Say it in the request's `message`, which MCP clients show |
 //! | option `description`s (titled single- and multi-selects) | **dropped**: MCP options are `{const, title}`; the titles are kept |
 //! | `_meta` inside the schema (form, properties, options) | **dropped**: MCP has no `_meta` there |
@@ -95,12 +95,14 @@
 //! `Peer::<RoleServer>::supported_elicitation_modes` applies MCP's rule.
 //!
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
+//! [`ConversionError`]: crate::ConversionError
+//! [`ConversionErrorKind::CustomFormat`]: crate::ConversionErrorKind::CustomFormat
+//! [`ConversionErrorKind::Rejected`]: crate::ConversionErrorKind::Rejected
 //! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
 
 mod carrier;
 mod dropped;
 mod elicitor;
-mod error;
 mod peer;
 mod request;
 mod response;
@@ -109,21 +111,17 @@ mod schema;
 mod state;
 mod used;
 
+/// The same error on every transport: [`flow::ElicitError`](crate::flow::ElicitError).
+pub use crate::flow::ElicitError;
+/// The same request on every transport: [`protocol::agent::UrlRequest`](crate::protocol::agent::UrlRequest).
+pub use crate::protocol::agent::UrlRequest;
 pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
-pub use elicitor::FormCall;
-#[cfg(feature = "oauth")]
-pub use elicitor::OAuthCall;
-#[cfg(feature = "sensitive")]
-pub use elicitor::SecretCall;
 pub use elicitor::{Elicitations, Elicitor};
-pub use error::{ConversionError, ConversionErrorKind, ElicitError, OutcomeError};
 pub use peer::ElicitExt;
-pub use request::{UrlRequest, form_request};
-pub use response::outcome;
+pub use request::form_request;
 pub use rounds::{
     Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig, run_tool,
 };
-pub use schema::{schema, to_mcp_schema};
 pub use state::INVALID_STATE_MESSAGE;
 pub use used::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};

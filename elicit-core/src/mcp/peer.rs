@@ -8,11 +8,12 @@ use crate::Elicit;
 use crate::protocol::Mode;
 
 use super::carrier::supports;
+use super::elicitor::Elicitor;
+use crate::flow::FormCall;
 #[cfg(feature = "oauth")]
-use super::elicitor::OAuthCall;
+use crate::flow::OAuthCall;
 #[cfg(feature = "sensitive")]
-use super::elicitor::SecretCall;
-use super::elicitor::{Elicitor, FormCall};
+use crate::flow::SecretCall;
 
 mod sealed {
     pub trait Sealed {}

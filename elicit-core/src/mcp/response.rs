@@ -8,13 +8,13 @@ use crate::protocol::OtherAction;
 use crate::protocol::agent::Outcome;
 use crate::{Content, Elicit};
 
-use super::error::OutcomeError;
+use crate::{ConversionError, ConversionErrorKind, OutcomeError};
 
 /// Reads rmcp's `ElicitResult` to a form request as a typed [`Outcome`]:
 /// `accept` content (omitted or `null` is an empty form) is validated again
 /// with `T::from_content`, which also checks what the MCP client could not
 /// (a dropped `pattern`); `decline` and `cancel` map to their variants and
-/// ignore any content.
+/// ignore any content. The ACP SDK's response reads the same way.
 ///
 /// ```
 /// use elicit_core::Elicit;
@@ -25,28 +25,38 @@ use super::error::OutcomeError;
 /// struct Confirm { ok: bool }
 ///
 /// let cancel = ElicitResult::new(ElicitationAction::Cancel);
-/// assert_eq!(elicit_core::mcp::outcome::<Confirm>(&cancel).unwrap(), Outcome::Cancelled);
+/// assert_eq!(Outcome::<Confirm>::try_from(&cancel).unwrap(), Outcome::Cancelled);
 /// ```
-pub fn outcome<T: Elicit>(result: &model::ElicitResult) -> Result<Outcome<T>, OutcomeError> {
-    match &result.action {
-        model::ElicitationAction::Accept => {
-            let empty = Content::new();
-            let content = match &result.content {
-                None | Some(Value::Null) => &empty,
-                Some(Value::Object(content)) => content,
-                Some(other) => {
-                    return Err(OutcomeError::ContentNotAnObject {
-                        found: JsonKind::of(other),
-                    });
-                }
-            };
-            Ok(Outcome::Accepted(T::from_content(content)?))
+impl<T: Elicit> TryFrom<&model::ElicitResult> for Outcome<T> {
+    type Error = OutcomeError;
+
+    fn try_from(result: &model::ElicitResult) -> Result<Self, OutcomeError> {
+        match &result.action {
+            model::ElicitationAction::Accept => {
+                let empty = Content::new();
+                let content = match &result.content {
+                    None | Some(Value::Null) => &empty,
+                    Some(Value::Object(content)) => content,
+                    Some(other) => return Err(not_an_object(other).into()),
+                };
+                Ok(Outcome::Accepted(T::from_content(content)?))
+            }
+            model::ElicitationAction::Decline => Ok(Outcome::Declined),
+            model::ElicitationAction::Cancel => Ok(Outcome::Cancelled),
+            // An action rmcp added later: unknown, never one of the three.
+            other => Ok(Outcome::UnknownAction(other_action(
+                other,
+                result.content.as_ref(),
+            )?)),
         }
-        model::ElicitationAction::Decline => Ok(Outcome::Declined),
-        model::ElicitationAction::Cancel => Ok(Outcome::Cancelled),
-        // An action rmcp added later: unknown, never one of the three.
-        other => other_action(other, result.content.as_ref()).map(Outcome::UnknownAction),
     }
+}
+
+/// Accepted `content` that is not an object.
+pub(super) fn not_an_object(content: &Value) -> ConversionError {
+    ConversionError::new(ConversionErrorKind::ContentNotAnObject {
+        found: JsonKind::of(content),
+    })
 }
 
 /// An action rmcp added after the version elicit was built against, kept raw
@@ -54,32 +64,31 @@ pub fn outcome<T: Elicit>(result: &model::ElicitResult) -> Result<Outcome<T>, Ou
 pub(super) fn other_action(
     action: &model::ElicitationAction,
     content: Option<&Value>,
-) -> Result<OtherAction, OutcomeError> {
+) -> Result<OtherAction, ConversionError> {
     let name = match serde_json::to_value(action) {
         Ok(Value::String(name)) => name,
         Ok(value) => {
-            return Err(OutcomeError::UnreadableAction {
-                reason: format!("its JSON is {}, not a string", JsonKind::of(&value)),
-            });
+            return Err(unreadable_action(format!(
+                "its JSON is {}, not a string",
+                JsonKind::of(&value)
+            )));
         }
         Err(e) => {
-            return Err(OutcomeError::UnreadableAction {
-                reason: e.to_string(),
-            });
+            return Err(unreadable_action(e.to_string()));
         }
     };
     let mut fields = Map::new();
     if let Some(content) = content {
         fields.insert("content".to_owned(), content.clone());
     }
-    OtherAction::new(name.clone(), fields).ok_or_else(|| OutcomeError::UnreadableAction {
-        reason: format!("`{name}` is a known action"),
-    })
+    OtherAction::new(name.clone(), fields)
+        .ok_or_else(|| unreadable_action(format!("`{name}` is a known action")))
 }
 
-impl<T: Elicit> Outcome<T> {
-    /// Reads rmcp's `ElicitResult`: see [`outcome`].
-    pub fn from_mcp(result: &model::ElicitResult) -> Result<Self, OutcomeError> {
-        outcome(result)
-    }
+/// An action elicit cannot read.
+fn unreadable_action(reason: String) -> ConversionError {
+    ConversionError::new(ConversionErrorKind::UnknownVariant {
+        what: "action",
+        reason,
+    })
 }

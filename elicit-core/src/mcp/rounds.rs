@@ -16,16 +16,15 @@ use ::rmcp::model::{
 use ::rmcp::service::RequestContext;
 use serde_json::Value;
 
-use super::carrier::{checked_form, client_supports, send, url_outcome, url_params};
-use super::error::{ElicitError, OutcomeError};
-use super::request::{UrlRequest, form_params};
-use super::response::outcome;
+use super::carrier::{
+    client_supports, elicitation_capabilities, no_scope, params_of, response_of, send,
+};
 use super::state::{State, associated_data};
 use super::used::{MemoryUsedStates, UsedStates};
 use crate::Elicit;
-use crate::flow::{AfterAnswer, after_answer};
+use crate::flow::{AfterAnswer, ElicitError, after_answer};
 use crate::protocol::Mode;
-use crate::protocol::agent::{Outcome, Retry, SendError, UrlOutcome};
+use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, Retry, UrlOutcome, UrlRequest};
 
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
@@ -175,6 +174,10 @@ pub enum Asked<T> {
 /// asks. Made by [`run_tool`].
 pub struct Rounds {
     capabilities: Option<ClientCapabilities>,
+    /// This run's connection: the modes this request's client accepts, the
+    /// checks and ids of what this run asks (the same rules as every
+    /// transport's).
+    connection: AgentConnection,
     /// This round's answers, per key.
     responses: BTreeMap<String, Value>,
     /// Requests that failed on a 2025-11-25 peer, per key.
@@ -203,6 +206,7 @@ impl Rounds {
     fn new(capabilities: Option<ClientCapabilities>, state: State, principal: String) -> Self {
         Self {
             principal,
+            connection: AgentConnection::new(elicitation_capabilities(capabilities.as_ref())),
             capabilities,
             responses: BTreeMap::new(),
             failures: BTreeMap::new(),
@@ -211,6 +215,14 @@ impl Rounds {
             #[cfg(feature = "sensitive")]
             page_asks: BTreeMap::new(),
         }
+    }
+
+    /// A new run of `ask` (the next round, on 2025-11-25 in the same call):
+    /// what the last run asked is answered now, so its ids are no longer
+    /// outstanding.
+    fn next_run(&mut self) {
+        self.connection =
+            AgentConnection::new(elicitation_capabilities(self.capabilities.as_ref()));
     }
 
     /// Whether this request's client accepts elicitation `mode` (on
@@ -246,8 +258,10 @@ impl Rounds {
     /// agreed to open the URL; on 2026-07-28 there is no completion
     /// notification: the interaction is done when your own out-of-band
     /// callback says so (check it in a later round, or tell the user to call
-    /// the tool again). Refused without asking when this request's client
-    /// has no URL mode, the URL fails `check_url`, or the id is empty.
+    /// the tool again). The `elicitationId` is the request's, or else `key`
+    /// (the same in every round). Refused without asking when this
+    /// request's client has no URL mode, the URL fails `check_url`, or the
+    /// id is empty.
     pub fn url(
         &mut self,
         key: &str,
@@ -256,9 +270,12 @@ impl Rounds {
         if let Some(failed) = self.failures.remove(key) {
             return Some(Err(failed));
         }
-        let id = request.id().clone();
-        let params = match url_params(request, self.supports(Mode::Url)) {
-            Ok(params) => params,
+        let request = match request.id() {
+            Some(_) => request,
+            None => request.elicitation_id(key),
+        };
+        let (params, pending) = match self.url_params(request) {
+            Ok(built) => built,
             Err(error) => return Some(Err(error)),
         };
         let found = self
@@ -276,7 +293,32 @@ impl Rounds {
             return None;
         };
         self.state.answers.insert(key.to_owned(), raw);
-        Some(url_outcome(&result, id))
+        Some(self.url_answer(pending, &result))
+    }
+
+    /// `request` as this run's URL request, checked by its connection, in
+    /// MCP's shape.
+    fn url_params(
+        &mut self,
+        request: UrlRequest,
+    ) -> Result<(model::ElicitRequestParams, PendingUrl), ElicitError> {
+        let (request, pending) = self
+            .connection
+            .url(no_scope(), request)
+            .map_err(ElicitError::NotSent)?;
+        Ok((params_of(request)?, pending))
+    }
+
+    /// The client's answer to the URL request `pending`.
+    fn url_answer(
+        &mut self,
+        pending: PendingUrl,
+        result: &model::ElicitResult,
+    ) -> Result<UrlOutcome, ElicitError> {
+        let response = response_of(result).map_err(ElicitError::Unreadable)?;
+        self.connection
+            .url_outcome(pending, &response)
+            .map_err(ElicitError::Url)
     }
 
     /// The sensitive form `T` under `key`, on a page `pages` serve (feature
@@ -307,19 +349,17 @@ impl Rounds {
             return Some(Err(failed));
         }
         let message = message.into();
+        // Pages that verify users serve it to this request's user only (no
+        // principal: refused, `OpenError::UserRequired`).
+        let user = (pages.verifies_users() && !self.principal.is_empty())
+            .then(|| crate::protocol::agent::VerifiedUser::new(self.principal.clone()));
         let Some(&id) = self.state.pages.get(key) else {
-            if !self.supports(Mode::Url) {
-                return Some(Err(ElicitError::NotSent(
-                    SendError::SensitiveInputNeedsUrlMode,
-                )));
+            if let Err(error) = self.connection.require_sensitive() {
+                return Some(Err(ElicitError::NotSent(error)));
             }
-            // Pages that verify users serve it to this request's user only
-            // (no principal: refused, `OpenError::UserRequired`).
-            let opened = if pages.verifies_users() && !self.principal.is_empty() {
-                let user = crate::protocol::agent::VerifiedUser::new(self.principal.clone());
-                pages.open_for::<T>(&user, message.clone())
-            } else {
-                pages.open::<T>(message.clone())
+            let opened = match &user {
+                Some(user) => pages.open_for::<T>(user, message.clone()),
+                None => pages.open::<T>(message.clone()),
             };
             let page = match opened {
                 Ok(page) => page,
@@ -328,7 +368,11 @@ impl Rounds {
             let url = page.url().to_owned();
             let id = page.detach();
             self.state.pages.insert(key.to_owned(), id);
-            return self.ask_page(key, message, url, pages, id);
+            let (_, request) = crate::flow::page::page_request(id, &url, message, user.as_ref());
+            let error = self.ask_page(key, request, pages, id).err()?;
+            pages.cancel(id);
+            self.state.pages.remove(key);
+            return Some(Err(error));
         };
         // The page first: an answer there settles it.
         if let Some(end) = pages.try_answer::<T>(id) {
@@ -342,43 +386,44 @@ impl Rounds {
             .responses
             .remove(key)
             .and_then(|raw| serde_json::from_value::<model::ElicitResult>(raw).ok());
-        let ended = answer
-            .as_ref()
-            .and_then(|r| url_outcome(r, crate::protocol::ElicitationId::new(id.to_string())).ok())
-            .and_then(|outcome| SecretOutcome::<T>::unless_consented(&outcome));
-        if let Some(ended) = ended {
-            pages.cancel(id);
-            self.state.pages.remove(key);
-            return Some(Ok(ended));
-        }
         let message = if answer.is_some() {
             format!("{message}\n\nWhen you have submitted the page, accept this to continue.")
         } else {
             message
         };
-        let url = pages.url_of(id);
-        self.ask_page(key, message, url, pages, id)
+        let (_, request) =
+            crate::flow::page::page_request(id, &pages.url_of(id), message, user.as_ref());
+        let pending = match self.ask_page(key, request, pages, id) {
+            Ok(pending) => pending,
+            Err(error) => return Some(Err(error)),
+        };
+        // Asked again, unless the last round's answer ended it.
+        let ended = answer
+            .and_then(|result| self.url_answer(pending, &result).ok())
+            .and_then(|outcome| SecretOutcome::<T>::unless_consented(&outcome));
+        if let Some(ended) = ended {
+            self.asks.remove(key);
+            pages.cancel(id);
+            self.state.pages.remove(key);
+            return Some(Ok(ended));
+        }
+        None
     }
 
+    /// Asks the page's URL request under `key` (on 2025-11-25, a consent is
+    /// followed by waiting for the page).
     #[cfg(feature = "sensitive")]
-    fn ask_page<O>(
+    fn ask_page(
         &mut self,
         key: &str,
-        message: String,
-        url: String,
+        request: UrlRequest,
         pages: &crate::sensitive::Pages,
         id: crate::sensitive::PageId,
-    ) -> Option<O> {
-        let request = UrlRequest::new(message, url, id.to_string());
-        match url_params(request.sensitive(), true) {
-            Ok(params) => {
-                self.page_asks.insert(key.to_owned(), (pages.clone(), id));
-                self.ask(key.to_owned(), params);
-                None
-            }
-            // The page's own URL is checked when the page opens.
-            Err(_) => None,
-        }
+    ) -> Result<PendingUrl, ElicitError> {
+        let (params, pending) = self.url_params(request)?;
+        self.page_asks.insert(key.to_owned(), (pages.clone(), id));
+        self.ask(key.to_owned(), params);
+        Ok(pending)
     }
 
     fn ask(&mut self, key: String, params: model::ElicitRequestParams) {
@@ -433,13 +478,18 @@ impl<T: Elicit> FormAsk<'_, T> {
         if let Some(failed) = rounds.failures.remove(&key) {
             return Some(Err(failed));
         }
-        if !rounds.supports(Mode::Form) {
-            return Some(Err(ElicitError::NotSent(SendError::ModeNotAdvertised {
-                mode: Mode::Form,
-            })));
-        }
-        let schema = match checked_form::<T>() {
-            Ok(schema) => schema,
+        // The form as this run's connection sends it: refused, as on every
+        // transport, when the client has no form mode or the form cannot be
+        // sent (or MCP cannot carry it).
+        let form = |rounds: &mut Rounds, message: String| {
+            let (request, pending) = rounds
+                .connection
+                .form::<T>(no_scope(), message)
+                .map_err(ElicitError::NotSent)?;
+            Ok::<_, ElicitError>((params_of(request)?, pending))
+        };
+        let (params, pending) = match form(rounds, message.clone()) {
+            Ok(built) => built,
             Err(error) => return Some(Err(error)),
         };
         let found = rounds
@@ -449,24 +499,23 @@ impl<T: Elicit> FormAsk<'_, T> {
         let attempts = rounds.state.attempts.get(&key).copied().unwrap_or(1);
         let Some(raw) = found else {
             rounds.state.attempts.insert(key.clone(), attempts);
-            rounds.ask(key, form_params(message, schema));
+            rounds.ask(key, params);
             return None;
         };
         // Not an answer at all (a client bug, or a forged one): asked again.
         let Ok(result) = serde_json::from_value::<model::ElicitResult>(raw.clone()) else {
             rounds.state.answers.remove(&key);
             rounds.state.attempts.insert(key.clone(), attempts);
-            rounds.ask(key, form_params(message, schema));
+            rounds.ask(key, params);
             return None;
         };
-        let read = match outcome::<T>(&result) {
-            Ok(answer) => Ok(answer),
-            Err(OutcomeError::Invalid(errors)) => Err(errors),
-            Err(other) => return Some(Err(ElicitError::Unreadable(other))),
+        let response = match response_of(&result) {
+            Ok(response) => response,
+            Err(error) => return Some(Err(ElicitError::Unreadable(error))),
         };
         // The re-ask policy of every transport; here the next attempt is
         // the next round.
-        match after_answer(read, &message, attempts, retry) {
+        match after_answer(pending.outcome(&response), &message, attempts, retry) {
             AfterAnswer::Done(answer) => {
                 rounds.state.answers.insert(key, raw);
                 Some(Ok(answer))
@@ -478,7 +527,10 @@ impl<T: Elicit> FormAsk<'_, T> {
             AfterAnswer::AskAgain(next) => {
                 rounds.state.answers.remove(&key);
                 rounds.state.attempts.insert(key.clone(), attempts + 1);
-                rounds.ask(key, form_params(next, schema));
+                match form(rounds, next) {
+                    Ok((params, _)) => rounds.ask(key, params),
+                    Err(error) => return Some(Err(error)),
+                }
                 None
             }
         }
@@ -605,6 +657,7 @@ pub async fn run_tool<T>(
                 }
             }
         }
+        rounds.next_run();
     }
 }
 

@@ -6,23 +6,16 @@ use std::collections::BTreeMap;
 
 use ::rmcp::model;
 
-use crate::Elicit;
 use crate::schema::{
     ElicitationSchema, EnumOption, Format, Items, MultiSelectSchema, Options, PropertySchema,
     StringSchema,
 };
 
-use super::error::{ConversionError, ConversionErrorKind};
+use crate::{ConversionError, ConversionErrorKind};
 
-/// The form `T`'s schema as rmcp's `ElicitationSchema`, by the
-/// [rules](crate::mcp#conversion-rules): `to_mcp_schema(&T::schema())`.
-pub fn schema<T: Elicit>() -> Result<model::ElicitationSchema, ConversionError> {
-    to_mcp_schema(&T::schema())
-}
-
-/// Any restricted schema as rmcp's `ElicitationSchema`, by the
+/// A restricted schema as rmcp's `ElicitationSchema`, by the
 /// [rules](crate::mcp#conversion-rules). Property order is kept.
-pub fn to_mcp_schema(
+pub(crate) fn to_mcp_schema(
     schema: &ElicitationSchema,
 ) -> Result<model::ElicitationSchema, ConversionError> {
     let mut properties = BTreeMap::new();
@@ -46,7 +39,19 @@ pub fn to_mcp_schema(
     Ok(out)
 }
 
-/// See [`to_mcp_schema`].
+/// A restricted schema as rmcp's `ElicitationSchema`, by the
+/// [rules](crate::mcp#conversion-rules), property order kept; as the ACP
+/// SDK's `ElicitationSchema` converts.
+///
+/// ```
+/// use elicit_core::Elicit;
+///
+/// #[derive(Elicit)]
+/// struct Confirm { ok: bool }
+///
+/// let schema = rmcp::model::ElicitationSchema::try_from(Confirm::schema()).unwrap();
+/// assert!(schema.properties.contains_key("ok"));
+/// ```
 impl TryFrom<&ElicitationSchema> for model::ElicitationSchema {
     type Error = ConversionError;
     fn try_from(schema: &ElicitationSchema) -> Result<Self, ConversionError> {
@@ -54,7 +59,7 @@ impl TryFrom<&ElicitationSchema> for model::ElicitationSchema {
     }
 }
 
-/// See [`to_mcp_schema`].
+/// See `TryFrom<&ElicitationSchema>`.
 impl TryFrom<ElicitationSchema> for model::ElicitationSchema {
     type Error = ConversionError;
     fn try_from(schema: ElicitationSchema) -> Result<Self, ConversionError> {

@@ -66,27 +66,30 @@ pub enum UserBinding {
     NoUserAuthentication,
 }
 
-/// A URL-mode elicitation to create: what [`AgentConnection::url`] takes.
+/// A URL-mode elicitation to send, the same on every transport: the message
+/// the client shows and the URL it offers to open; optionally the
+/// `elicitationId` (a fresh one otherwise), the verified user it is
+/// for, and whether it is sensitive input. What [`AgentConnection::url`],
+/// the ACP SDK's `Elicitor::elicit_url` and rmcp's `Elicitor::elicit_url`
+/// and `Rounds::url` take.
 ///
 /// For sensitive input (passwords, API keys, tokens, payment details), mark
 /// it [`sensitive`](Self::sensitive): URL mode or nothing, never a form.
 ///
 /// ```
-/// use elicit_core::protocol::ElicitationScope;
-/// use elicit_core::protocol::agent::{UrlRequest, UserBinding, VerifiedUser};
+/// use elicit_core::protocol::agent::{UrlRequest, VerifiedUser};
 ///
+/// let alice = VerifiedUser::new("user-42");
 /// let request = UrlRequest::new(
-///     ElicitationScope::session("sess_abc123"),
 ///     "Please authorize access to your repositories.",
-///     "https://agent.example.com/connect",
-///     UserBinding::Verified(VerifiedUser::new("user-42")),
+///     "https://agent.example.com/connect?elicitation=github-oauth-001",
 /// )
-/// .elicitation_id("github-oauth-001");
-/// # let _ = request;
+/// .elicitation_id("github-oauth-001")
+/// .for_user(&alice);
+/// assert_eq!(request.id().map(|id| id.as_str()), Some("github-oauth-001"));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct UrlRequest {
-    scope: ElicitationScope,
     message: String,
     url: String,
     binding: UserBinding,
@@ -96,23 +99,28 @@ pub struct UrlRequest {
 }
 
 impl UrlRequest {
-    /// A URL elicitation in `scope`, showing `message`, opening `url`, bound
-    /// to `binding`. The URL is checked when the request is built.
-    pub fn new(
-        scope: ElicitationScope,
-        message: impl Into<String>,
-        url: impl Into<String>,
-        binding: UserBinding,
-    ) -> Self {
+    /// A URL elicitation showing `message` and offering to open `url`, bound
+    /// to the connection only ([`UserBinding::NoUserAuthentication`]) until
+    /// [`for_user`](Self::for_user). The URL is checked when the request is
+    /// sent.
+    pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
         Self {
-            scope,
             message: message.into(),
             url: url.into(),
-            binding,
+            binding: UserBinding::NoUserAuthentication,
             elicitation_id: None,
             meta: None,
             sensitive: false,
         }
+    }
+
+    /// For the verified user `user` (from your server's authentication):
+    /// the elicitation's completion must report the same user, or it is
+    /// refused, as the protocol requires.
+    #[must_use]
+    pub fn for_user(mut self, user: &VerifiedUser) -> Self {
+        self.binding = UserBinding::Verified(user.clone());
+        self
     }
 
     /// Marks the request as sensitive input (secrets, credentials,
@@ -139,6 +147,32 @@ impl UrlRequest {
     pub fn meta(mut self, meta: Meta) -> Self {
         self.meta = Some(meta);
         self
+    }
+
+    /// The message the client shows.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The URL the client offers to open.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The `elicitationId` given, if any (otherwise the connection draws a
+    /// fresh one).
+    pub fn id(&self) -> Option<&ElicitationId> {
+        self.elicitation_id.as_ref()
+    }
+
+    /// Whom the elicitation is bound to.
+    pub fn binding(&self) -> &UserBinding {
+        &self.binding
+    }
+
+    /// Whether it is sensitive input: URL mode or nothing.
+    pub fn is_sensitive(&self) -> bool {
+        self.sensitive
     }
 }
 
@@ -199,6 +233,10 @@ pub enum SendError {
     /// The form's schema is not a valid restricted schema.
     #[error("the form cannot be sent: {0}")]
     InvalidFormSchema(#[source] SchemaError),
+    /// The form has a part this transport cannot carry (MCP: a custom
+    /// `format`, a select rmcp refuses: the `mcp` module's conversion rules).
+    #[error("the form cannot be sent over this transport: {0}; change the form")]
+    UnsendableForm(#[source] crate::ConversionError),
     /// A form property is named like a credential.
     #[error(
         "the form field `{field}` looks like a credential: form mode must never collect \
@@ -485,6 +523,7 @@ impl AgentConnection {
     /// when a caller-given id is empty or outstanding.
     pub fn url(
         &mut self,
+        scope: ElicitationScope,
         request: UrlRequest,
     ) -> Result<(CreateElicitationRequest, PendingUrl), SendError> {
         if request.sensitive {
@@ -511,7 +550,7 @@ impl AgentConnection {
         self.urls
             .insert(id.clone(), UrlState::Outstanding(request.binding));
         let mut message =
-            CreateElicitationRequest::url(request.scope, request.message, id.clone(), request.url);
+            CreateElicitationRequest::url(scope, request.message, id.clone(), request.url);
         message.meta = request.meta;
         Ok((
             message,
@@ -648,16 +687,16 @@ mod tests {
     }
 
     fn unbound(url: &str) -> UrlRequest {
-        UrlRequest::new(session(), "m", url, UserBinding::NoUserAuthentication)
+        UrlRequest::new("m", url)
     }
 
     #[test]
     fn fresh_ids_are_unique_and_distinct_across_connections() {
         let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
         let mut b = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
-        let (_, p1) = a.url(unbound("https://x.example/")).unwrap();
-        let (_, p2) = a.url(unbound("https://x.example/")).unwrap();
-        let (_, p3) = b.url(unbound("https://x.example/")).unwrap();
+        let (_, p1) = a.url(session(), unbound("https://x.example/")).unwrap();
+        let (_, p2) = a.url(session(), unbound("https://x.example/")).unwrap();
+        let (_, p3) = b.url(session(), unbound("https://x.example/")).unwrap();
         assert_ne!(p1.id(), p2.id());
         assert_ne!(p1.id(), p3.id());
         // A pending URL of connection `a` is refused on `b`.
@@ -673,7 +712,8 @@ mod tests {
     fn unsafe_urls_are_refused() {
         let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
         assert_eq!(
-            a.url(unbound("http://example.com/")).unwrap_err(),
+            a.url(session(), unbound("http://example.com/"))
+                .unwrap_err(),
             SendError::UnsafeUrl(UrlRejection::InsecureHttp {
                 host: "example.com".into()
             })
@@ -685,15 +725,15 @@ mod tests {
     fn caller_id_reusable_after_completion() {
         let mut a = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
         let (_, p) = a
-            .url(unbound("https://x.example/").elicitation_id("e"))
+            .url(session(), unbound("https://x.example/").elicitation_id("e"))
             .unwrap();
         assert!(matches!(
-            a.url(unbound("https://x.example/").elicitation_id("e")),
+            a.url(session(), unbound("https://x.example/").elicitation_id("e")),
             Err(SendError::DuplicateElicitationId(_))
         ));
         a.complete(p.id(), None).unwrap();
         assert!(
-            a.url(unbound("https://x.example/").elicitation_id("e"))
+            a.url(session(), unbound("https://x.example/").elicitation_id("e"))
                 .is_ok()
         );
         assert!(a.is_outstanding(&"e".into()));

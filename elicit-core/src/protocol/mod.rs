@@ -49,7 +49,7 @@
 //! ```
 //! use elicit_core::protocol::agent::{
 //!     AgentConnection, SendError, CompletionError, Outcome, UrlOutcome, UrlRequest,
-//!     UserBinding, VerifiedUser,
+//!     VerifiedUser,
 //! };
 //! use elicit_core::protocol::{
 //!     CreateElicitationResponse, ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationScope,
@@ -119,12 +119,14 @@
 //!
 //! // 3. URL mode, bound to the user *your* authentication verified.
 //! let user = VerifiedUser::new("user-42");
-//! let (request, pending) = connection.url(UrlRequest::new(
+//! let (request, pending) = connection.url(
 //!     ElicitationScope::request(12),
-//!     "Please authorize access to your repositories.",
-//!     "https://agent.example.com/connect?flow=github",
-//!     UserBinding::Verified(user.clone()),
-//! ))?;
+//!     UrlRequest::new(
+//!         "Please authorize access to your repositories.",
+//!         "https://agent.example.com/connect?flow=github",
+//!     )
+//!     .for_user(&user),
+//! )?;
 //! let id = pending.id().clone();
 //! assert_eq!(request.elicitation_id(), Some(&id)); // fresh and unique on this connection
 //!
@@ -152,20 +154,17 @@
 //! ));
 //!
 //! // Declined, cancelled, or failed URL requests end the elicitation:
+//! let call = ElicitationScope::tool_call("sess_abc123", "call_7");
 //! let url_request = || {
-//!     UrlRequest::new(
-//!         ElicitationScope::tool_call("sess_abc123", "call_7"),
-//!         "Sign in to the deploy service.",
-//!         "https://agent.example.com/login",
-//!         UserBinding::Verified(VerifiedUser::new("user-42")),
-//!     )
+//!     UrlRequest::new("Sign in to the deploy service.", "https://agent.example.com/login")
+//!         .for_user(&VerifiedUser::new("user-42"))
 //! };
-//! let (_, pending) = connection.url(url_request())?;
+//! let (_, pending) = connection.url(call.clone(), url_request())?;
 //! assert_eq!(
 //!     connection.url_outcome(pending, &CreateElicitationResponse::cancel())?,
 //!     UrlOutcome::Cancelled
 //! );
-//! let (_, pending) = connection.url(url_request())?;
+//! let (_, pending) = connection.url(call.clone(), url_request())?;
 //! let id = pending.id().clone();
 //! // ... the client answered with a JSON-RPC error, or never answered:
 //! assert!(connection.abandon(&id));
@@ -173,18 +172,13 @@
 //!
 //! // 4. Secrets only ever go through URL mode. Without it, fail: no form fallback.
 //! let mut form_only = AgentConnection::from_client_capabilities(&json!({"elicitation": {"form": {}}}));
-//! let error = form_only.url(url_request().sensitive()).unwrap_err();
+//! let error = form_only.url(call, url_request().sensitive()).unwrap_err();
 //! assert_eq!(error, SendError::SensitiveInputNeedsUrlMode);
 //! println!("{error}"); // "... never fall back to form mode; ..."
 //!
 //! // Unsafe URLs and unadvertised modes are refused before anything is sent.
-//! let unsafe_url = UrlRequest::new(
-//!     scope.clone(),
-//!     "Log in",
-//!     "http://agent.example.com/login?password=hunter2",
-//!     UserBinding::NoUserAuthentication,
-//! );
-//! assert!(matches!(connection.url(unsafe_url), Err(SendError::UnsafeUrl(_))));
+//! let unsafe_url = UrlRequest::new("Log in", "http://agent.example.com/login?password=hunter2");
+//! assert!(matches!(connection.url(scope.clone(), unsafe_url), Err(SendError::UnsafeUrl(_))));
 //! let no_elicitation = AgentConnection::from_client_capabilities(&json!({}));
 //! assert!(matches!(
 //!     no_elicitation.form::<Refactor>(scope, "?"),

@@ -11,88 +11,21 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol_schema::v1 as sdk;
 
 use crate::Elicit;
-use crate::error::ContentError;
+#[cfg(feature = "oauth")]
+use crate::flow::OAuthCall;
 #[cfg(feature = "sensitive")]
 use crate::flow::PageCall;
-use crate::flow::{Carrier, Flows, Refusal};
+#[cfg(feature = "sensitive")]
+use crate::flow::SecretCall;
+use crate::flow::{Carrier, ElicitError, Flows, FormCall, RequestError, RequestFailure};
 use crate::protocol::agent::UrlOutcome;
-use crate::protocol::agent::{
-    AgentConnection, CompletionError, SendError, UrlOutcomeError, UrlRequest, VerifiedUser,
-};
+use crate::protocol::agent::{AgentConnection, UrlRequest, VerifiedUser};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationId, ElicitationScope,
 };
 
 use super::request::ElicitationRequest;
-use crate::acp::error::ConversionError;
-
-/// Why a one-call elicitation did not produce an outcome.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ElicitError {
-    /// Nothing was sent: the client did not advertise the mode, sensitive
-    /// input needs URL mode, the URL is unsafe, or the form cannot be sent.
-    /// The message says what to do instead (ask in the conversation, fail
-    /// the operation, ...).
-    #[error("{0}")]
-    NotSent(#[source] SendError),
-    /// The request failed: the client answered with a JSON-RPC error (a
-    /// client refuses a request it cannot accept with `-32602`), or the
-    /// connection closed.
-    ///
-    /// The message names the error's code and nothing the client wrote: a
-    /// client's `message` and `data` can be anything (a stack trace, a dump
-    /// of the request), so they stay in the source error, for your log,
-    /// never in text a user reads.
-    #[error("{}", request_failure(.0))]
-    Request(#[source] agent_client_protocol::Error),
-    /// The client's answer holds something elicit's model cannot read.
-    #[error("unreadable elicitation response: {0}")]
-    Unreadable(#[source] ConversionError),
-    /// Every answer broke the form's rules, the last one with these errors.
-    #[error("no valid answer after {attempts} attempt(s); the last one: {errors}")]
-    Invalid {
-        /// The field errors of the last answer.
-        #[source]
-        errors: ContentError,
-        /// How many forms were sent.
-        attempts: u32,
-    },
-    /// The URL elicitation's answer could not be matched to it (abandoned
-    /// meanwhile).
-    #[error("{0}")]
-    Url(#[source] UrlOutcomeError),
-    /// The completion was refused (unknown id, completed twice, another
-    /// user): the client is not notified.
-    #[error("{0}")]
-    Completion(#[source] CompletionError),
-    /// The sensitive page could not be opened (feature `sensitive`): nothing
-    /// was sent.
-    #[cfg(feature = "sensitive")]
-    #[error("{0}")]
-    PageNotOpened(#[source] crate::sensitive::OpenError),
-    /// The sensitive page failed after the user consented (feature
-    /// `sensitive`): its store failed, or its answer did not fit the form.
-    #[cfg(feature = "sensitive")]
-    #[error("{0}")]
-    Page(#[source] crate::sensitive::PageError),
-}
-
-/// [`ElicitError::Request`]'s words: the code (and its standard name), or
-/// the closed connection; never the client's own text.
-fn request_failure(error: &agent_client_protocol::Error) -> String {
-    if agent_client_protocol::is_connection_terminated(error)
-        || agent_client_protocol::is_incoming_transport_closed(error)
-    {
-        return "the connection to the client closed before it answered the elicitation".to_owned();
-    }
-    format!(
-        "the client answered the elicitation with JSON-RPC error {} ({})",
-        error.code.value(),
-        error.code
-    )
-}
 
 /// The agent's elicitation state for one client connection: the modes the
 /// client advertised and the outstanding URL elicitations. Cheap to clone;
@@ -259,8 +192,12 @@ impl Elicitor {
     /// sensitive input, mark the request
     /// [`sensitive`](UrlRequest::sensitive): URL mode or nothing, never a
     /// form.
-    pub async fn elicit_url(&self, request: UrlRequest) -> Result<UrlOutcome, ElicitError> {
-        self.flows().url(request).await
+    pub async fn elicit_url(
+        &self,
+        scope: ElicitationScope,
+        request: UrlRequest,
+    ) -> Result<UrlOutcome, ElicitError> {
+        self.flows().url(scope, request).await
     }
 
     /// Asks for the sensitive form `T` on a page these `pages` serve, in
@@ -378,7 +315,7 @@ impl Elicitor {
         let notification = self.flows().completion(id, completed_by)?;
         self.cx
             .send_notification(sdk::CompleteElicitationNotification::from(notification))
-            .map_err(ElicitError::Request)
+            .map_err(request_error)
     }
 }
 
@@ -441,12 +378,13 @@ pub trait ElicitClient {
     /// Refused: use [`Elicitor::elicit_url`].
     fn elicit_url(
         &self,
+        scope: ElicitationScope,
         request: UrlRequest,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send
     where
         Self: OffDispatchLoop,
     {
-        self.elicitor().elicit_url(request)
+        self.elicitor().elicit_url(scope, request)
     }
 
     /// Refused: use [`Elicitor::elicit_secret`].
@@ -499,32 +437,17 @@ impl ElicitClient for ConnectionTo<Client> {}
 /// [`UrlOutcome`]: crate::protocol::agent::UrlOutcome
 pub mod prelude {
     pub use super::ElicitClient as _;
-    pub use super::{AgentElicitations, ElicitError, Elicitor};
+    pub use super::{AgentElicitations, Elicitor};
     pub use crate::Elicit;
+    pub use crate::flow::ElicitError;
     pub use crate::protocol::ElicitationScope;
     pub use crate::protocol::agent::{Outcome, UrlOutcome, UrlRequest};
 }
-
-/// A form elicitation on the ACP SDK, sent when awaited:
-/// [`Elicitor::elicit_form`] (see [`flow::FormCall`](crate::flow::FormCall)).
-pub type FormCall<'a, T> = crate::flow::FormCall<'a, T, ElicitError>;
-
-/// A sensitive form on the agent's page, sent when awaited:
-/// [`Elicitor::elicit_secret`] (see [`PageCall`]).
-#[cfg(feature = "sensitive")]
-pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>, ElicitError>;
-
-/// An OAuth flow through the agent's start page, sent when awaited:
-/// [`Elicitor::elicit_oauth`] (see [`PageCall`]).
-#[cfg(feature = "oauth")]
-pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome, ElicitError>;
 
 /// The ACP SDK's connection carries the flows: `elicitation/create` as
 /// [`ElicitationRequest`] (elicit's own request, so the form keeps its
 /// order), the SDK's response read back into elicit's model.
 impl Carrier for ConnectionTo<Client> {
-    type Error = ElicitError;
-
     async fn create(
         &self,
         request: CreateElicitationRequest,
@@ -533,7 +456,7 @@ impl Carrier for ConnectionTo<Client> {
             .send_request(ElicitationRequest(request))
             .block_task()
             .await
-            .map_err(ElicitError::Request)?;
+            .map_err(request_error)?;
         CreateElicitationResponse::try_from(&response).map_err(ElicitError::Unreadable)
     }
 
@@ -542,21 +465,28 @@ impl Carrier for ConnectionTo<Client> {
         notification: CompleteElicitationNotification,
     ) -> Result<(), ElicitError> {
         self.send_notification(sdk::CompleteElicitationNotification::from(notification))
-            .map_err(ElicitError::Request)
+            .map_err(request_error)
     }
 }
 
-impl From<Refusal> for ElicitError {
-    fn from(refusal: Refusal) -> Self {
-        match refusal {
-            Refusal::NotSent(error) => ElicitError::NotSent(error),
-            Refusal::Invalid { errors, attempts } => ElicitError::Invalid { errors, attempts },
-            Refusal::Url(error) => ElicitError::Url(error),
-            Refusal::Completion(error) => ElicitError::Completion(error),
-            #[cfg(feature = "sensitive")]
-            Refusal::PageNotOpened(error) => ElicitError::PageNotOpened(error),
-            #[cfg(feature = "sensitive")]
-            Refusal::Page(error) => ElicitError::Page(error),
-        }
+/// The SDK's failed request as [`ElicitError::Request`].
+fn request_error(error: agent_client_protocol::Error) -> ElicitError {
+    ElicitError::Request(error.into())
+}
+
+/// The SDK's error as a [`RequestError`]: the client's error code, or the
+/// closed connection; the SDK's error is its source.
+impl From<agent_client_protocol::Error> for RequestError {
+    fn from(error: agent_client_protocol::Error) -> Self {
+        let failure = if agent_client_protocol::is_connection_terminated(&error)
+            || agent_client_protocol::is_incoming_transport_closed(&error)
+        {
+            RequestFailure::Closed
+        } else {
+            RequestFailure::ErrorResponse {
+                code: error.code.value().into(),
+            }
+        };
+        RequestError::new(failure, error)
     }
 }

@@ -142,12 +142,8 @@ mod agent;
 mod client;
 mod request;
 
-#[cfg(feature = "oauth")]
-pub use agent::OAuthCall;
-#[cfg(feature = "sensitive")]
-pub use agent::SecretCall;
-pub use agent::{
-    AgentElicitations, ElicitClient, ElicitError, Elicitor, FormCall, OffDispatchLoop, prelude,
-};
+/// The same error on every transport: [`flow::ElicitError`](crate::flow::ElicitError).
+pub use crate::flow::ElicitError;
+pub use agent::{AgentElicitations, ElicitClient, Elicitor, OffDispatchLoop, prelude};
 pub use client::{ClientElicitations, ElicitationHandler};
 pub use request::ElicitationRequest;

@@ -1,0 +1,245 @@
+//! Why a flow returned no answer: one error for every transport.
+
+use std::error::Error as StdError;
+use std::fmt;
+
+use crate::ConversionError;
+use crate::error::ContentError;
+use crate::protocol::agent::{CompletionError, SendError, UrlOutcomeError};
+
+/// Why an elicitation call returned no answer, on every transport (the ACP
+/// SDK's [`Elicitor`](crate::acp::sdk::Elicitor), rmcp's
+/// [`Elicitor`](crate::mcp::Elicitor) and [`ElicitExt`](crate::mcp::ElicitExt),
+/// the MCP input-required [`Rounds`](crate::mcp::Rounds)): refusals before
+/// anything was sent under [`NotSent`](Self::NotSent), the transport's
+/// failure under [`Request`](Self::Request), then what was wrong with the
+/// answer. Each message says what happened and what to do.
+///
+/// Match the variants you can act on and let the rest fail the operation
+/// with their message (the enum is `#[non_exhaustive]`, so a `_` arm is
+/// needed anyway):
+///
+/// ```no_run
+/// use elicit_core::Elicit;
+/// use elicit_core::flow::ElicitError;
+/// use elicit_core::mcp::ElicitExt;
+/// use elicit_core::protocol::agent::{Outcome, SendError};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::{Peer, RoleServer};
+///
+/// #[derive(Elicit)]
+/// struct Confirm {
+///     /// Go ahead with the deployment?
+///     proceed: bool,
+/// }
+///
+/// /// A tool's result: text for the model, and whether the call failed.
+/// async fn deploy(peer: &Peer<RoleServer>) -> CallToolResult {
+///     let text = match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await {
+///         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+///         // Declined, cancelled, or "no": nothing happens, nothing is asked again.
+///         Ok(_) => "Not deploying.".to_owned(),
+///         // Nothing was sent: this client cannot show forms. Fall back.
+///         Err(ElicitError::NotSent(SendError::ModeNotAdvertised { .. })) => {
+///             "This client cannot show forms: ask the user in the conversation.".to_owned()
+///         }
+///         // Every answer broke a rule: the errors name the fields.
+///         Err(ElicitError::Invalid { errors, attempts }) => {
+///             let fields: Vec<&str> = errors.fields().collect();
+///             let text = format!("no valid answer in {attempts} tries (fields: {fields:?})");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The transport or the client failed: nothing was accepted. The
+///         // client's own error text is detail for the log, not for the model.
+///         Err(error @ ElicitError::Request(_)) => {
+///             eprintln!("the elicitation failed: {error:?}");
+///             let text = format!("could not ask the user: {error}");
+///             return CallToolResult::error(vec![ContentBlock::text(text)]);
+///         }
+///         // The rest are the form's or the URL's own faults (a credential-named
+///         // field, a part MCP cannot carry, an unsafe URL): fix them in code.
+///         Err(other) => return CallToolResult::error(vec![ContentBlock::text(other.to_string())]),
+///     };
+///     CallToolResult::success(vec![ContentBlock::text(text)])
+/// }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ElicitError {
+    /// Nothing was sent: the client did not advertise the mode, sensitive
+    /// input needs URL mode, the URL is unsafe, the form cannot be sent (or
+    /// has a part this transport cannot carry), the id is empty or
+    /// outstanding. The message says what to do instead (ask in the
+    /// conversation, fail the operation, ...).
+    #[error("{0}")]
+    NotSent(#[source] SendError),
+    /// The request failed: the client answered with a JSON-RPC error (a
+    /// client refuses a request it cannot accept with `-32602`), the
+    /// connection closed, the request timed out or was cancelled.
+    ///
+    /// The message says which, and nothing the client wrote: a client's
+    /// `message` and `data` can be anything (a stack trace, a dump of the
+    /// request), so they stay in the transport's error
+    /// ([`RequestError::get_ref`]), for your log, never in text a user
+    /// reads.
+    #[error("{0}")]
+    Request(#[source] RequestError),
+    /// The client's answer cannot be read (accepted content that is not an
+    /// object, an action elicit cannot name, ...). Not asked again: it is a
+    /// client fault, not the user's.
+    #[error("the client's answer cannot be read: {0}; nothing was accepted")]
+    Unreadable(#[source] ConversionError),
+    /// Every answer broke the form's rules, the last one as `errors`, after
+    /// `attempts` requests (see [`FormCall::retry`](super::FormCall::retry)).
+    #[error(
+        "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
+         accepted: ask in the conversation or fail the operation"
+    )]
+    Invalid {
+        /// What was wrong with the last answer, by field.
+        #[source]
+        errors: ContentError,
+        /// How many form requests were sent.
+        attempts: u32,
+    },
+    /// A URL answer could not be matched to its elicitation (abandoned
+    /// meanwhile).
+    #[error("{0}")]
+    Url(#[source] UrlOutcomeError),
+    /// A completion was refused (not outstanding, completed twice, another
+    /// user): the client is not notified.
+    #[error("{0}")]
+    Completion(#[source] CompletionError),
+    /// The sensitive page or OAuth flow could not be opened (feature
+    /// `sensitive`): nothing was sent.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    PageNotOpened(#[source] crate::sensitive::OpenError),
+    /// The sensitive page failed after the user consented (feature
+    /// `sensitive`): its store failed, or its answer did not fit the form.
+    #[cfg(feature = "sensitive")]
+    #[error("{0}")]
+    Page(#[source] crate::sensitive::PageError),
+}
+
+/// A transport's request that failed: what happened, in words that hold
+/// nothing the client wrote, and the transport's own error
+/// (`agent_client_protocol::Error`, rmcp's `ServiceError`) for your log.
+pub struct RequestError {
+    failure: RequestFailure,
+    source: Box<dyn StdError + Send + Sync>,
+}
+
+/// What happened to a request that failed, whatever the transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RequestFailure {
+    /// The client answered with this JSON-RPC error code.
+    ErrorResponse {
+        /// The code (`-32602` when a client cannot accept the request).
+        code: i64,
+    },
+    /// The connection closed before the answer.
+    Closed,
+    /// No answer in time.
+    TimedOut,
+    /// The request was cancelled.
+    Cancelled,
+    /// Anything else the transport reports (a request it could not send,
+    /// an answer of another kind).
+    Other,
+}
+
+impl RequestError {
+    /// The transport's `error`, which was `failure`.
+    pub(crate) fn new(
+        failure: RequestFailure,
+        error: impl StdError + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            failure,
+            source: Box::new(error),
+        }
+    }
+
+    /// What happened.
+    pub fn failure(&self) -> RequestFailure {
+        self.failure
+    }
+
+    /// The client's JSON-RPC error code, if it answered with an error.
+    pub fn code(&self) -> Option<i64> {
+        match self.failure {
+            RequestFailure::ErrorResponse { code } => Some(code),
+            _ => None,
+        }
+    }
+
+    /// The transport's own error: `agent_client_protocol::Error` on the ACP
+    /// SDK, `rmcp::ServiceError` on rmcp (reach it with
+    /// [`downcast_ref`](Self::downcast_ref)). It may hold the client's own
+    /// text: log it, never show it.
+    pub fn get_ref(&self) -> &(dyn StdError + Send + Sync + 'static) {
+        &*self.source
+    }
+
+    /// The transport's own error, if it is an `E`.
+    pub fn downcast_ref<E: StdError + 'static>(&self) -> Option<&E> {
+        self.source.downcast_ref()
+    }
+
+    /// The transport's own error, owned.
+    pub fn into_inner(self) -> Box<dyn StdError + Send + Sync> {
+        self.source
+    }
+}
+
+impl fmt::Debug for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RequestError")
+            .field("failure", &self.failure)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.failure {
+            RequestFailure::ErrorResponse { code } => write!(
+                f,
+                "the client answered the elicitation with JSON-RPC error {code} ({})",
+                code_name(code)
+            ),
+            RequestFailure::Closed => f.write_str(
+                "the connection to the client closed before it answered the elicitation",
+            ),
+            RequestFailure::TimedOut => {
+                f.write_str("the client did not answer the elicitation in time")
+            }
+            RequestFailure::Cancelled => f.write_str("the elicitation request was cancelled"),
+            RequestFailure::Other => {
+                f.write_str("the elicitation could not be sent or its answer could not be read")
+            }
+        }
+    }
+}
+
+impl StdError for RequestError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// A JSON-RPC error code's standard name.
+fn code_name(code: i64) -> &'static str {
+    match code {
+        -32700 => "Parse error",
+        -32600 => "Invalid request",
+        -32601 => "Method not found",
+        -32602 => "Invalid params",
+        -32603 => "Internal error",
+        -32099..=-32000 => "Server error",
+        _ => "an application's error",
+    }
+}
