@@ -86,6 +86,8 @@ pub(crate) enum Flow {
         elicit_core::sensitive::Pages,
         Box<elicit_core::sensitive::oauth::Provider>,
     ),
+    /// A behaviour's steps on the `Elicitor` (`behaviour.rs`).
+    Steps(crate::behaviour::Steps),
 }
 
 /// What the agent got.
@@ -100,6 +102,8 @@ pub(crate) enum Got {
     /// How `elicit_secret` ended: the token, exposed, if answered.
     SecretOutcome(Result<elicit_core::sensitive::SecretOutcome<String>, ElicitError>),
     OAuth(Result<elicit_core::sensitive::oauth::OAuthOutcome, ElicitError>),
+    /// What each step got.
+    Steps(Vec<String>),
 }
 
 /// A renderer reading answers from a list, recording what it was shown.
@@ -253,6 +257,7 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 .elicit_oauth(scope, "Sign in to the test provider", &pages, &provider)
                 .await,
         ),
+        Flow::Steps(steps) => Got::Steps(steps(&crate::behaviour::AcpAsker(elicitor, scope)).await),
         Flow::Raw(request) => Got::Raw(
             elicitor
                 .connection()

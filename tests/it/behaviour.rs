@@ -2,9 +2,12 @@
 //! elicitation is one test body, run over each adapter of the flow engine
 //! (`elicit_core::flow`): the ACP SDK, rmcp's requests (MCP 2025-11-25),
 //! and rmcp's rounds at both MCP versions (`requestState` on 2026-07-28).
-//! Each behaviour of a secret page is one test body too, run over the
-//! transports that await a page in one call (the ACP SDK, rmcp's
-//! requests); the rounds' pages have their tests in `rmcp_rounds.rs`.
+//! Each behaviour of a page of the agent's (a secret form, an OAuth flow)
+//! is one test body too, run over the transports that await a page in one
+//! call (the ACP SDK, rmcp's requests); the rounds' pages have their tests
+//! in `rmcp_rounds.rs`. And the rules of a connection's URL elicitations
+//! (an outstanding id refused, completion once and by the user it is bound
+//! to) are one body of steps, run on each transport's `Elicitor`.
 //!
 //! Each transport has its own test form and its own way to be driven (an
 //! in-process ACP client, rmcp's client); what they must agree on is what
@@ -13,9 +16,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use elicit_core::flow::ElicitError;
 use elicit_core::mcp::Rounds;
-use elicit_core::protocol::Mode;
-use elicit_core::protocol::agent::{Outcome, SendError};
+use elicit_core::protocol::agent::{Outcome, SendError, UrlOutcome, UrlRequest, VerifiedUser};
+use elicit_core::protocol::{ElicitationId, Mode};
+use elicit_core::sensitive::Pages;
 use serde_json::{Value, json};
 
 use crate::rmcp::rounds::call;
@@ -272,7 +277,56 @@ enum PageGot {
     NotSent(SendError),
     /// The page did not open.
     NotOpened(String),
+    /// An OAuth flow's access token.
+    Authorized(String),
+    /// The provider's `error`.
+    Denied(String),
     Other(String),
+}
+
+impl From<elicit_core::sensitive::oauth::OAuthOutcome> for PageGot {
+    fn from(outcome: elicit_core::sensitive::oauth::OAuthOutcome) -> Self {
+        use elicit_core::sensitive::ExposeSecret;
+        use elicit_core::sensitive::oauth::OAuthOutcome;
+        match outcome {
+            OAuthOutcome::Authorized(token) => {
+                PageGot::Authorized(token.access_token().expose_secret().to_owned())
+            }
+            OAuthOutcome::Denied { error, .. } => PageGot::Denied(error),
+            OAuthOutcome::Declined => PageGot::Declined,
+            OAuthOutcome::Cancelled => PageGot::Cancelled,
+            OAuthOutcome::Expired => PageGot::Expired,
+            other => PageGot::Other(format!("{other:?}")),
+        }
+    }
+}
+
+impl PageGot {
+    /// A flow's outcome or its error.
+    fn of<O: Into<PageGot>>(result: Result<O, ElicitError>) -> Self {
+        match result {
+            Ok(outcome) => outcome.into(),
+            Err(ElicitError::NotSent(error)) => PageGot::NotSent(error),
+            Err(ElicitError::PageNotOpened(error)) => PageGot::NotOpened(error.to_string()),
+            Err(other) => PageGot::Other(other.to_string()),
+        }
+    }
+
+    /// Whether the interaction ended in the browser, so the client is told
+    /// it is complete.
+    fn completes(&self) -> bool {
+        matches!(
+            self,
+            PageGot::Answered(_) | PageGot::Authorized(_) | PageGot::Denied(_)
+        )
+    }
+}
+
+/// What is asked on a page: the README's token form (for a user, if any),
+/// or an OAuth flow at a provider.
+enum PageAsk {
+    Secret(Option<&'static str>),
+    OAuth(Box<elicit_core::sensitive::oauth::Provider>),
 }
 
 impl From<elicit_core::sensitive::SecretOutcome<String>> for PageGot {
@@ -303,13 +357,8 @@ struct PageRun {
     sent: Vec<String>,
 }
 
-type AskPage = fn(
-    url_mode: bool,
-    consent: bool,
-    pages: elicit_core::sensitive::Pages,
-    user: Option<&str>,
-    visit: Visit,
-) -> PageRun;
+type AskPage =
+    fn(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun;
 
 const PAGE_TRANSPORTS: [(&str, AskPage); 2] = [
     ("ACP SDK", acp_sdk_page),
@@ -331,8 +380,8 @@ fn submits() -> Visit {
 #[test]
 fn a_submitted_page_is_the_value_and_the_client_is_told_once() {
     for (name, ask) in PAGE_TRANSPORTS {
-        let pages = elicit_core::sensitive::Pages::loopback();
-        let run = ask(true, true, pages, None, submits());
+        let pages = Pages::loopback();
+        let run = ask(true, true, pages, PageAsk::Secret(None), submits());
         assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
         assert_eq!(run.statuses, [200], "{name}");
         assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
@@ -343,8 +392,14 @@ fn a_submitted_page_is_the_value_and_the_client_is_told_once() {
 #[test]
 fn a_declined_page_is_closed_and_not_completed() {
     for (name, ask) in PAGE_TRANSPORTS {
-        let pages = elicit_core::sensitive::Pages::loopback();
-        let run = ask(true, false, pages, None, Box::new(|_| Vec::new()));
+        let pages = Pages::loopback();
+        let run = ask(
+            true,
+            false,
+            pages,
+            PageAsk::Secret(None),
+            Box::new(|_| Vec::new()),
+        );
         assert_eq!(run.got, PageGot::Declined, "{name}");
         assert!(run.completed.is_empty(), "{name}: {:?}", run.completed);
     }
@@ -353,8 +408,14 @@ fn a_declined_page_is_closed_and_not_completed() {
 #[test]
 fn a_client_without_url_mode_gets_no_page() {
     for (name, ask) in PAGE_TRANSPORTS {
-        let pages = elicit_core::sensitive::Pages::loopback();
-        let run = ask(false, true, pages.clone(), None, Box::new(|_| Vec::new()));
+        let pages = Pages::loopback();
+        let run = ask(
+            false,
+            true,
+            pages.clone(),
+            PageAsk::Secret(None),
+            Box::new(|_| Vec::new()),
+        );
         assert_eq!(
             run.got,
             PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
@@ -383,12 +444,24 @@ fn a_hosted_page_is_served_only_to_the_user_it_is_for() {
             let alice = submit_as(&visitor, &path, "alice", &format!("token={TOKEN}"));
             vec![bob, alice]
         });
-        let run = ask(true, true, hosted.clone(), Some("alice"), visit);
+        let run = ask(
+            true,
+            true,
+            hosted.clone(),
+            PageAsk::Secret(Some("alice")),
+            visit,
+        );
         assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
         assert_eq!(run.statuses, [403, 200], "{name}");
         assert_eq!(run.completed, run.sent, "{name}");
 
-        let run = ask(true, true, hosted, None, Box::new(|_| Vec::new()));
+        let run = ask(
+            true,
+            true,
+            hosted,
+            PageAsk::Secret(None),
+            Box::new(|_| Vec::new()),
+        );
         assert!(
             matches!(&run.got, PageGot::NotOpened(reason) if reason.contains("verify users")),
             "{name}: {:?}",
@@ -398,19 +471,257 @@ fn a_hosted_page_is_served_only_to_the_user_it_is_for() {
     }
 }
 
+/// An OAuth flow the provider authorizes: the token, and the client is told
+/// once, for the start page's id.
+#[test]
+fn an_authorized_oauth_flow_is_the_token_and_the_client_is_told_once() {
+    use crate::oauth::{ACCESS, Script, Scripted, browser};
+
+    for (name, ask) in PAGE_TRANSPORTS {
+        let provider = Arc::new(Scripted::start(Script::Token));
+        let oauth = PageAsk::OAuth(Box::new(provider.provider()));
+        let visit: Visit = Box::new(move |url| browser(&provider, &url, false));
+        let run = ask(true, true, Pages::loopback(), oauth, visit);
+        assert_eq!(run.got, PageGot::Authorized(ACCESS.into()), "{name}");
+        assert_eq!(run.statuses, [303, 200], "{name}");
+        assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
+        assert_eq!(run.sent.len(), 1, "{name}");
+    }
+}
+
+/// An OAuth flow the provider denies: `Denied` with its error, and the
+/// interaction ended in the browser, so the client is told once.
+#[test]
+fn a_denied_oauth_flow_is_denied_and_the_client_is_told_once() {
+    use crate::oauth::{Script, Scripted, browser};
+
+    for (name, ask) in PAGE_TRANSPORTS {
+        let provider = Arc::new(Scripted::start(Script::Token));
+        let oauth = PageAsk::OAuth(Box::new(provider.provider()));
+        let visit: Visit = Box::new(move |url| browser(&provider, &url, true));
+        let run = ask(true, true, Pages::loopback(), oauth, visit);
+        assert_eq!(run.got, PageGot::Denied("access_denied".into()), "{name}");
+        assert_eq!(run.statuses, [303, 200], "{name}");
+        assert_eq!(run.completed, run.sent, "{name}");
+        assert_eq!(run.sent.len(), 1, "{name}");
+    }
+}
+
+/// A declined OAuth flow and a client without URL mode: nothing is
+/// completed, and without URL mode nothing is opened.
+#[test]
+fn a_declined_oauth_flow_and_a_client_without_url_mode_complete_nothing() {
+    use crate::oauth::{Script, Scripted};
+
+    for (name, ask) in PAGE_TRANSPORTS {
+        let provider = Scripted::start(Script::Token);
+        let oauth = || PageAsk::OAuth(Box::new(provider.provider()));
+        let run = ask(
+            true,
+            false,
+            Pages::loopback(),
+            oauth(),
+            Box::new(|_| Vec::new()),
+        );
+        assert_eq!(run.got, PageGot::Declined, "{name}");
+        assert!(run.completed.is_empty(), "{name}: {:?}", run.completed);
+
+        let pages = Pages::loopback();
+        let run = ask(
+            false,
+            true,
+            pages.clone(),
+            oauth(),
+            Box::new(|_| Vec::new()),
+        );
+        assert_eq!(
+            run.got,
+            PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
+            "{name}"
+        );
+        assert!(run.sent.is_empty(), "{name}");
+        assert_eq!(pages.local_addr(), None, "{name}: no page server started");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A connection's URL elicitations: the behaviour, and the transports.
+
+/// What a behaviour's steps ask with: a transport's `Elicitor`.
+pub(crate) trait UrlAsker: Sync {
+    fn url(&self, request: UrlRequest) -> BoxFuture<'_, Result<UrlOutcome, ElicitError>>;
+    fn complete<'a>(
+        &'a self,
+        id: &'a ElicitationId,
+        user: Option<&'a VerifiedUser>,
+    ) -> BoxFuture<'a, Result<(), ElicitError>>;
+}
+
+/// A behaviour's steps: what each got, in words every transport shares.
+pub(crate) type Steps = for<'a> fn(&'a dyn UrlAsker) -> BoxFuture<'a, Vec<String>>;
+
+type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// The ACP SDK's `Elicitor`, in a scope.
+pub(crate) struct AcpAsker<'e>(
+    pub(crate) &'e elicit_core::acp::sdk::Elicitor,
+    pub(crate) elicit_core::protocol::ElicitationScope,
+);
+
+impl UrlAsker for AcpAsker<'_> {
+    fn url(&self, request: UrlRequest) -> BoxFuture<'_, Result<UrlOutcome, ElicitError>> {
+        Box::pin(self.0.elicit_url(self.1.clone(), request))
+    }
+    fn complete<'a>(
+        &'a self,
+        id: &'a ElicitationId,
+        user: Option<&'a VerifiedUser>,
+    ) -> BoxFuture<'a, Result<(), ElicitError>> {
+        Box::pin(std::future::ready(self.0.complete(id, user)))
+    }
+}
+
+impl UrlAsker for elicit_core::mcp::Elicitor<'_> {
+    fn url(&self, request: UrlRequest) -> BoxFuture<'_, Result<UrlOutcome, ElicitError>> {
+        Box::pin(self.elicit_url(request))
+    }
+    fn complete<'a>(
+        &'a self,
+        id: &'a ElicitationId,
+        user: Option<&'a VerifiedUser>,
+    ) -> BoxFuture<'a, Result<(), ElicitError>> {
+        Box::pin(elicit_core::mcp::Elicitor::complete(self, id, user))
+    }
+}
+
+/// A step's result, in words every transport shares.
+fn said<T: std::fmt::Debug>(result: Result<T, ElicitError>) -> String {
+    match result {
+        Ok(value) => format!("ok {value:?}"),
+        Err(ElicitError::NotSent(error)) => format!("not sent: {error:?}"),
+        Err(ElicitError::Completion(error)) => format!("completion refused: {error:?}"),
+        Err(other) => format!("failed: {other}"),
+    }
+}
+
+/// Alice's URL elicitation `dup`: consented; `dup` again while it is
+/// outstanding is refused before sending; Bob's completion is refused;
+/// Alice's goes through, once; then `dup` may be used again.
+fn one_id_one_user_one_completion(asker: &dyn UrlAsker) -> BoxFuture<'_, Vec<String>> {
+    Box::pin(async move {
+        let alice = VerifiedUser::new("alice");
+        let bob = VerifiedUser::new("bob");
+        let id = ElicitationId::new("dup");
+        let request = || {
+            UrlRequest::new("Connect your account.", "https://agent.example.com/connect")
+                .elicitation_id("dup")
+                .for_user(&alice)
+        };
+        vec![
+            said(asker.url(request()).await),
+            said(asker.url(request()).await),
+            said(asker.complete(&id, Some(&bob)).await),
+            said(asker.complete(&id, None).await),
+            said(asker.complete(&id, Some(&alice)).await),
+            said(asker.complete(&id, Some(&alice)).await),
+        ]
+    })
+}
+
+/// A URL run: what each step got, and the ids the client was told are
+/// complete.
+type UrlRun = fn(steps: Steps) -> (Vec<String>, Vec<String>);
+
+const URL_TRANSPORTS: [(&str, UrlRun); 2] = [
+    ("ACP SDK", acp_sdk_url),
+    ("rmcp requests (MCP 2025-11-25)", rmcp_url),
+];
+
+#[test]
+fn an_outstanding_id_is_refused_and_completion_is_once_and_by_its_user() {
+    let expected = [
+        "ok Consented(AwaitingCompletion { id: ElicitationId(\"dup\") })".to_owned(),
+        "not sent: DuplicateElicitationId(ElicitationId(\"dup\"))".to_owned(),
+    ];
+    for (name, run) in URL_TRANSPORTS {
+        let (steps, completed) = run(one_id_one_user_one_completion);
+        assert_eq!(steps[..2], expected, "{name}");
+        assert!(
+            steps[2].starts_with("completion refused: IdentityMismatch"),
+            "{name}: {}",
+            steps[2]
+        );
+        assert!(
+            steps[3].starts_with("completion refused: IdentityMissing"),
+            "{name}: {}",
+            steps[3]
+        );
+        assert_eq!(steps[4], "ok ()", "{name}");
+        assert!(
+            steps[5].starts_with("completion refused: AlreadyCompleted"),
+            "{name}: {}",
+            steps[5]
+        );
+        assert_eq!(completed, ["dup"], "{name}: the client is told once");
+    }
+    let (acp, _) = acp_sdk_url(one_id_one_user_one_completion);
+    let (mcp, _) = rmcp_url(one_id_one_user_one_completion);
+    assert_eq!(acp, mcp, "the same words on both transports");
+}
+
+fn acp_sdk_url(steps: Steps) -> (Vec<String>, Vec<String>) {
+    use crate::acp_sdk::{Flow, Got as AcpGot, Script, form_and_url, run};
+    use elicit_core::protocol::client::UrlAnswer;
+
+    let script = Script {
+        urls: [UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let ran = run(form_and_url(), script, Flow::Steps(steps));
+    let AcpGot::Steps(said) = ran.got else {
+        panic!("the steps: {:?}", ran.got);
+    };
+    let completed = ran
+        .completed
+        .iter()
+        .map(|id| id.as_str().to_owned())
+        .collect();
+    (said, completed)
+}
+
+fn rmcp_url(steps: Steps) -> (Vec<String>, Vec<String>) {
+    let (client, mut notified) =
+        ScriptedClient::with(crate::rmcp::url_mode(), vec![json!({"action": "accept"})]);
+    let ((said, completed), _) = runtime().block_on(with_peer(client, async |peer| {
+        let elicitations = elicit_core::mcp::Elicitations::new();
+        let said = steps(&elicitations.elicitor(peer)).await;
+        // Each completion that went through is on its way to the client.
+        let sent = said.iter().filter(|step| *step == "ok ()").count();
+        let mut completed = Vec::new();
+        for _ in 0..sent {
+            let wait = std::time::Duration::from_secs(10);
+            let Ok(Some(notification)) = tokio::time::timeout(wait, notified.recv()).await else {
+                break;
+            };
+            let params = notification.params.unwrap_or_default();
+            completed.push(params["elicitationId"].as_str().unwrap().to_owned());
+        }
+        (said, completed)
+    }));
+    (said, completed)
+}
+
 // ---------------------------------------------------------------------------
 // Secret pages: the transports.
 
 fn acp_sdk_page(
     url_mode: bool,
     consent: bool,
-    pages: elicit_core::sensitive::Pages,
-    user: Option<&str>,
+    pages: Pages,
+    ask: PageAsk,
     visit: Visit,
 ) -> PageRun {
     use crate::acp_sdk::{Flow, Got as AcpGot, Script, form_and_url, form_only, run};
-    use elicit_core::acp::sdk::ElicitError;
-    use elicit_core::protocol::agent::VerifiedUser;
     use elicit_core::protocol::client::UrlAnswer;
 
     let answer = if consent {
@@ -446,18 +757,17 @@ fn acp_sdk_page(
     } else {
         form_only()
     };
-    let user = user.map(VerifiedUser::new);
-    let ran = run(capabilities, script, Flow::SecretFor(pages, user));
+    let flow = match ask {
+        PageAsk::Secret(user) => Flow::SecretFor(pages, user.map(VerifiedUser::new)),
+        PageAsk::OAuth(provider) => Flow::OAuth(pages, provider),
+    };
+    let ran = run(capabilities, script, flow);
     done.store(true, Ordering::SeqCst);
     let statuses = visitor.join().unwrap();
-    let AcpGot::SecretOutcome(result) = ran.got else {
-        panic!("a page's outcome: {:?}", ran.got);
-    };
-    let got = match result {
-        Ok(outcome) => outcome.into(),
-        Err(ElicitError::NotSent(error)) => PageGot::NotSent(error),
-        Err(ElicitError::PageNotOpened(error)) => PageGot::NotOpened(error.to_string()),
-        Err(other) => PageGot::Other(other.to_string()),
+    let got = match ran.got {
+        AcpGot::SecretOutcome(result) => PageGot::of(result),
+        AcpGot::OAuth(result) => PageGot::of(result),
+        other => panic!("a page's outcome: {other:?}"),
     };
     let sent = ran
         .shown
@@ -477,16 +787,9 @@ fn acp_sdk_page(
     }
 }
 
-fn rmcp_page(
-    url_mode: bool,
-    consent: bool,
-    pages: elicit_core::sensitive::Pages,
-    user: Option<&str>,
-    visit: Visit,
-) -> PageRun {
+fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun {
     use crate::acp_sdk::readme_sensitive::DeployToken;
-    use elicit_core::mcp::{ELICITATION_COMPLETE_NOTIFICATION, ElicitError, ElicitExt};
-    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::mcp::{ELICITATION_COMPLETE_NOTIFICATION, ElicitExt};
     use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
     use rmcp::model::ElicitRequestParams;
 
@@ -515,19 +818,36 @@ fn rmcp_page(
             url.map(visit).unwrap_or_default()
         })
     };
-    let user = user.map(VerifiedUser::new);
-    let ((result, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let asked = peer.elicit_secret::<DeployToken>("Paste a deploy token.", &pages);
-        let result = match &user {
-            Some(user) => asked.for_user(user).await,
-            None => asked.await,
+    let ((got, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
+        let got = match ask {
+            PageAsk::Secret(user) => {
+                let asked = peer.elicit_secret::<DeployToken>("Paste a deploy token.", &pages);
+                let user = user.map(VerifiedUser::new);
+                let result = match &user {
+                    Some(user) => asked.for_user(user).await,
+                    None => asked.await,
+                };
+                PageGot::of(result.map(|outcome| match outcome {
+                    SecretOutcome::Answered(t) => {
+                        SecretOutcome::Answered(t.token.expose_secret().to_owned())
+                    }
+                    SecretOutcome::Declined => SecretOutcome::Declined,
+                    SecretOutcome::Cancelled => SecretOutcome::Cancelled,
+                    SecretOutcome::Expired => SecretOutcome::Expired,
+                    _ => panic!("an outcome this test does not know"),
+                }))
+            }
+            PageAsk::OAuth(provider) => PageGot::of(
+                peer.elicit_oauth("Sign in to the test provider", &pages, &provider)
+                    .await,
+            ),
         };
-        // What the client was told complete: an answered page's completion
-        // is on its way (sent before the answer was returned), then any
-        // other is already there.
+        // What the client was told complete: a completion is on its way
+        // (sent before the outcome was returned), then any other is
+        // already there.
         let mut completed = Vec::new();
         let mut first = None;
-        if matches!(result, Ok(SecretOutcome::Answered(_))) {
+        if got.completes() {
             let wait = std::time::Duration::from_secs(10);
             first = tokio::time::timeout(wait, notified.recv())
                 .await
@@ -539,20 +859,10 @@ fn rmcp_page(
             let params = notification.params.unwrap_or_default();
             completed.push(params["elicitationId"].as_str().unwrap().to_owned());
         }
-        (result, completed)
+        (got, completed)
     }));
     done.store(true, Ordering::SeqCst);
     let statuses = visitor.join().unwrap();
-    let got = match result {
-        Ok(SecretOutcome::Answered(t)) => PageGot::Answered(t.token.expose_secret().to_owned()),
-        Ok(SecretOutcome::Declined) => PageGot::Declined,
-        Ok(SecretOutcome::Cancelled) => PageGot::Cancelled,
-        Ok(SecretOutcome::Expired) => PageGot::Expired,
-        Ok(_) => PageGot::Other("an outcome this test does not know".into()),
-        Err(ElicitError::NotSent(error)) => PageGot::NotSent(error),
-        Err(ElicitError::PageNotOpened(error)) => PageGot::NotOpened(error.to_string()),
-        Err(other) => PageGot::Other(other.to_string()),
-    };
     let sent = seen
         .iter()
         .filter_map(|request| match request {

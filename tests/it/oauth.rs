@@ -22,12 +22,12 @@ use crate::common::oidc;
 /// The code the scripted provider accepts.
 const CODE: &str = "code-4f1e9b";
 /// The tokens it returns.
-const ACCESS: &str = "access-token-7d0c2a";
+pub(crate) const ACCESS: &str = "access-token-7d0c2a";
 const REFRESH: &str = "refresh-token-91b3e4";
 
 /// What the scripted token endpoint answers.
 #[derive(Clone)]
-enum Script {
+pub(crate) enum Script {
     /// A token for [`CODE`] with the verifier of the flow's challenge,
     /// else `invalid_grant`.
     Token,
@@ -44,7 +44,7 @@ struct Seen {
 }
 
 /// A provider on `127.0.0.1`: `/token`, and `/.well-known/openid-configuration`.
-struct Scripted {
+pub(crate) struct Scripted {
     addr: SocketAddr,
     script: Arc<Mutex<Script>>,
     discovery: Arc<Mutex<String>>,
@@ -52,7 +52,7 @@ struct Scripted {
 }
 
 impl Scripted {
-    fn start(script: Script) -> Self {
+    pub(crate) fn start(script: Script) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let scripted = Self {
@@ -95,7 +95,7 @@ impl Scripted {
         scripted
     }
 
-    fn provider(&self) -> Provider {
+    pub(crate) fn provider(&self) -> Provider {
         Provider::new(
             &format!("http://{}/authorize", self.addr),
             &format!("http://{}/token", self.addr),
@@ -158,7 +158,7 @@ fn read_request(stream: &mut TcpStream) -> (String, Vec<u8>) {
 
 /// An open flow on its own loopback pages.
 struct Flow {
-    _pages: Pages,
+    _pages: Option<Pages>,
     flow: Option<PendingOAuth>,
     addr: SocketAddr,
     path: String,
@@ -174,10 +174,22 @@ impl Flow {
             .unwrap()
             .to_owned();
         Self {
-            _pages: pages.clone(),
+            _pages: Some(pages.clone()),
             flow: Some(flow),
             addr,
             path,
+        }
+    }
+
+    /// The start page at `url` of a flow the test does not hold.
+    fn at(url: &str) -> Self {
+        let rest = url.strip_prefix("http://").expect("a loopback page");
+        let (addr, path) = rest.split_at(rest.find('/').expect("a path"));
+        Self {
+            _pages: None,
+            flow: None,
+            addr: addr.parse().expect("an address"),
+            path: path.to_owned(),
         }
     }
 
@@ -252,6 +264,21 @@ fn callback(flow: &Flow, query: &str, cookie: Option<&str>) -> Reply {
         None => req,
     };
     req.send(flow.addr)
+}
+
+/// The browser's part of the flow whose start page is `url`, with
+/// `scripted` behind it: visits the start page, then comes back to the
+/// callback as the provider sends it, with the code or, when `deny`,
+/// `access_denied`. The statuses it saw.
+pub(crate) fn browser(scripted: &Scripted, url: &str, deny: bool) -> Vec<u16> {
+    let flow = Flow::at(url);
+    let redirect = visit(&flow, scripted);
+    let query = if deny {
+        format!("error=access_denied&state={}", redirect.state())
+    } else {
+        format!("code={CODE}&state={}", redirect.state())
+    };
+    vec![303, callback(&flow, &query, Some(&redirect.cookie)).status]
 }
 
 /// The provider's answer with the code, for the `state` of `redirect`,
@@ -647,7 +674,7 @@ fn a_flow_opened_for_a_user_is_served_to_that_user_only() {
             .unwrap()
             .to_owned();
         Flow {
-            _pages: pages.clone(),
+            _pages: Some(pages.clone()),
             flow: Some(flow),
             addr,
             path,
