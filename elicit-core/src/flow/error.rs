@@ -125,6 +125,7 @@ pub enum ElicitError {
 /// A transport's request that failed: what happened, in words that hold
 /// nothing the client wrote, and the transport's own error
 /// (`agent_client_protocol::Error`, rmcp's `ServiceError`) for your log.
+#[derive(Debug)]
 pub struct RequestError {
     failure: RequestFailure,
     source: Box<dyn StdError + Send + Sync>,
@@ -191,15 +192,6 @@ impl RequestError {
     /// The transport's own error, owned.
     pub fn into_inner(self) -> Box<dyn StdError + Send + Sync> {
         self.source
-    }
-}
-
-impl fmt::Debug for RequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RequestError")
-            .field("failure", &self.failure)
-            .field("source", &self.source)
-            .finish()
     }
 }
 

@@ -6,7 +6,9 @@
 
 use crate::protocol::agent::{UrlOutcome, UrlRequest, VerifiedUser};
 use crate::protocol::{ElicitationId, ElicitationScope};
-use crate::sensitive::{PageError, PageId, Pages, SecretOutcome, SensitiveForm};
+use crate::sensitive::{
+    OpenError, PageError, PageId, Pages, PendingPage, SecretOutcome, SensitiveForm,
+};
 
 use super::{Carrier, ElicitError, Flows};
 
@@ -21,35 +23,11 @@ impl<C: Carrier> Flows<'_, C> {
         pages: &Pages,
         user: Option<&VerifiedUser>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
-        // No page for a client that cannot show one.
-        self.lock()
-            .require_sensitive()
-            .map_err(ElicitError::NotSent)?;
-        let page = match user {
+        let open = || match user {
             Some(user) => pages.open_for::<T>(user, message.clone()),
             None => pages.open::<T>(message.clone()),
-        }
-        .map_err(ElicitError::PageNotOpened)?;
-        let (id, request) = page_request(page.id(), page.url(), message, user);
-        // From here the id is outstanding: abandoned unless completed,
-        // whichever way this future ends (dropped included).
-        let outstanding = Outstanding {
-            flows: self,
-            id: &id,
         };
-        let answer = self.url(scope, request).await?;
-        // Not consented: the page closes as it is dropped.
-        if let Some(ended) = SecretOutcome::unless_consented(&answer) {
-            return Ok(ended);
-        }
-        match page.answer().await {
-            Ok(value) => {
-                self.complete(&id, user).await?;
-                std::mem::forget(outstanding);
-                Ok(SecretOutcome::Answered(value))
-            }
-            Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
-        }
+        self.page(scope, message.clone(), user, open).await
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -64,33 +42,113 @@ impl<C: Carrier> Flows<'_, C> {
         provider: &crate::sensitive::oauth::Provider,
         user: Option<&VerifiedUser>,
     ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        use crate::sensitive::oauth::OAuthOutcome;
+        let open = || match user {
+            Some(user) => pages.open_oauth_for(user, provider),
+            None => pages.open_oauth(provider),
+        };
+        self.page(scope, message, user, open).await
+    }
 
-        // No flow for a client that cannot show a page.
+    /// The flow through a page of the agent's, whatever the page: URL mode
+    /// or nothing (no page is opened for a client without it); the page
+    /// opened, its URL sent (sensitive, bound to `user`), and once the user
+    /// consented, the page's end awaited and, if the interaction ended in
+    /// the browser, the elicitation completed. Whichever way it ends
+    /// without a completion (dropped included), the id is abandoned.
+    async fn page<P: Opened>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        user: Option<&VerifiedUser>,
+        open: impl FnOnce() -> Result<P, OpenError>,
+    ) -> Result<P::Outcome, ElicitError> {
         self.lock()
             .require_sensitive()
             .map_err(ElicitError::NotSent)?;
-        let flow = match user {
-            Some(user) => pages.open_oauth_for(user, provider),
-            None => pages.open_oauth(provider),
-        }
-        .map_err(ElicitError::PageNotOpened)?;
-        let (id, request) = page_request(flow.id(), flow.url(), message, user);
+        let page = open().map_err(ElicitError::PageNotOpened)?;
+        let (id, request) = page_request(page.id(), page.url(), message, user);
         let outstanding = Outstanding {
             flows: self,
             id: &id,
         };
         let answer = self.url(scope, request).await?;
-        // Not consented: the flow ends as it is dropped.
-        if let Some(ended) = OAuthOutcome::unless_consented(&answer) {
+        // Not consented: the page closes as it is dropped.
+        if let Some(ended) = P::unless_consented(&answer) {
             return Ok(ended);
         }
-        let outcome = flow.outcome().await;
-        if outcome.ends_interaction() {
+        let (outcome, ended_in_browser) = page.settle().await?;
+        if ended_in_browser {
             self.complete(&id, user).await?;
             std::mem::forget(outstanding);
         }
         Ok(outcome)
+    }
+}
+
+/// What the page flow needs of the page it opened: a sensitive form's
+/// page, an OAuth flow's start page.
+trait Opened: Send {
+    /// How the flow ends.
+    type Outcome;
+    fn id(&self) -> PageId;
+    fn url(&self) -> &str;
+    /// What the client's answer to the URL request settles: `None` when the
+    /// user consented (the page decides then). An unknown action is not
+    /// consent: the flow ends as cancelled.
+    fn unless_consented(answer: &UrlOutcome) -> Option<Self::Outcome>;
+    /// The page's end, and whether the interaction ended in the browser
+    /// (the client is then told with `elicitation/complete`).
+    fn settle(
+        self,
+    ) -> impl std::future::Future<Output = Result<(Self::Outcome, bool), ElicitError>> + Send;
+}
+
+impl<T: SensitiveForm + Send> Opened for PendingPage<T> {
+    type Outcome = SecretOutcome<T>;
+
+    fn id(&self) -> PageId {
+        PendingPage::id(self)
+    }
+
+    fn url(&self) -> &str {
+        PendingPage::url(self)
+    }
+
+    fn unless_consented(answer: &UrlOutcome) -> Option<SecretOutcome<T>> {
+        SecretOutcome::unless_consented(answer)
+    }
+
+    async fn settle(self) -> Result<(SecretOutcome<T>, bool), ElicitError> {
+        match self.answer().await {
+            Ok(value) => Ok((SecretOutcome::Answered(value), true)),
+            Err(error) => Ok((
+                SecretOutcome::unanswered(error).map_err(ElicitError::Page)?,
+                false,
+            )),
+        }
+    }
+}
+
+#[cfg(feature = "oauth")]
+impl Opened for crate::sensitive::oauth::PendingOAuth {
+    type Outcome = crate::sensitive::oauth::OAuthOutcome;
+
+    fn id(&self) -> PageId {
+        crate::sensitive::oauth::PendingOAuth::id(self)
+    }
+
+    fn url(&self) -> &str {
+        crate::sensitive::oauth::PendingOAuth::url(self)
+    }
+
+    fn unless_consented(answer: &UrlOutcome) -> Option<Self::Outcome> {
+        crate::sensitive::oauth::OAuthOutcome::unless_consented(answer)
+    }
+
+    async fn settle(self) -> Result<(Self::Outcome, bool), ElicitError> {
+        let outcome = self.outcome().await;
+        let ended_in_browser = outcome.ends_interaction();
+        Ok((outcome, ended_in_browser))
     }
 }
 

@@ -33,7 +33,7 @@ pub enum DroppedPart {
     Description,
     /// A `_meta` object (of the form, a property, or an option).
     Meta,
-    /// A string's `pattern`: re-checked by [`outcome`](super::outcome), not by the client.
+    /// A string's `pattern`: re-checked when the answer is read as an [`Outcome`](crate::protocol::agent::Outcome), not by the client.
     Pattern,
     /// An option's `description`.
     OptionDescription {
@@ -62,7 +62,8 @@ impl fmt::Display for DroppedPart {
     }
 }
 
-/// What [`to_mcp_schema`](super::to_mcp_schema) drops from `schema`, in form order.
+/// What the conversion to rmcp's `ElicitationSchema` drops from `schema`, in
+/// form order.
 ///
 /// ```
 /// use elicit_core::Elicit;

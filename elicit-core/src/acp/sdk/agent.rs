@@ -55,7 +55,7 @@ impl Default for AgentElicitations {
 impl AgentElicitations {
     /// A connection whose `initialize` is not recorded yet: every
     /// elicitation is [`NotSent`](ElicitError::NotSent)
-    /// ([`SendError::NotInitialized`], which says where to call it) until
+    /// ([`SendError::NotInitialized`](crate::protocol::agent::SendError::NotInitialized), which says where to call it) until
     /// [`initialize`](Self::initialize).
     pub fn new() -> Self {
         Self::default()
@@ -254,7 +254,8 @@ impl Elicitor {
     /// call (feature `oauth`): opens a flow on `pages`, sends its start page
     /// (the agent's own URL, no secret in it) in URL mode, only if the
     /// client advertised it (otherwise
-    /// [`SendError::SensitiveInputNeedsUrlMode`], and no flow is opened),
+    /// [`SendError::SensitiveInputNeedsUrlMode`](crate::protocol::agent::SendError::SensitiveInputNeedsUrlMode),
+    /// and no flow is opened),
     /// waits for consent, then for the provider's answer at the callback,
     /// which exchanges the code (PKCE S256, one-time `state`). Sends
     /// `elicitation/complete` once the browser is back, and returns the
