@@ -388,12 +388,18 @@ fn the_transport_neutral_layers_import_no_transport() {
 }
 
 /// The flow engine is written once: it imports no transport, and every
-/// transport that sends requests goes through it.
+/// transport goes through it (the ACP SDK's and rmcp's requests, and the
+/// MCP 2026-07-28 rounds, which share its re-ask policy, its error and its
+/// page request).
 #[test]
 fn every_request_transport_goes_through_the_flow_engine() {
     let graph = graph();
     let into_flow = edges_between(&graph, is_transport, |m| within(m, "crate::flow"));
-    for transport in ["crate::acp::sdk::agent", "crate::mcp::carrier"] {
+    for transport in [
+        "crate::acp::sdk::agent",
+        "crate::mcp::carrier",
+        "crate::mcp::rounds",
+    ] {
         assert!(
             into_flow
                 .iter()
@@ -417,6 +423,13 @@ fn the_page_servers_core_imports_no_flow_that_plugs_in() {
         offenders.is_empty(),
         "the page server's core imports a flow: {offenders:#?}"
     );
+    // Nor the flows that use it: the engine imports the page server.
+    let into_engine = edges_between(&graph, core, |m| within(m, "crate::flow"));
+    assert!(
+        into_engine.is_empty(),
+        "the page server's core imports the flow engine: {into_engine:#?}"
+    );
+    assert!(!edges_between(&graph, |m| within(m, "crate::flow"), core).is_empty());
     // The rule sees OAuth's edges into the core.
     assert!(!edges_between(&graph, |m| within(m, "crate::sensitive::oauth"), core).is_empty());
     // And no file of the core names a flow's feature.
