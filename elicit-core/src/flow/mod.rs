@@ -1,7 +1,8 @@
-//! Every elicitation flow, written once for every transport that sends
-//! requests (the ACP SDK, rmcp's server peer on MCP 2025-11-25), and the
-//! calls they return: [`FormCall`] (a form with its bounded re-ask) and,
-//! with feature `sensitive`, [`PageCall`] (a secret page, an OAuth flow).
+//! Every elicitation flow, written once for every transport (the ACP SDK,
+//! rmcp's server peer on MCP 2025-11-25, rmcp's input-required rounds on
+//! MCP 2026-07-28), the calls they return: [`FormCall`] (a form with its
+//! bounded re-ask) and, with feature `sensitive`, [`PageCall`] (a secret
+//! page, an OAuth flow); and their one error, [`ElicitError`].
 //!
 //! You meet these types as what `elicit_form`, `elicit_secret` and
 //! `elicit_oauth` return on every transport, and `.await` them after their
@@ -15,6 +16,18 @@
 //! `elicitation/complete`. The steps between (re-ask, consent, page,
 //! completion) are here, once. The re-ask policy is also what the MCP
 //! 2026-07-28 rounds apply, across calls.
+//!
+//! How it is cut, for whoever adds a transport: the state is sans-IO, as
+//! in `quinn-proto` or `rustls` ([`AgentConnection`] builds each request,
+//! reads each answer and keeps the ids, and does no I/O); the flows are
+//! `async` sequences over a two-method seam a request transport
+//! implements (send `elicitation/create` and wait for the answer, send
+//! `elicitation/complete`), the shape of rmcp's `Peer` and the ACP SDK's
+//! `ConnectionTo`. A transport that cannot wait for an answer in one call
+//! (the 2026-07-28 rounds, where each round ends the tool call) drives the
+//! sans-IO state itself and shares the policy (the re-ask, the page's URL
+//! request). A new request transport is one file: the seam's two methods
+//! and its `Elicitor`.
 
 use std::future::Future;
 use std::sync::{Mutex, MutexGuard, PoisonError};

@@ -3,10 +3,12 @@
 //!   [`Rounds`]): `elicitation/create` requests on the older version,
 //!   input-required rounds (SEP-2322) with a sealed `requestState` on the
 //!   newer, the client's capabilities read per request;
-//! - typed elicitation in one call on rmcp's server peer ([`ElicitExt`]:
-//!   `peer.elicit_form::<T>(message).retry(n).await`, URL mode, sensitive
-//!   input), for MCP 2025-11-25 and earlier (it sends requests, which
-//!   2026-07-28 no longer has);
+//! - typed elicitation in one call, with the ACP SDK's verbs and the same
+//!   [`ElicitError`], for MCP 2025-11-25 and earlier (it sends requests,
+//!   which 2026-07-28 no longer has): on rmcp's server peer ([`ElicitExt`]:
+//!   `peer.elicit_form::<T>(message).retry(n).await`, `elicit_secret`,
+//!   `elicit_oauth`), and on an [`Elicitor`] of the connection's
+//!   [`Elicitations`] (`elicit_url`, `complete`, the same calls);
 //! - underneath, a derived form's schema as rmcp's `ElicitationSchema` (the
 //!   MCP 2025-11-25 shape) and rmcp's `ElicitResult` as a typed
 //!   [`Outcome<T>`], for code that drives rmcp itself.

@@ -1,6 +1,6 @@
-//! Typed elicitation in one call on rmcp's server peer: [`ElicitExt`], the
-//! calls it returns, URL mode and the completion notification. The flows
-//! are `crate::flow`'s, asked through an [`Elicitor`] of their own.
+//! Typed elicitation in one call on rmcp's server peer: [`ElicitExt`]. Its
+//! calls are an [`Elicitor`]'s over a state of their own; the flows are
+//! `crate::flow`'s.
 
 use ::rmcp::{Peer, RoleServer};
 
