@@ -405,6 +405,25 @@ fn a_declined_page_is_closed_and_not_completed() {
     }
 }
 
+/// A page nobody submits expires: `Expired`, the id abandoned, nothing
+/// completed.
+#[test]
+fn an_unsubmitted_page_expires_and_is_not_completed() {
+    for (name, ask) in PAGE_TRANSPORTS {
+        let pages = Pages::loopback().expiry(std::time::Duration::from_millis(300));
+        let run = ask(
+            true,
+            true,
+            pages,
+            PageAsk::Secret(None),
+            Box::new(|_| Vec::new()),
+        );
+        assert_eq!(run.got, PageGot::Expired, "{name}");
+        assert_eq!(run.sent.len(), 1, "{name}");
+        assert!(run.completed.is_empty(), "{name}: {:?}", run.completed);
+    }
+}
+
 #[test]
 fn a_client_without_url_mode_gets_no_page() {
     for (name, ask) in PAGE_TRANSPORTS {
