@@ -191,7 +191,27 @@ impl Elicitor {
     /// An answer with an unknown action, or none, abandons the id. For
     /// sensitive input, mark the request
     /// [`sensitive`](UrlRequest::sensitive): URL mode or nothing, never a
-    /// form.
+    /// form. The same [`UrlRequest`] as on rmcp; ACP's scope comes first,
+    /// as for [`elicit_form`](Self::elicit_form).
+    ///
+    /// ```no_run
+    /// # async fn turn(elicitor: elicit_core::acp::sdk::Elicitor, scope: elicit_core::protocol::ElicitationScope) -> Result<(), elicit_core::flow::ElicitError> {
+    /// use elicit_core::protocol::agent::{UrlOutcome, UrlRequest, VerifiedUser};
+    ///
+    /// let alice = VerifiedUser::new("user-42");
+    /// let request = UrlRequest::new(
+    ///     "Connect your GitHub account.",
+    ///     "https://agent.example.com/connect?elicitation=gh-42",
+    /// )
+    /// .elicitation_id("gh-42")
+    /// .for_user(&alice);
+    /// if let UrlOutcome::Consented(waiting) = elicitor.elicit_url(scope, request).await? {
+    ///     // Later, when your callback saw Alice finish:
+    ///     elicitor.complete(waiting.id(), Some(&alice))?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn elicit_url(
         &self,
         scope: ElicitationScope,
