@@ -115,6 +115,8 @@ pub mod rules;
 mod schema;
 // Sensitive input on a page the agent serves (docs and threat model in the
 // module).
+#[cfg(feature = "redis")]
+pub mod redis;
 #[cfg(feature = "sensitive")]
 pub mod sensitive;
 // The terminal renderer of client requests (docs in the module).

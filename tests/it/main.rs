@@ -25,6 +25,8 @@ mod module_cycles;
 mod oauth;
 mod oidc_provider;
 mod protocol;
+#[cfg(feature = "redis")]
+mod replicas;
 mod rmcp;
 mod roundtrip;
 mod schema;

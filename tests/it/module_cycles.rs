@@ -368,15 +368,24 @@ fn is_transport(module: &str) -> bool {
         .any(|prefix| within(module, prefix))
 }
 
+/// The store adapters: an outside store behind the seams of the page
+/// server and of the rounds (`crate::redis`).
+fn is_store_adapter(module: &str) -> bool {
+    within(module, "crate::redis")
+}
+
 /// The layers of `shared/design.md`: the forms, the protocol, the flows and
 /// the page server are transport-neutral; they import no transport (a
-/// transport imports them). The crate root and the derive's glue
-/// (`__private`) stand outside the layers.
+/// transport imports them). The crate root, the derive's glue
+/// (`__private`) and the store adapters stand outside the layers.
 #[test]
 fn the_transport_neutral_layers_import_no_transport() {
     let graph = graph();
     let neutral = |module: &str| {
-        !is_transport(module) && module != "crate" && !within(module, "crate::__private")
+        !is_transport(module)
+            && !is_store_adapter(module)
+            && module != "crate"
+            && !within(module, "crate::__private")
     };
     let offenders = edges_between(&graph, neutral, is_transport);
     assert!(
@@ -385,6 +394,27 @@ fn the_transport_neutral_layers_import_no_transport() {
     );
     // The rule sees the transports' own edges into the neutral layers.
     assert!(!edges_between(&graph, is_transport, neutral).is_empty());
+}
+
+/// A store adapter implements seams, nothing more: of a transport it
+/// imports only the rounds' used-state seam (`mcp::used`), and nothing
+/// imports it but the crate root.
+#[test]
+fn the_store_adapters_touch_only_the_seams() {
+    let graph = graph();
+    let into_transports = edges_between(&graph, is_store_adapter, is_transport);
+    assert!(
+        into_transports
+            .iter()
+            .all(|edge| edge.ends_with("-> crate::mcp::used")),
+        "a store adapter imports a transport beyond its seam: {into_transports:#?}"
+    );
+    assert!(!into_transports.is_empty(), "the rule sees the seam's edge");
+    let into_adapters = edges_between(&graph, |m| !is_store_adapter(m), is_store_adapter);
+    assert!(
+        into_adapters.iter().all(|edge| edge.starts_with("crate -> ")),
+        "only the crate root imports a store adapter: {into_adapters:#?}"
+    );
 }
 
 /// The flow engine is written once: it imports no transport, and every

@@ -512,26 +512,43 @@ pub(crate) mod hosted {
         }
     }
 
+    impl Reply {
+        /// The binding cookie the reply sets, as `name=value`.
+        pub(crate) fn cookie(&self) -> String {
+            let set = self.headers["set-cookie"].to_str().unwrap();
+            set.split(';').next().unwrap().to_owned()
+        }
+
+        /// The CSRF token of the page it shows.
+        pub(crate) fn csrf(&self) -> String {
+            let at = self.body.find(r#"name="csrf" value=""#).unwrap() + 19;
+            self.body[at..at + 32].to_owned()
+        }
+
+        pub(crate) fn body(&self) -> &str {
+            &self.body
+        }
+
+        /// The same-origin post of this page's form by `user`, bound by
+        /// `cookie`.
+        pub(crate) fn post(&self, path: &str, user: &str, cookie: &str) -> http::request::Builder {
+            http::Request::post(path)
+                .header("x-user", user)
+                .header("cookie", cookie)
+                .header("sec-fetch-site", "same-origin")
+                .header("origin", "https://agent.example.com")
+                .header("content-type", "application/x-www-form-urlencoded")
+        }
+    }
+
     /// `user` opens the page at `path` and submits `fields` (URL-encoded,
     /// without the CSRF token) as a same-origin post: the post's status.
     pub(crate) fn submit_as(pages: &Pages, path: &str, user: &str, fields: &str) -> u16 {
         let shown = call(pages, get(path, Some(user)), "");
         assert_eq!(shown.status, 200, "{}", shown.body);
-        let set = shown.headers["set-cookie"].to_str().unwrap().to_owned();
-        let cookie = set.split(';').next().unwrap().to_owned();
-        let at = shown.body.find(r#"name="csrf" value=""#).unwrap() + 19;
-        let csrf = &shown.body[at..at + 32];
-        call(
-            pages,
-            http::Request::post(path)
-                .header("x-user", user)
-                .header("cookie", &cookie)
-                .header("sec-fetch-site", "same-origin")
-                .header("origin", "https://agent.example.com")
-                .header("content-type", "application/x-www-form-urlencoded"),
-            &format!("csrf={csrf}&{fields}"),
-        )
-        .status
+        let cookie = shown.cookie();
+        let body = format!("csrf={}&{fields}", shown.csrf());
+        call(pages, shown.post(path, user, &cookie), &body).status
     }
 
     #[test]

@@ -126,4 +126,4 @@ pub use rounds::{
     Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig, run_tool,
 };
 pub use state::INVALID_STATE_MESSAGE;
-pub use used::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};
+pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};

@@ -33,6 +33,26 @@ impl StateId {
     }
 }
 
+/// An id as [`StateId::as_str`] writes it (32 lowercase hex digits), for a
+/// store that reads its ids back.
+impl std::str::FromStr for StateId {
+    type Err = BadStateId;
+
+    fn from_str(text: &str) -> Result<Self, BadStateId> {
+        let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+        if text.len() == 32 && text.chars().all(hex) {
+            Ok(Self(text.to_owned()))
+        } else {
+            Err(BadStateId)
+        }
+    }
+}
+
+/// Text that is not a [`StateId`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a requestState id is 32 lowercase hex digits")]
+pub struct BadStateId;
+
 impl fmt::Debug for StateId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "StateId({})", self.0)

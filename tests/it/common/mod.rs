@@ -7,6 +7,7 @@ pub mod http;
 pub mod oidc;
 pub mod page_body;
 pub mod readme;
+pub mod redis;
 pub mod sensitive;
 
 use std::collections::{BTreeSet, HashSet};

@@ -1,0 +1,39 @@
+//! Several replicas behind one URL (feature `redis`): the stores of a hosted
+//! server in Redis, so that no request needs the replica that began its
+//! flow.
+//!
+//! - [`RedisStore`] (with feature `sensitive`): the page server's pages.
+//!   Any replica serves any page; the answer reaches the replica whose
+//!   agent waits for it (`BLPOP`, no polling). The submitted secret and the
+//!   page's binding tokens are sealed with [`SealingKeys`] before they reach
+//!   Redis.
+//! - [`RedisUsedStates`] (with feature `rmcp`): a sealed `requestState` of
+//!   the MCP 2026-07-28 rounds is good for one call on any replica.
+//!
+//! Each store method is one atomic step (a Lua script or one command), and
+//! every key expires. The replicas share one [`Redis`] address, one
+//! keyring for `requestState` (`RoundsConfig::new` with rmcp's
+//! `RequestStateCodec::new_with_keyring`) and one [`SealingKeys`].
+//!
+//! # Threat model, the store's rows
+//!
+//! | who | can | finds |
+//! |---|---|---|
+//! | reads Redis (a dump, its replica, its network) | read every key | messages, schemas, user ids, page states: no secret, no binding cookie, no CSRF token (sealed) |
+//! | writes Redis | change or swap blobs | a blob that does not open (its key's place is its associated data): the page shows an error, the flow fails, nothing is accepted |
+//! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
+//! | stops Redis | fail every step | the pages and calls in flight fail cleanly (an error page, a failed tool call); the next command opens a new connection |
+
+mod conn;
+#[cfg(feature = "sensitive")]
+mod pages;
+mod seal;
+#[cfg(feature = "rmcp")]
+mod used;
+
+pub use conn::{COMMAND_TIMEOUT, Redis};
+#[cfg(feature = "sensitive")]
+pub use pages::{KEPT_AFTER_EXPIRY, RedisStore};
+pub use seal::SealingKeys;
+#[cfg(feature = "rmcp")]
+pub use used::RedisUsedStates;

@@ -1,0 +1,419 @@
+//! [`RedisStore`]: the page server's pages in Redis, so any replica serves
+//! any page and the answer reaches the replica that asked.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures::channel::oneshot;
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+use zeroize::Zeroizing;
+
+use crate::Content;
+use crate::sensitive::{
+    Binding, End, PageId, PageState, Record, Store, StoreError, Submission, Waiting,
+};
+
+use super::{Redis, SealingKeys};
+
+/// How long a page's keys outlive its expiry: a late visitor still sees how
+/// it ended, and a later round (MCP 2026-07-28) can still read its answer.
+pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
+
+/// The page server's [`Store`] in Redis (features `redis` and
+/// `sensitive`): every replica behind one URL serves every page, whichever
+/// opened it, and the answer reaches the replica whose agent waits for it.
+///
+/// What is where (under the prefix of [`Redis`]):
+///
+/// | key | holds | until |
+/// |---|---|---|
+/// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + [`KEPT_AFTER_EXPIRY`] |
+/// | `page:<id>:end` (list) | how it ended, the submission included, **sealed** | the same |
+/// | `pages:open` (sorted set) | the open pages' ids by expiry: the cap on open pages, across replicas | each until its page ends or expires |
+///
+/// The submitted secret and the binding tokens are sealed with
+/// [`SealingKeys`] (ChaCha20-Poly1305, the key's place as associated data):
+/// someone who reads Redis (a dump, a replica of it, its network) finds no
+/// secret, no cookie and no CSRF token in clear. The message, the schema
+/// and the user's id are not secret and stay readable.
+///
+/// Every method is one atomic step: a Lua script (insert, bind, end) or
+/// one command. Waiting for an answer is `BLPOP` on the page's end list, on
+/// a connection of its own in a thread of its own: no polling, and an end
+/// pushed before anyone waits is not lost.
+///
+/// ```no_run
+/// use elicit_core::redis::{Redis, RedisStore, SealingKeys};
+/// use elicit_core::sensitive::Pages;
+///
+/// # fn pages(verifier: impl elicit_core::sensitive::UserVerifier) -> Result<Pages, Box<dyn std::error::Error>> {
+/// let redis = Redis::open("redis://127.0.0.1:6379/")?;
+/// // The same 32 bytes on every replica, from your secret store.
+/// let keys = SealingKeys::new(1, [42; 32]);
+/// let pages = Pages::hosted("https://agent.example.com/elicit", verifier)?
+///     .store(RedisStore::new(redis, keys));
+/// # Ok(pages)
+/// # }
+/// ```
+pub struct RedisStore {
+    redis: Redis,
+    keys: SealingKeys,
+    /// The pages this process waits for: one waiter per page.
+    waited: Arc<Mutex<HashSet<PageId>>>,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("redis", &self.redis)
+            .field("keys", &self.keys)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisStore {
+    /// Pages in `redis`, what must not be read there sealed with `keys`.
+    pub fn new(redis: Redis, keys: SealingKeys) -> Self {
+        Self {
+            redis,
+            keys,
+            waited: Arc::default(),
+        }
+    }
+
+    fn page_key(&self, id: &PageId) -> String {
+        self.redis.key(format_args!("page:{id}"))
+    }
+
+    fn end_key(&self, id: &PageId) -> String {
+        self.redis.key(format_args!("page:{id}:end"))
+    }
+
+    fn open_key(&self) -> String {
+        self.redis.key(format_args!("pages:open"))
+    }
+
+    fn seal(&self, plaintext: &[u8], place: &str) -> Result<Vec<u8>, StoreError> {
+        self.keys
+            .seal(plaintext, place.as_bytes())
+            .map_err(|error| StoreError::Backend(Box::new(error)))
+    }
+}
+
+/// A Redis failure, as the store's.
+fn backend(error: redis::RedisError) -> StoreError {
+    StoreError::Backend(Box::new(error))
+}
+
+/// A record or an end this store cannot read back (another deployment's
+/// key, a changed byte): refused, never guessed.
+#[derive(Debug, thiserror::Error)]
+#[error("page `{0}` in Redis does not open with these sealing keys, or is not a page's")]
+struct Unreadable(PageId);
+
+fn unreadable(id: &PageId) -> StoreError {
+    StoreError::Backend(Box::new(Unreadable(*id)))
+}
+
+fn millis(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn state_name(state: PageState) -> &'static str {
+    match state {
+        PageState::Open => "open",
+        PageState::Answered => "answered",
+        PageState::Expired => "expired",
+        PageState::Cancelled => "cancelled",
+    }
+}
+
+fn state_of(name: &str) -> Option<PageState> {
+    Some(match name {
+        "open" => PageState::Open,
+        "answered" => PageState::Answered,
+        "expired" => PageState::Expired,
+        "cancelled" => PageState::Cancelled,
+        _ => return None,
+    })
+}
+
+/// Adds an open page unless the cap is reached or the id is taken. The
+/// cap counts the open pages of every replica, by Redis's clock.
+const INSERT: &str = r"
+local now = redis.call('TIME')
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now_ms)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
+redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
+return 'ok'
+";
+
+/// Binds an open, unbound page; the binding in force afterwards.
+const BIND: &str = r"
+if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return false end
+local bound = redis.call('HGET', KEYS[1], 'binding')
+if bound then return bound end
+redis.call('HSET', KEYS[1], 'binding', ARGV[1])
+return ARGV[1]
+";
+
+/// Ends an open page: its state, its sealed end for the waiter, out of the
+/// open set. Only the first end counts.
+const END: &str = r"
+if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 1
+";
+
+/// How a page ended, as sealed: the submission's values and its secrets.
+#[derive(Serialize)]
+struct EndOut<'a> {
+    end: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<&'a Content>,
+    secrets: BTreeMap<&'a str, &'a str>,
+}
+
+#[derive(Deserialize)]
+struct EndIn {
+    end: String,
+    #[serde(default)]
+    values: Option<Content>,
+    #[serde(default)]
+    secrets: BTreeMap<String, String>,
+}
+
+fn end_plaintext(end: &End) -> Zeroizing<Vec<u8>> {
+    let out = match end {
+        End::Answered(submission) => EndOut {
+            end: "answered",
+            values: Some(&submission.values),
+            secrets: submission
+                .secrets
+                .iter()
+                .map(|(name, secret)| (name.as_str(), secret.expose_secret()))
+                .collect(),
+        },
+        End::Expired => EndOut {
+            end: "expired",
+            values: None,
+            secrets: BTreeMap::new(),
+        },
+        End::Cancelled => EndOut {
+            end: "cancelled",
+            values: None,
+            secrets: BTreeMap::new(),
+        },
+    };
+    let mut buffer = Zeroizing::new(Vec::new());
+    serde_json::to_writer(&mut *buffer, &out).expect("an end serializes");
+    buffer
+}
+
+fn end_of(plaintext: &[u8]) -> Option<End> {
+    let read: EndIn = serde_json::from_slice(plaintext).ok()?;
+    Some(match read.end.as_str() {
+        "answered" => End::Answered(Submission {
+            values: read.values.unwrap_or_default(),
+            secrets: read
+                .secrets
+                .into_iter()
+                .map(|(name, secret)| (name, SecretString::from(secret)))
+                .collect(),
+        }),
+        "expired" => End::Expired,
+        "cancelled" => End::Cancelled,
+        _ => return None,
+    })
+}
+
+impl Store for RedisStore {
+    fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
+        let kept = millis(record.expires_at + KEPT_AFTER_EXPIRY);
+        let state = state_name(record.state);
+        let expires = millis(record.expires_at);
+        let stored = Record {
+            binding: None,
+            ..record
+        };
+        let json = serde_json::to_string(&stored).map_err(|e| StoreError::Backend(Box::new(e)))?;
+        let page = self.page_key(&id);
+        let open = self.open_key();
+        let answer: String = self
+            .redis
+            .with(|connection| {
+                redis::Script::new(INSERT)
+                    .key(&page)
+                    .key(&open)
+                    .arg(id.to_string())
+                    .arg(&json)
+                    .arg(expires)
+                    .arg(kept)
+                    .arg(max_open)
+                    .arg(state)
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        match answer.as_str() {
+            "ok" => Ok(()),
+            "full" => Err(StoreError::Full { max: max_open }),
+            _ => Err(StoreError::Taken(id)),
+        }
+    }
+
+    fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
+        let page = self.page_key(id);
+        let fields: BTreeMap<String, Vec<u8>> = self
+            .redis
+            .with(|connection| redis::cmd("HGETALL").arg(&page).query(connection))
+            .map_err(backend)?;
+        let Some(json) = fields.get("record") else {
+            return Ok(None);
+        };
+        let mut record: Record = serde_json::from_slice(json).map_err(|_| unreadable(id))?;
+        record.state = fields
+            .get("state")
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .and_then(state_of)
+            .ok_or_else(|| unreadable(id))?;
+        record.binding = match fields.get("binding") {
+            None => None,
+            Some(sealed) => Some(self.binding_of(id, sealed)?),
+        };
+        Ok(Some(record))
+    }
+
+    fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
+        let page = self.page_key(id);
+        let plaintext = Zeroizing::new(
+            serde_json::to_vec(&binding).map_err(|e| StoreError::Backend(Box::new(e)))?,
+        );
+        let sealed = self.seal(&plaintext, &format!("{page}:binding"))?;
+        let bound: Option<Vec<u8>> = self
+            .redis
+            .with(|connection| {
+                redis::Script::new(BIND)
+                    .key(&page)
+                    .arg(&sealed)
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        bound.map(|sealed| self.binding_of(id, &sealed)).transpose()
+    }
+
+    fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+        let state = state_name(match &end {
+            End::Answered(_) => PageState::Answered,
+            End::Expired => PageState::Expired,
+            End::Cancelled => PageState::Cancelled,
+        });
+        let (page, list) = (self.page_key(id), self.end_key(id));
+        let sealed = self.seal(&end_plaintext(&end), &list)?;
+        let open = self.open_key();
+        let ended: i64 = self
+            .redis
+            .with(|connection| {
+                redis::Script::new(END)
+                    .key(&page)
+                    .key(&list)
+                    .key(&open)
+                    .arg(state)
+                    .arg(&sealed)
+                    .arg(id.to_string())
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        Ok(ended == 1)
+    }
+
+    fn wait(&self, id: &PageId) -> Result<Waiting, StoreError> {
+        let Some(record) = self.get(id)? else {
+            return Err(StoreError::Unknown(*id));
+        };
+        if !self
+            .waited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(*id)
+        {
+            return Err(StoreError::AlreadyWaited(*id));
+        }
+        let (sender, receiver) = oneshot::channel();
+        let list = self.end_key(id);
+        let (redis, keys, waited, id) = (
+            self.redis.clone(),
+            self.keys.clone(),
+            self.waited.clone(),
+            *id,
+        );
+        // Until the page's keys go: then it has ended, or never will.
+        let until = record.expires_at + KEPT_AFTER_EXPIRY;
+        std::thread::Builder::new()
+            .name(format!("elicit-redis-wait-{id}"))
+            .spawn(move || {
+                let end = blocking_pop(&redis, &list, until)
+                    .and_then(|sealed| keys.open(&sealed, list.as_bytes()))
+                    .and_then(|plaintext| end_of(&plaintext));
+                waited
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&id);
+                if let Some(end) = end {
+                    let _ = sender.send(end);
+                }
+            })
+            .map_err(|e| StoreError::Backend(Box::new(e)))?;
+        Ok(Waiting::new(async move { receiver.await.ok() }))
+    }
+
+    fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+        let (page, list, open) = (self.page_key(id), self.end_key(id), self.open_key());
+        self.redis
+            .with(|connection| {
+                redis::pipe()
+                    .atomic()
+                    .del(&page)
+                    .del(&list)
+                    .zrem(&open, id.to_string())
+                    .query::<()>(connection)
+            })
+            .map_err(backend)
+    }
+}
+
+impl RedisStore {
+    fn binding_of(&self, id: &PageId, sealed: &[u8]) -> Result<Binding, StoreError> {
+        let place = format!("{}:binding", self.page_key(id));
+        let plaintext = self
+            .keys
+            .open(sealed, place.as_bytes())
+            .ok_or_else(|| unreadable(id))?;
+        serde_json::from_slice(&plaintext).map_err(|_| unreadable(id))
+    }
+}
+
+/// `BLPOP` on `list` until `until`, on a connection of its own; `None` when
+/// nothing came by then or Redis failed (the waiter then sees no end: the
+/// flow fails as cancelled, cleanly).
+fn blocking_pop(redis: &Redis, list: &str, until: SystemTime) -> Option<Vec<u8>> {
+    let left = until.duration_since(SystemTime::now()).ok()?;
+    // The server's timeout, and the socket's a little longer.
+    let mut connection = redis.dedicated(Some(left + Duration::from_secs(5))).ok()?;
+    let popped: Option<(String, Vec<u8>)> = redis::cmd("BLPOP")
+        .arg(list)
+        .arg(left.as_secs_f64().max(0.001))
+        .query(&mut connection)
+        .ok()?;
+    popped.map(|(_, sealed)| sealed)
+}

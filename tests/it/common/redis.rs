@@ -1,0 +1,113 @@
+//! A `redis-server` of the test's own on a loopback port (Debian's package,
+//! installed by `.ci/services-deps`), stopped when dropped. Without the
+//! binary the tests that need it are skipped, unless `ELICIT_REDIS_REQUIRED`
+//! is set (as `.ci/run` does), when they fail.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct RedisServer {
+    child: Option<Child>,
+    pub port: u16,
+    dir: PathBuf,
+}
+
+/// A fresh server, or `None` (the test returns) where `redis-server` is
+/// not installed and not required.
+pub fn start() -> Option<RedisServer> {
+    let installed = Command::new("redis-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !installed {
+        assert!(
+            std::env::var_os("ELICIT_REDIS_REQUIRED").is_none(),
+            "redis-server is required (ELICIT_REDIS_REQUIRED): install it with .ci/services-deps"
+        );
+        eprintln!("skipped: no redis-server (install it with .ci/services-deps)");
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("elicit-redis-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = RedisServer {
+        child: None,
+        port,
+        dir,
+    };
+    server.spawn();
+    Some(server)
+}
+
+impl RedisServer {
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn spawn(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        // Ready when it answers PING (bounded: it starts in milliseconds).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.command("PING").as_deref() != Some("+PONG") {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops it (its data is gone: no persistence) and starts it again on
+    /// the same port.
+    pub fn restart(&mut self) {
+        self.stop();
+        self.spawn();
+    }
+
+    /// Stops it.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// One inline command's first reply line, or `None` when nothing
+    /// answers.
+    pub fn command(&self, command: &str) -> Option<String> {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+        stream.write_all(format!("{command}\r\n").as_bytes()).ok()?;
+        let mut reply = Vec::new();
+        let mut byte = [0u8; 1];
+        while !reply.ends_with(b"\r\n") {
+            if stream.read(&mut byte).ok()? == 0 {
+                break;
+            }
+            reply.push(byte[0]);
+        }
+        Some(String::from_utf8_lossy(&reply).trim_end().to_owned())
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

@@ -1,0 +1,251 @@
+//! Feature `redis`: several replicas on one Redis (`redis-server` of the
+//! test's own, `common::redis`). Each replica here is a `Pages` or a store
+//! of its own, with its own connection, sharing only Redis and the keys,
+//! as processes behind a load balancer would.
+
+use std::time::{Duration, SystemTime};
+
+use elicit_core::mcp::{StateId, UsedStates, UsedStatesError};
+use elicit_core::protocol::agent::VerifiedUser;
+use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
+use elicit_core::sensitive::{
+    End, ExposeSecret, PageState, Pages, Record, SecretString, Store, StoreError, Submission,
+};
+
+use crate::common::redis::{RedisServer, start};
+use crate::common::sensitive::{Connect, SECRET};
+use crate::sensitive_server::hosted::{call, get, pages as hosted};
+
+/// The keys every replica of these tests shares.
+fn keys() -> SealingKeys {
+    SealingKeys::new(1, [7; 32])
+}
+
+/// A replica's hosted pages on `server`'s Redis.
+fn replica(server: &RedisServer) -> Pages {
+    let redis = Redis::open(&server.url()).unwrap();
+    hosted().store(RedisStore::new(redis, keys()))
+}
+
+/// Every value in `server`'s Redis, as bytes: what someone who reads Redis
+/// finds.
+fn dump(server: &RedisServer) -> Vec<Vec<u8>> {
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut connection = client.get_connection().unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut connection).unwrap();
+    let mut values = Vec::new();
+    for key in keys {
+        let kind: String = redis::cmd("TYPE").arg(&key).query(&mut connection).unwrap();
+        let found: Vec<Vec<u8>> = match kind.as_str() {
+            "string" => vec![redis::cmd("GET").arg(&key).query(&mut connection).unwrap()],
+            "hash" => redis::cmd("HGETALL")
+                .arg(&key)
+                .query(&mut connection)
+                .unwrap(),
+            "list" => redis::cmd("LRANGE")
+                .arg(&key)
+                .arg(0)
+                .arg(-1)
+                .query(&mut connection)
+                .unwrap(),
+            "zset" => redis::cmd("ZRANGE")
+                .arg(&key)
+                .arg(0)
+                .arg(-1)
+                .query(&mut connection)
+                .unwrap(),
+            other => panic!("a key of type {other}: {key}"),
+        };
+        values.push(key.into_bytes());
+        values.extend(found);
+    }
+    values
+}
+
+fn contains(values: &[Vec<u8>], needle: &str) -> bool {
+    values
+        .iter()
+        .any(|value| value.windows(needle.len()).any(|w| w == needle.as_bytes()))
+}
+
+/// Alice's page, opened on replica A, is refused to Bob and answered by
+/// Alice through replica B; the agent on A gets the answer. Redis holds no
+/// secret, no binding cookie and no CSRF token in clear.
+#[test]
+fn a_page_opened_on_one_replica_is_answered_through_another() {
+    let Some(server) = start() else { return };
+    let (a, b) = (replica(&server), replica(&server));
+    let alice = VerifiedUser::new("alice");
+    let page = a.open_for::<Connect>(&alice, "Connect Acme").unwrap();
+    let path = format!("/elicit/{}", page.id());
+    let waiter = std::thread::spawn(move || futures::executor::block_on(page.answer()));
+
+    // Bob, on B: refused, no cookie.
+    let refused = call(&b, get(&path, Some("bob")), "");
+    assert_eq!(refused.status, 403);
+    // Alice on B: the page, served from Redis.
+    let shown = call(&b, get(&path, Some("alice")), "");
+    assert_eq!(shown.status, 200);
+    let cookie = shown.cookie();
+    let csrf = shown.csrf();
+    // She posts through A (any replica will do).
+    let posted = call(
+        &a,
+        shown.post(&path, "alice", &cookie),
+        &format!("csrf={csrf}&account=acme&token={SECRET}"),
+    );
+    assert_eq!(posted.status, 200);
+    let connect = waiter.join().unwrap().expect("the answer reached A");
+    assert_eq!(connect.account, "acme");
+    assert_eq!(connect.token.expose_secret(), SECRET);
+
+    let values = dump(&server);
+    assert!(!values.is_empty());
+    for (what, needle) in [
+        ("the secret", SECRET),
+        ("the binding cookie", cookie.split_once('=').unwrap().1),
+        ("the CSRF token", csrf.as_str()),
+    ] {
+        assert!(!contains(&values, needle), "{what} is in Redis in clear");
+    }
+    // A late visit on B sees it answered.
+    let late = call(&b, get(&path, Some("alice")), "");
+    assert_ne!(late.status, 200);
+}
+
+/// The store's own steps: a submission ended while nobody waits sits in
+/// Redis sealed, and is delivered whole to the waiter that comes later;
+/// only the first end counts; the cap counts every replica's open pages.
+#[test]
+fn an_end_waits_in_redis_sealed_until_its_waiter_takes_it() {
+    let Some(server) = start() else { return };
+    let redis = || Redis::open(&server.url()).unwrap();
+    let (a, b) = (
+        RedisStore::new(redis(), keys()),
+        RedisStore::new(redis(), keys()),
+    );
+    let record = || Record {
+        message: "m".into(),
+        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
+        secrets: vec!["token".into()],
+        user: Some("alice".into()),
+        expires_at: SystemTime::now() + Duration::from_secs(60),
+        binding: None,
+        state: PageState::Open,
+    };
+    let id = "0123456789abcdef0123456789abcdef".parse().unwrap();
+    a.insert(id, record(), 2).unwrap();
+    assert!(matches!(
+        b.insert(id, record(), 2),
+        Err(StoreError::Taken(_))
+    ));
+    let other = "fedcba9876543210fedcba9876543210".parse().unwrap();
+    b.insert(other, record(), 2).unwrap();
+    let third = "00000000000000000000000000000003".parse().unwrap();
+    assert!(matches!(
+        a.insert(third, record(), 2),
+        Err(StoreError::Full { max: 2 })
+    ));
+
+    let submission = Submission::new()
+        .value("account", "acme".into())
+        .secret("token", SecretString::from(SECRET));
+    assert!(b.end(&id, End::Answered(submission)).unwrap());
+    assert!(
+        !a.end(&id, End::Cancelled).unwrap(),
+        "only the first end counts"
+    );
+    assert_eq!(a.get(&id).unwrap().unwrap().state, PageState::Answered);
+    assert!(
+        !contains(&dump(&server), SECRET),
+        "the end is sealed in Redis"
+    );
+
+    let end = futures::executor::block_on(a.wait(&id).unwrap()).expect("the end");
+    let End::Answered(submission) = end else {
+        panic!("answered: {end:?}")
+    };
+    assert_eq!(submission.values()["account"], "acme");
+    // Ended, the page no longer counts against the cap.
+    a.insert(third, record(), 2).unwrap();
+}
+
+/// Keys that differ: a replica with other sealing keys cannot read the
+/// pages (it fails, it does not guess).
+#[test]
+fn a_replica_with_other_keys_reads_nothing() {
+    let Some(server) = start() else { return };
+    let a = replica(&server);
+    let page = a
+        .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+        .unwrap();
+    let path = format!("/elicit/{}", page.id());
+    assert_eq!(call(&a, get(&path, Some("alice")), "").status, 200);
+    let stranger = hosted().store(RedisStore::new(
+        Redis::open(&server.url()).unwrap(),
+        SealingKeys::new(1, [8; 32]),
+    ));
+    let refused = call(&stranger, get(&path, Some("alice")), "");
+    assert_ne!(refused.status, 200);
+    assert!(!refused.body().contains("account"), "no page is shown");
+}
+
+/// A `requestState` used on one replica is refused on every other; the
+/// record goes when the state expires.
+#[test]
+fn a_state_used_on_one_replica_is_refused_on_another() {
+    let Some(server) = start() else { return };
+    let replica = || RedisUsedStates::new(Redis::open(&server.url()).unwrap());
+    let (a, b) = (replica(), replica());
+    let expires = SystemTime::now() + Duration::from_secs(60);
+    let id = "0123456789abcdef0123456789abcdef"
+        .parse::<StateId>()
+        .unwrap();
+    assert!(a.first_use(&id, expires).unwrap());
+    assert!(!b.first_use(&id, expires).unwrap());
+    assert!(!a.first_use(&id, expires).unwrap());
+    let ttl: i64 = server
+        .command(&format!("PTTL elicit:state:{id}"))
+        .unwrap()
+        .trim_start_matches(':')
+        .parse()
+        .unwrap();
+    assert!((1..=60_000).contains(&ttl), "{ttl}");
+}
+
+/// Redis stops: every step fails cleanly (an error, no panic); it comes
+/// back (empty): the next steps work without restarting the replica.
+#[test]
+fn a_redis_restart_fails_cleanly_and_the_replicas_recover() {
+    let Some(mut server) = start() else { return };
+    let used = RedisUsedStates::new(Redis::open(&server.url()).unwrap());
+    let expires = SystemTime::now() + Duration::from_secs(60);
+    let id = |n: u8| format!("{n:032x}").parse::<StateId>().unwrap();
+    assert!(used.first_use(&id(1), expires).unwrap());
+
+    server.stop();
+    assert!(matches!(
+        used.first_use(&id(2), expires),
+        Err(UsedStatesError::Backend(_))
+    ));
+    let pages = replica(&server);
+    assert!(
+        pages
+            .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+            .is_err()
+    );
+
+    server.restart();
+    // The first step after the restart may still meet the old connection.
+    let first = used.first_use(&id(3), expires);
+    if let Err(error) = &first {
+        assert!(matches!(error, UsedStatesError::Backend(_)), "{error:?}");
+    }
+    assert!(used.first_use(&id(4), expires).unwrap());
+    let page = pages
+        .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+        .or_else(|_| pages.open_for::<Connect>(&VerifiedUser::new("alice"), "m"))
+        .expect("the page server recovered");
+    let path = format!("/elicit/{}", page.id());
+    assert_eq!(call(&pages, get(&path, Some("alice")), "").status, 200);
+}
