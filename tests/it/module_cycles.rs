@@ -412,7 +412,9 @@ fn the_store_adapters_touch_only_the_seams() {
     assert!(!into_transports.is_empty(), "the rule sees the seam's edge");
     let into_adapters = edges_between(&graph, |m| !is_store_adapter(m), is_store_adapter);
     assert!(
-        into_adapters.iter().all(|edge| edge.starts_with("crate -> ")),
+        into_adapters
+            .iter()
+            .all(|edge| edge.starts_with("crate -> ")),
         "only the crate root imports a store adapter: {into_adapters:#?}"
     );
 }

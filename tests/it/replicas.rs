@@ -249,3 +249,181 @@ fn a_redis_restart_fails_cleanly_and_the_replicas_recover() {
     let path = format!("/elicit/{}", page.id());
     assert_eq!(call(&pages, get(&path, Some("alice")), "").status, 200);
 }
+
+/// The sensitive form of the rounds test.
+#[derive(elicit_core::Elicit, Debug)]
+#[elicit(sensitive)]
+struct Token {
+    /// The token.
+    #[secret]
+    #[elicit(length(min = 12))]
+    token: SecretString,
+}
+
+/// One replica of a hosted MCP server: its own rounds config (the shared
+/// keyring, used states in Redis) and its own pages (in Redis).
+struct Replica {
+    config: elicit_core::mcp::RoundsConfig,
+    pages: Pages,
+}
+
+/// A balancer in front of three replicas: the calls go to the replicas of
+/// `order`, in turn. Records which replica served each call.
+#[derive(Clone)]
+struct Balanced {
+    replicas: std::sync::Arc<Vec<Replica>>,
+    order: Vec<usize>,
+    served: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl ::rmcp::ServerHandler for Balanced {
+    fn get_info(&self) -> ::rmcp::model::ServerConfig {
+        ::rmcp::model::ServerConfig::new(
+            ::rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        request: ::rmcp::model::CallToolRequestParams,
+        context: ::rmcp::service::RequestContext<::rmcp::RoleServer>,
+    ) -> Result<::rmcp::model::CallToolResponse, ::rmcp::model::ErrorData> {
+        use elicit_core::mcp::{Asked, run_tool};
+        use elicit_core::sensitive::SecretOutcome;
+        use rmcp::model::{CallToolResult, ContentBlock};
+
+        let n = {
+            let mut served = self.served.lock().unwrap();
+            let n = self.order[served.len() % self.order.len()];
+            served.push(n);
+            n
+        };
+        let replica = &self.replicas[n];
+        let pages = replica.pages.clone();
+        let asked = run_tool(&context, &request, &replica.config, |r| {
+            Some(
+                match r.secret::<Token>("token", "Paste your token.", &pages)? {
+                    Ok(SecretOutcome::Answered(t)) => {
+                        format!("a token of {} characters", t.token.expose_secret().len())
+                    }
+                    Ok(other) => format!("{other:?}"),
+                    Err(error) => format!("error: {error}"),
+                },
+            )
+        });
+        Ok(match asked.await? {
+            Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
+            Asked::Respond(response) => response,
+        })
+    }
+}
+
+/// Alice, shown the page's URL: Bob is refused it, she submits it through
+/// replica `through`'s page service, then says yes.
+#[derive(Clone)]
+struct Alice {
+    through: Pages,
+    statuses: std::sync::Arc<std::sync::Mutex<Vec<u16>>>,
+}
+
+impl ::rmcp::ClientHandler for Alice {
+    fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
+        let mut capabilities = ::rmcp::model::ClientCapabilities::default();
+        capabilities.elicitation = Some(
+            ::rmcp::model::ElicitationCapability::new()
+                .with_url(::rmcp::model::UrlElicitationCapability::new()),
+        );
+        ::rmcp::model::InitializeRequestParams::new(
+            capabilities,
+            ::rmcp::model::Implementation::new("alice", "0"),
+        )
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
+        _context: ::rmcp::service::RequestContext<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, ::rmcp::model::ErrorData> {
+        use crate::sensitive_server::hosted::submit_as;
+        use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+
+        let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+            return Err(::rmcp::model::ErrorData::internal_error(
+                "a form was not expected",
+                None,
+            ));
+        };
+        let path = url
+            .strip_prefix("https://agent.example.com")
+            .expect("the hosted pages' URL")
+            .to_owned();
+        let through = self.through.clone();
+        let statuses = tokio::task::spawn_blocking(move || {
+            let bob = call(&through, get(&path, Some("bob")), "").status;
+            let alice = submit_as(&through, &path, "alice", "token=tok-0123456789");
+            [bob, alice]
+        })
+        .await
+        .unwrap();
+        self.statuses.lock().unwrap().extend(statuses);
+        Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+}
+
+/// MCP 2026-07-28 across replicas: round 1 on replica A opens Alice's page
+/// (the user from `RoundsConfig::principal`); she submits it through
+/// replica B, Bob refused there; round 2, on replica C, reads the answer.
+/// The replicas share the `requestState` keyring, Redis and the sealing
+/// keys, nothing else.
+#[test]
+fn a_secret_page_in_rounds_is_opened_on_a_answered_through_b_and_read_on_c() {
+    use elicit_core::mcp::RoundsConfig;
+    use rmcp::ServiceExt;
+    use rmcp::model::RequestStateCodec;
+
+    let Some(server) = start() else { return };
+    let key = vec![42u8; 32];
+    let replica = || Replica {
+        config: RoundsConfig::new(RequestStateCodec::try_new(key.clone()).unwrap())
+            .principal(|_| "alice".to_owned())
+            .used_states(RedisUsedStates::new(Redis::open(&server.url()).unwrap())),
+        pages: replica(&server),
+    };
+    let replicas = std::sync::Arc::new(vec![replica(), replica(), replica()]);
+    // A, then C; the page is submitted through B.
+    let balanced = Balanced {
+        replicas: replicas.clone(),
+        order: vec![0, 2],
+        served: std::sync::Arc::default(),
+    };
+    let alice = Alice {
+        through: replicas[1].pages.clone(),
+        statuses: std::sync::Arc::default(),
+    };
+    let text = crate::rmcp::runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let served = balanced.clone();
+        let server = tokio::spawn(async move {
+            let running = served.serve(server_io).await.unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running =
+            crate::rmcp::connect_at(&alice, client_io, crate::rmcp::Version::Modern).await;
+        let result = running
+            .call_tool(::rmcp::model::CallToolRequestParams::new("tool"))
+            .await
+            .unwrap();
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        result.content[0].as_text().unwrap().text.clone()
+    });
+    assert_eq!(text, "a token of 14 characters");
+    assert_eq!(
+        *balanced.served.lock().unwrap(),
+        [0, 2],
+        "round 1 on A, round 2 on C"
+    );
+    assert_eq!(*alice.statuses.lock().unwrap(), [403, 200]);
+}

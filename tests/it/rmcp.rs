@@ -547,7 +547,7 @@ pub(crate) enum Version {
 const VERSIONS: [Version; 2] = [Version::Legacy, Version::Modern];
 
 /// Connects `client` on `io` at `version`.
-async fn connect_at<S: ClientHandler + Clone>(
+pub(crate) async fn connect_at<S: ClientHandler + Clone>(
     client: &S,
     io: tokio::io::DuplexStream,
     version: Version,

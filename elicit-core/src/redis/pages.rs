@@ -40,9 +40,11 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 /// and the user's id are not secret and stay readable.
 ///
 /// Every method is one atomic step: a Lua script (insert, bind, end) or
-/// one command. Waiting for an answer is `BLPOP` on the page's end list, on
-/// a connection of its own in a thread of its own: no polling, and an end
-/// pushed before anyone waits is not lost.
+/// one command. Waiting for an answer blocks in Redis (`BLMOVE` of the
+/// page's end list onto itself), on a connection of its own in a thread of
+/// its own: no polling, and an end pushed before anyone waits is not lost.
+/// The end stays until the page's keys expire, so a round on another
+/// replica reads it too ([`Store::take_end`]).
 ///
 /// ```no_run
 /// use elicit_core::redis::{Redis, RedisStore, SealingKeys};
@@ -115,6 +117,22 @@ struct Unreadable(PageId);
 
 fn unreadable(id: &PageId) -> StoreError {
     StoreError::Backend(Box::new(Unreadable(*id)))
+}
+
+/// A page waited for in this process, until dropped.
+struct Waited {
+    waited: Arc<Mutex<HashSet<PageId>>>,
+    id: PageId,
+}
+
+impl Drop for Waited {
+    fn drop(&mut self) {
+        lock(&self.waited).remove(&self.id);
+    }
+}
+
+fn lock(waited: &Mutex<HashSet<PageId>>) -> std::sync::MutexGuard<'_, HashSet<PageId>> {
+    waited.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn millis(at: SystemTime) -> u64 {
@@ -341,40 +359,60 @@ impl Store for RedisStore {
         let Some(record) = self.get(id)? else {
             return Err(StoreError::Unknown(*id));
         };
-        if !self
-            .waited
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(*id)
-        {
+        if !lock(&self.waited).insert(*id) {
             return Err(StoreError::AlreadyWaited(*id));
         }
-        let (sender, receiver) = oneshot::channel();
-        let list = self.end_key(id);
-        let (redis, keys, waited, id) = (
+        let (list, redis, keys, waited, id) = (
+            self.end_key(id),
             self.redis.clone(),
             self.keys.clone(),
-            self.waited.clone(),
+            Arc::clone(&self.waited),
             *id,
         );
         // Until the page's keys go: then it has ended, or never will.
         let until = record.expires_at + KEPT_AFTER_EXPIRY;
-        std::thread::Builder::new()
-            .name(format!("elicit-redis-wait-{id}"))
-            .spawn(move || {
-                let end = blocking_pop(&redis, &list, until)
-                    .and_then(|sealed| keys.open(&sealed, list.as_bytes()))
-                    .and_then(|plaintext| end_of(&plaintext));
-                waited
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .remove(&id);
-                if let Some(end) = end {
-                    let _ = sender.send(end);
-                }
-            })
-            .map_err(|e| StoreError::Backend(Box::new(e)))?;
-        Ok(Waiting::new(async move { receiver.await.ok() }))
+        // Lazy: nothing blocks until the waiter is polled, so a page handed
+        // to another replica's round (detached, never polled here) leaves
+        // its end in Redis for that replica.
+        let guard = Waited {
+            waited: Arc::clone(&waited),
+            id,
+        };
+        Ok(Waiting::new(async move {
+            // This page is waited for as long as this future lives.
+            let _guard = guard;
+            let (sender, receiver) = oneshot::channel();
+            let spawned = std::thread::Builder::new()
+                .name("elicit-redis-wait".to_owned())
+                .spawn(move || {
+                    let end = blocking_peek(&redis, &list, until)
+                        .and_then(|sealed| keys.open(&sealed, list.as_bytes()))
+                        .and_then(|plaintext| end_of(&plaintext));
+                    if let Some(end) = end {
+                        let _ = sender.send(end);
+                    }
+                });
+            match spawned {
+                Ok(_) => receiver.await.ok(),
+                Err(_) => None,
+            }
+        }))
+    }
+
+    fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        let list = self.end_key(id);
+        let sealed: Option<Vec<u8>> = self
+            .redis
+            .with(|connection| redis::cmd("LINDEX").arg(&list).arg(0).query(connection))
+            .map_err(backend)?;
+        let Some(sealed) = sealed else {
+            return Ok(None);
+        };
+        let plaintext = self
+            .keys
+            .open(&sealed, list.as_bytes())
+            .ok_or_else(|| unreadable(id))?;
+        end_of(&plaintext).map(Some).ok_or_else(|| unreadable(id))
     }
 
     fn remove(&self, id: &PageId) -> Result<(), StoreError> {
@@ -403,17 +441,22 @@ impl RedisStore {
     }
 }
 
-/// `BLPOP` on `list` until `until`, on a connection of its own; `None` when
-/// nothing came by then or Redis failed (the waiter then sees no end: the
-/// flow fails as cancelled, cleanly).
-fn blocking_pop(redis: &Redis, list: &str, until: SystemTime) -> Option<Vec<u8>> {
+/// The page's end, once `list` has one, until `until`, on a connection of
+/// its own: `BLMOVE list list LEFT RIGHT` (the one element moves onto
+/// itself: it is read and stays, for another replica's round to read too).
+/// `None` when nothing came by then or Redis failed (the waiter then sees
+/// no end: the flow fails as cancelled, cleanly).
+fn blocking_peek(redis: &Redis, list: &str, until: SystemTime) -> Option<Vec<u8>> {
     let left = until.duration_since(SystemTime::now()).ok()?;
     // The server's timeout, and the socket's a little longer.
     let mut connection = redis.dedicated(Some(left + Duration::from_secs(5))).ok()?;
-    let popped: Option<(String, Vec<u8>)> = redis::cmd("BLPOP")
+    redis::cmd("BLMOVE")
         .arg(list)
+        .arg(list)
+        .arg("LEFT")
+        .arg("RIGHT")
         .arg(left.as_secs_f64().max(0.001))
-        .query(&mut connection)
-        .ok()?;
-    popped.map(|(_, sealed)| sealed)
+        .query::<Option<Vec<u8>>>(&mut connection)
+        .ok()
+        .flatten()
 }

@@ -297,17 +297,46 @@ impl Pages {
     /// The answer of the detached page `id` ([`PendingPage::detach`]) if it
     /// ended: the typed form, or how it ended without one. `None` while it
     /// waits. It is read once: an unknown id, or one already read, is
-    /// [`PageError::Cancelled`].
+    /// [`PageError::Cancelled`]. A page another replica opened is read from
+    /// a store the replicas share ([`Store::take_end`]).
     pub fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
         use futures::FutureExt;
         let mut detached = lock(&self.shared.detached);
         let end = match detached.get_mut(&id) {
-            None => return Some(Err(PageError::Cancelled)),
+            None => {
+                drop(detached);
+                return self.shared_answer(id);
+            }
             Some(Detached::Waiting(waiting)) => waiting.now_or_never()?,
             Some(Detached::Ended(end)) => end.take(),
         };
         detached.remove(&id);
         Some(typed(end))
+    }
+
+    /// The answer of a page this process does not hold, from the store:
+    /// `None` while it is open there; an unknown page, or a store that
+    /// fails, is [`PageError::Cancelled`] (its error goes nowhere a user
+    /// reads).
+    fn shared_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
+        let store = &self.shared.store;
+        match store.take_end(&id) {
+            Ok(Some(end)) => Some(typed(Some(end))),
+            Ok(None) => match store.get(&id) {
+                // Past its expiry with no one left to end it (the replica
+                // that opened it stopped): it ends here.
+                Ok(Some(record))
+                    if record.state == PageState::Open
+                        && record.expires_at <= SystemTime::now() =>
+                {
+                    let _ = store.end(&id, End::Expired);
+                    Some(Err(PageError::Expired))
+                }
+                Ok(Some(record)) if record.state == PageState::Open => None,
+                _ => Some(Err(PageError::Cancelled)),
+            },
+            Err(_) => Some(Err(PageError::Cancelled)),
+        }
     }
 
     /// The URL of the page `id`.

@@ -174,6 +174,17 @@ pub trait Store: Send + Sync + 'static {
     /// How the page ends, once it does. One waiter per page.
     fn wait(&self, id: &PageId) -> Result<Waiting, StoreError>;
 
+    /// How the page ended, read without waiting, by a process that did not
+    /// open it: a store shared by several replicas gives it to any of them
+    /// (MCP 2026-07-28's next round may land on another replica than the
+    /// one that opened the page). `Ok(None)` while the page is open, and
+    /// from a store of one process (the default: there the process that
+    /// opened the page holds its end).
+    fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        let _ = id;
+        Ok(None)
+    }
+
     /// Forgets the page.
     fn remove(&self, id: &PageId) -> Result<(), StoreError>;
 }
