@@ -108,6 +108,9 @@
 //! | eavesdropping on the network | `https` required except on loopback | server |
 //! | exhaustion and malformed input: huge bodies, slow clients, floods, forged bodies | a body size cap, only `application/x-www-form-urlencoded` (else 415), request and header timeouts, caps on connections and on pending elicitations; repeated and unknown fields, bad escapes and invalid UTF-8 refused, at most [`MAX_BODY_PAIRS`](crate::limits::MAX_BODY_PAIRS) fields | server; [`read_body`] |
 //! | a value the rules refuse, from a browser that skipped its own checks | the server validates every submission with the same engine as form mode; a refused submission shows its errors on the same page and does not use up the elicitation | page ([`PageForm::errors`]); server |
+//! | the pages' store is shared by several replicas and read by someone (a dump of Redis, its replica, its network) | the submitted secret on its way to the replica that asked, and the page's binding cookie and CSRF token, are sealed before they reach the store (ChaCha20-Poly1305 under the operator's [`SealingKeys`](crate::redis::SealingKeys), the blob's key as associated data); what stays readable is not secret (message, schema, user id, state) | `redis` feature ([`RedisStore`](crate::redis::RedisStore)) |
+//! | someone who can write the shared store changes or swaps a sealed blob | it does not open (another page's blob, a changed byte, another key): the page fails closed, nothing is accepted | `redis` feature |
+//! | a replica stops mid-flow, or the store restarts | the page and its answer live in the store, so another replica serves and reads them (MCP 2026-07-28 rounds); a store that fails makes the step fail cleanly (an error page, a failed call), and the next step opens a new connection | `redis` feature |
 //!
 //! The page mirrors the rules as HTML constraint attributes (`required`,
 //! `minlength`, `maxlength`, `min`, `max`, `type=email|url|date|number`)

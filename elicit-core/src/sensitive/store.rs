@@ -143,13 +143,15 @@ impl Future for Waiting {
 ///
 /// The one thing that crosses replicas is the answer: [`end`](Self::end)
 /// on the replica that served the post must wake [`wait`](Self::wait) on
-/// the replica whose agent asked (Redis: `BLPOP` on a per-page list, or
-/// pub/sub). That answer holds the secret: a shared store carries it over
-/// your network, so encrypt it or keep it local. The simpler setup is
-/// sticky routing: route `/<mount>/<page id>` to the replica that opened the
-/// page (the id is in the path, so any proxy can hash on it) and keep the
-/// default [`MemoryStore`] on each replica; then no secret leaves the
-/// process that asked for it.
+/// the replica whose agent asked, and a later round of MCP 2026-07-28 on
+/// any replica must read it ([`take_end`](Self::take_end)). That answer
+/// holds the secret: a shared store carries it over your network, so seal
+/// it or keep it local. With feature `redis`, `elicit_core::redis::RedisStore`
+/// is such a store, sealed. The other setup is sticky routing: route
+/// `/<mount>/<page id>` to the replica that opened the page (the id is in
+/// the path, so any proxy can hash on it) and keep the default
+/// [`MemoryStore`] on each replica; then no secret leaves the process that
+/// asked for it, but a round must also reach that replica.
 ///
 /// Methods are synchronous and called from request handlers: they must be
 /// quick (an in-memory map, or one round trip to a nearby store).
