@@ -427,3 +427,34 @@ fn a_secret_page_in_rounds_is_opened_on_a_answered_through_b_and_read_on_c() {
     );
     assert_eq!(*alice.statuses.lock().unwrap(), [403, 200]);
 }
+
+/// Redis stops while an agent waits for its page: the wait ends at once
+/// as a failed page (no hang, no panic), and the page, gone with Redis's
+/// memory, is not served when Redis is back.
+#[test]
+fn an_agent_waiting_on_a_page_fails_cleanly_when_redis_stops() {
+    use elicit_core::sensitive::PageError;
+
+    let Some(mut server) = start() else { return };
+    let a = replica(&server);
+    let page = a
+        .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+        .unwrap();
+    let path = format!("/elicit/{}", page.id());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(futures::executor::block_on(page.answer()));
+    });
+    // The waiter blocks in Redis; then Redis goes away and comes back empty.
+    assert!(
+        receiver.recv_timeout(Duration::from_millis(200)).is_err(),
+        "still waiting"
+    );
+    server.restart();
+    let answer = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the wait ended with Redis");
+    assert!(matches!(answer, Err(PageError::Cancelled)), "{answer:?}");
+    let after = call(&a, get(&path, Some("alice")), "");
+    assert_ne!(after.status, 200);
+}
