@@ -16,6 +16,8 @@ mod behaviour;
 pub(crate) mod browser;
 mod check;
 mod content;
+#[cfg(feature = "redis")]
+mod deploy;
 mod ecma_patterns;
 mod fuzz_regressions;
 mod hostile_patterns;

@@ -1,0 +1,204 @@
+//! One replica of a hosted MCP server (Streamable HTTP, MCP 2026-07-28,
+//! stateless): run several behind a load balancer, on one Redis. Its tool
+//! `connect` asks for a token on a page of the server's own (a sensitive
+//! form), in input-required rounds; any replica serves any round and any
+//! page, because the rounds' state travels in `requestState` (sealed with
+//! a keyring every replica shares, used once across replicas in Redis) and
+//! the page lives in Redis (its secret sealed).
+//!
+//! ```text
+//! replica --port 8101 --redis redis://127.0.0.1:6379/ --public http://127.0.0.1:8100
+//! ```
+//!
+//! `--public` is the balancer's address: the pages' URLs point there.
+//! The keys come from the environment, the same on every replica (64 hex
+//! digits each): `ELICIT_STATE_KEY` (the `requestState` keyring) and
+//! `ELICIT_SEALING_KEY` (what Redis must not read). Users authenticate
+//! with a bearer token: `ELICIT_USERS=token-a:alice,token-b:bob` (a simple
+//! verifier; a real server asks its identity provider). Tests:
+//! `tests/it/deploy.rs`.
+
+use std::sync::Arc;
+
+use elicit_core::Elicit;
+use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+use elicit_core::protocol::agent::VerifiedUser;
+use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
+use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
+use http_body_util::BodyExt;
+use http_body_util::combinators::BoxBody;
+use hyper::body::{Bytes, Incoming};
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{RoleServer, ServerHandler};
+use tower_service::Service;
+
+/// The token the tool asks for, on the server's page.
+#[derive(Elicit, Debug)]
+#[elicit(sensitive)]
+struct DeployToken {
+    /// From the deploy service's settings.
+    #[secret]
+    #[elicit(length(min = 12))]
+    token: SecretString,
+}
+
+/// Bearer tokens and their users.
+type Users = Arc<Vec<(String, String)>>;
+
+/// The user of a request, by its `Authorization: Bearer` token.
+fn user_of(users: &Users, parts: &http::request::Parts) -> Option<String> {
+    let header = parts
+        .headers
+        .get(http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let token = header.strip_prefix("Bearer ")?;
+    users
+        .iter()
+        .find(|(t, _)| t == token)
+        .map(|(_, user)| user.clone())
+}
+
+#[derive(Clone)]
+struct Replica {
+    name: String,
+    config: RoundsConfig,
+    pages: Pages,
+}
+
+impl ServerHandler for Replica {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let pages = self.pages.clone();
+        // The replica in the message: the tests see which one asked.
+        let message = format!("Paste your deploy token (asked by {}).", self.name);
+        let asked = run_tool(&context, &request, &self.config, |r| {
+            Some(
+                match r.secret::<DeployToken>("token", message.clone(), &pages)? {
+                    Ok(SecretOutcome::Answered(t)) => {
+                        format!(
+                            "connected with a token of {} characters",
+                            t.token.expose_secret().len()
+                        )
+                    }
+                    Ok(other) => format!("not connected: {other:?}"),
+                    Err(error) => format!("not connected: {error}"),
+                },
+            )
+        });
+        Ok(match asked.await? {
+            Asked::Answered(text) => {
+                let text = format!("{text} (round answered by {})", self.name);
+                CallToolResult::success(vec![ContentBlock::text(text)]).into()
+            }
+            Asked::Respond(response) => response,
+        })
+    }
+}
+
+fn hex_key(name: &str) -> [u8; 32] {
+    let text = std::env::var(name).unwrap_or_else(|_| panic!("{name} (64 hex digits) is required"));
+    let mut key = [0u8; 32];
+    assert_eq!(text.len(), 64, "{name}: 64 hex digits");
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex digits");
+    }
+    key
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| panic!("usage: replica --port P --redis URL --public URL"))
+    };
+    let port: u16 = arg("--port").parse()?;
+    let public = arg("--public");
+    let name = format!("replica :{port}");
+    let users: Users = Arc::new(
+        std::env::var("ELICIT_USERS")
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|pair| pair.split_once(':'))
+            .map(|(token, user)| (token.to_owned(), user.to_owned()))
+            .collect(),
+    );
+
+    let redis = Redis::open(&arg("--redis"))?;
+    let verifier_users = users.clone();
+    let pages = Pages::hosted(
+        &format!("{public}/elicit"),
+        move |parts: &http::request::Parts| user_of(&verifier_users, parts).map(VerifiedUser::new),
+    )?
+    .store(RedisStore::new(
+        redis.clone(),
+        SealingKeys::new(1, hex_key("ELICIT_SEALING_KEY")),
+    ));
+    let codec = rmcp::model::RequestStateCodec::try_new(hex_key("ELICIT_STATE_KEY").to_vec())?;
+    let principal_users = users.clone();
+    let config = RoundsConfig::new(codec)
+        .principal(move |context| {
+            context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| user_of(&principal_users, parts))
+                .unwrap_or_default()
+        })
+        .used_states(RedisUsedStates::new(redis));
+    let replica = Replica {
+        name,
+        config,
+        pages: pages.clone(),
+    };
+    let mut http = StreamableHttpServerConfig::default();
+    http.legacy_session_mode = false;
+    http.json_response = true;
+    let mcp = StreamableHttpService::new(
+        move || Ok(replica.clone()),
+        Arc::new(LocalSessionManager::default()),
+        http,
+    );
+
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    eprintln!("replica listening on 127.0.0.1:{port}");
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let (mcp, pages) = (mcp.clone(), pages.clone());
+        tokio::spawn(async move {
+            let service = service_fn(move |request: http::Request<Incoming>| {
+                let (mut mcp, mut pages) = (mcp.clone(), pages.service());
+                async move {
+                    let response: http::Response<BoxBody<Bytes, std::convert::Infallible>> =
+                        if request.uri().path().starts_with("/mcp") {
+                            mcp.call(request).await?
+                        } else {
+                            pages.call(request).await?.map(|body| body.boxed())
+                        };
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}

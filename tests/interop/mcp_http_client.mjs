@@ -1,0 +1,75 @@
+// The official MCP TypeScript client (v2, pinned in package.json) calling
+// the `connect` tool of examples/replica.rs through a load balancer, over
+// Streamable HTTP at MCP 2026-07-28, for tests/it/deploy.rs.
+//
+//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret>
+//
+// The user, shown the URL request of the server's page: Bob (`bob-token`)
+// tries the page first; then the user opens it (through the balancer, with
+// the call's bearer token), submits `secret`, and accepts; the client
+// retries the call with the answer by itself. One JSON line goes to
+// stdout: {"text", "isError", "statuses", "requests", "error"}.
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+const [url, token, secret, bobToken] = process.argv.slice(2);
+if (!url || !token || !secret || !bobToken) {
+  console.error('usage: node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token>');
+  process.exit(2);
+}
+
+const requests = [];
+const statuses = [];
+const client = new Client(
+  { name: 'elicit-ts-replicas', version: '0.0.0' },
+  {
+    capabilities: { elicitation: { url: {} } },
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+  },
+);
+
+client.setRequestHandler('elicitation/create', async (request) => {
+  const params = request.params;
+  requests.push({ mode: params.mode ?? null, url: params.url ?? null, message: params.message });
+  if (params.mode !== 'url') throw new Error('a URL request was expected');
+  if (statuses.length === 0) {
+    const bob = await fetch(params.url, { headers: { authorization: `Bearer ${bobToken}` } });
+    await bob.text();
+    statuses.push(bob.status);
+    const auth = { authorization: `Bearer ${token}` };
+    const page = await fetch(params.url, { headers: auth, redirect: 'manual' });
+    const html = await page.text();
+    statuses.push(page.status);
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+    const csrf = /name="csrf" value="([0-9a-f]{32})"/.exec(html)?.[1] ?? '';
+    const posted = await fetch(params.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        ...auth,
+        cookie,
+        origin: new URL(params.url).origin,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: `csrf=${csrf}&token=${encodeURIComponent(secret)}`,
+    });
+    statuses.push(posted.status);
+  }
+  return { action: 'accept' };
+});
+
+const transport = new StreamableHTTPClientTransport(new URL(url), {
+  authProvider: { token: async () => token },
+});
+const report = { text: null, isError: null, statuses, requests, error: null };
+try {
+  await client.connect(transport);
+  const result = await client.callTool({ name: 'connect', arguments: {} });
+  report.isError = result.isError ?? false;
+  report.text = (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+} catch (error) {
+  report.error = { name: error?.constructor?.name, code: error?.code ?? null, message: String(error?.message ?? error) };
+}
+await client.close().catch(() => {});
+console.log(JSON.stringify(report));
