@@ -2,7 +2,11 @@
 // the `connect` tool of examples/replica.rs through a load balancer, over
 // Streamable HTTP at MCP 2026-07-28, for tests/it/deploy.rs.
 //
-//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret>
+//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token> [pause]
+//
+// With `pause`, the client prints {"asked": <message>} on its own line once
+// the URL request is in (before anyone opens the page) and waits for a line
+// on stdin: the test kills a replica meanwhile.
 //
 // The user, shown the URL request of the server's page: Bob (`bob-token`)
 // tries the page first; then the user opens it (through the balancer, with
@@ -12,7 +16,14 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-const [url, token, secret, bobToken] = process.argv.slice(2);
+const [url, token, secret, bobToken, pause] = process.argv.slice(2);
+
+/** The next line on stdin. */
+const nextLine = () =>
+  new Promise((resolve) => {
+    process.stdin.setEncoding('utf8');
+    process.stdin.once('data', (chunk) => resolve(chunk));
+  });
 if (!url || !token || !secret || !bobToken) {
   console.error('usage: node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token>');
   process.exit(2);
@@ -33,6 +44,11 @@ client.setRequestHandler('elicitation/create', async (request) => {
   requests.push({ mode: params.mode ?? null, url: params.url ?? null, message: params.message });
   if (params.mode !== 'url') throw new Error('a URL request was expected');
   if (statuses.length === 0) {
+    if (pause === 'pause') {
+      console.log(JSON.stringify({ asked: params.message }));
+      await nextLine();
+      process.stdin.pause();
+    }
     const bob = await fetch(params.url, { headers: { authorization: `Bearer ${bobToken}` } });
     await bob.text();
     statuses.push(bob.status);

@@ -43,13 +43,14 @@ const STATE_KEY: &str = "1111111111111111111111111111111111111111111111111111111
 const SEALING_KEY: &str = "2222222222222222222222222222222222222222222222222222222222222222";
 const USERS: &str = "token-alice:alice,token-bob:bob";
 
-/// The deployment: Redis, three replicas, haproxy in front.
+/// The deployment: Redis, three replicas (by port), haproxy in front.
 struct Deployment {
-    _redis: RedisServer,
-    replicas: Vec<Running>,
+    redis: RedisServer,
+    replicas: Vec<(u16, Running)>,
     _balancer: Running,
     port: u16,
     dir: PathBuf,
+    node: PathBuf,
 }
 
 impl Drop for Deployment {
@@ -95,6 +96,7 @@ fn interop_dir() -> PathBuf {
 }
 
 fn deploy() -> Option<Deployment> {
+    let node = node()?;
     haproxy_installed()?;
     let redis = start()?;
     let binary =
@@ -103,20 +105,23 @@ fn deploy() -> Option<Deployment> {
     let port = free_port();
     let public = format!("http://127.0.0.1:{port}");
     let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
-    let replicas: Vec<Running> = ports
+    let replicas: Vec<(u16, Running)> = ports
         .iter()
         .map(|p| {
-            Running(
-                Command::new(&binary)
-                    .args(["--port", &p.to_string(), "--redis", &redis.url()])
-                    .args(["--public", &public])
-                    .env("ELICIT_STATE_KEY", STATE_KEY)
-                    .env("ELICIT_SEALING_KEY", SEALING_KEY)
-                    .env("ELICIT_USERS", USERS)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .expect("a replica starts"),
+            (
+                *p,
+                Running(
+                    Command::new(&binary)
+                        .args(["--port", &p.to_string(), "--redis", &redis.url()])
+                        .args(["--public", &public])
+                        .env("ELICIT_STATE_KEY", STATE_KEY)
+                        .env("ELICIT_SEALING_KEY", SEALING_KEY)
+                        .env("ELICIT_USERS", USERS)
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .expect("a replica starts"),
+                ),
             )
         })
         .collect();
@@ -134,7 +139,8 @@ fn deploy() -> Option<Deployment> {
         "global\n    maxconn 256\n\
          defaults\n    mode http\n    timeout connect 5s\n    timeout client 60s\n    timeout server 60s\n\
          frontend front\n    bind 127.0.0.1:{port}\n    default_backend replicas\n\
-         backend replicas\n    balance roundrobin\n    option http-server-close\n{servers}"
+         backend replicas\n    balance roundrobin\n    option http-server-close\n\
+             option redispatch\n    retries 3\n    default-server check inter 100ms fall 1 rise 1\n{servers}"
     );
     let config_path = dir.join("haproxy.cfg");
     std::fs::write(&config_path, config).unwrap();
@@ -150,35 +156,69 @@ fn deploy() -> Option<Deployment> {
     );
     listening(port);
     Some(Deployment {
-        _redis: redis,
+        redis,
         replicas,
         _balancer: balancer,
         port,
         dir,
+        node,
     })
 }
 
+impl Deployment {
+    /// Alice calls `connect` through the balancer with the TypeScript
+    /// client; with `on_asked`, the client stops once the URL request is in
+    /// (nobody has opened the page yet), `on_asked` runs with its message,
+    /// then the user goes on. The client's report.
+    fn connect(&mut self, on_asked: Option<&mut dyn FnMut(&mut Self, &str)>) -> serde_json::Value {
+        use std::io::{BufRead, BufReader, Write};
+
+        let mut client = Command::new(&self.node)
+            .current_dir(interop_dir())
+            .arg("mcp_http_client.mjs")
+            .arg(format!("http://127.0.0.1:{}/mcp", self.port))
+            .args(["token-alice", "tok-0123456789abc", "token-bob"])
+            .args(on_asked.is_some().then_some("pause"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("node runs");
+        let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+        if let Some(on_asked) = on_asked {
+            let line = lines.next().expect("the client says it was asked").unwrap();
+            let asked: serde_json::Value = serde_json::from_str(&line).expect("{\"asked\"}");
+            on_asked(self, asked["asked"].as_str().unwrap_or_default());
+            let mut stdin = client.stdin.take().unwrap();
+            stdin.write_all(b"go\n").unwrap();
+        }
+        let last = lines.map(Result::unwrap).last().expect("the report");
+        assert!(client.wait().unwrap().success());
+        let report: serde_json::Value = serde_json::from_str(&last).expect("one JSON line");
+        eprintln!("{report}");
+        assert_eq!(report["error"], serde_json::Value::Null, "{report}");
+        report
+    }
+}
+
+/// `replica :PORT` in a message or a text, as a port.
+fn replica_in(text: &str, after: &str) -> Option<u16> {
+    let rest = text.split(after).nth(1)?.strip_prefix("replica :")?;
+    rest.trim_end_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .ok()
+}
+
 /// Alice calls `connect` through the balancer: the first round (on one
-/// replica) opens her page; she opens and submits it through the balancer
-/// (other replicas); the retried call (another replica) reads the answer.
+/// replica) opens her page; Bob is refused it and she opens and submits it
+/// through the balancer (other replicas); the retried call (another
+/// replica) reads the answer.
 #[test]
 fn a_secret_page_flow_crosses_three_replicas_behind_haproxy() {
-    let Some(node) = node() else { return };
-    let Some(deployment) = deploy() else { return };
-    assert_eq!(deployment.replicas.len(), 3);
-    let output = Command::new(node)
-        .current_dir(interop_dir())
-        .arg("mcp_http_client.mjs")
-        .arg(format!("http://127.0.0.1:{}/mcp", deployment.port))
-        .args(["token-alice", "tok-0123456789abc", "token-bob"])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("node runs");
-    assert!(output.status.success(), "{output:?}");
-    let report: serde_json::Value =
-        serde_json::from_slice(output.stdout.trim_ascii()).expect("one JSON line");
-    eprintln!("{report}");
-    assert_eq!(report["error"], serde_json::Value::Null, "{report}");
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let report = deployment.connect(None);
     // Bob refused the page, Alice shown it, her post taken.
     assert_eq!(
         report["statuses"],
@@ -196,13 +236,68 @@ fn a_secret_page_flow_crosses_three_replicas_behind_haproxy() {
     let asked = report["requests"][0]["message"]
         .as_str()
         .unwrap_or_default();
-    let opened_by = asked.split("asked by ").nth(1).unwrap_or_default();
-    let answered_by = text.split("answered by ").nth(1).unwrap_or_default();
-    assert!(opened_by.starts_with("replica :"), "{report}");
-    assert!(answered_by.starts_with("replica :"), "{report}");
-    assert_ne!(
-        opened_by.trim_end_matches(").").trim_end_matches(')'),
-        answered_by.trim_end_matches(')'),
+    let opened_by = replica_in(asked, "asked by ").expect("the replica that asked");
+    let answered_by = replica_in(text, "answered by ").expect("the replica that answered");
+    assert_ne!(opened_by, answered_by, "{report}");
+}
+
+/// kill -9 of the replica that opened the page, once the client has the
+/// URL request: the page lives in Redis, so Alice still opens and submits
+/// it through the balancer, and the next round, on a live replica, reads
+/// it.
+#[test]
+fn the_replica_that_opened_the_page_is_killed_and_the_flow_completes() {
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let mut killed = None;
+    let report = deployment.connect(Some(&mut |deployment, asked| {
+        let port = replica_in(asked, "asked by ").expect("the replica that asked");
+        let (_, running) = deployment
+            .replicas
+            .iter_mut()
+            .find(|(p, _)| *p == port)
+            .expect("one of ours");
+        running.0.kill().unwrap(); // SIGKILL
+        running.0.wait().unwrap();
+        killed = Some(port);
+    }));
+    let text = report["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("connected with a token of 17 characters"),
         "{report}"
+    );
+    assert_eq!(
+        report["statuses"],
+        serde_json::json!([403, 200, 200]),
+        "{report}"
+    );
+    let answered_by = replica_in(text, "answered by ").expect("the replica that answered");
+    assert_ne!(Some(answered_by), killed, "{report}");
+}
+
+/// Redis restarts (empty) once the client has the URL request: the page is
+/// gone, so Alice cannot open it, and the call ends cleanly as not
+/// connected (no hang, no error result); the next call, with nothing
+/// restarted but Redis, connects.
+#[test]
+fn a_redis_restart_mid_flow_fails_cleanly_and_the_next_call_works() {
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let report = deployment.connect(Some(&mut |deployment, _| deployment.redis.restart()));
+    let text = report["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("not connected: Cancelled"), "{report}");
+    assert_eq!(report["isError"], false, "{report}");
+    let statuses = report["statuses"].as_array().unwrap();
+    assert!(
+        statuses.iter().all(|s| s != 200),
+        "the page is gone: {report}"
+    );
+    let again = deployment.connect(None);
+    let text = again["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("connected with a token of 17 characters"),
+        "{again}"
     );
 }
