@@ -165,12 +165,15 @@ fn deploy() -> Option<Deployment> {
     })
 }
 
+/// What a test does once the client has the URL request.
+type OnAsked<'a> = dyn FnMut(&mut Deployment, &str) + 'a;
+
 impl Deployment {
     /// Alice calls `connect` through the balancer with the TypeScript
     /// client; with `on_asked`, the client stops once the URL request is in
     /// (nobody has opened the page yet), `on_asked` runs with its message,
     /// then the user goes on. The client's report.
-    fn connect(&mut self, on_asked: Option<&mut dyn FnMut(&mut Self, &str)>) -> serde_json::Value {
+    fn connect(&mut self, on_asked: Option<&mut OnAsked<'_>>) -> serde_json::Value {
         use std::io::{BufRead, BufReader, Write};
 
         let mut client = Command::new(&self.node)
