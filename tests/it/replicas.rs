@@ -210,7 +210,47 @@ fn a_state_used_on_one_replica_is_refused_on_another() {
         .trim_start_matches(':')
         .parse()
         .unwrap();
-    assert!((1..=60_000).contains(&ttl), "{ttl}");
+    // Its lifetime, and the replicas' clock skew on top.
+    let skew = u64::try_from(elicit_core::redis::DEFAULT_CLOCK_SKEW.as_millis()).unwrap();
+    let ttl = u64::try_from(ttl).unwrap();
+    assert!(ttl > skew && ttl <= skew + 60_000, "{ttl}");
+}
+
+/// Clocks that disagree: a state that expired a second ago by one
+/// replica's clock is still remembered as used (a replica whose clock is
+/// behind still opens it), and a page's answer after its expiry is refused
+/// by Redis's clock whatever the serving replica's says.
+#[test]
+fn clock_skew_between_replicas_opens_no_window() {
+    let Some(server) = start() else { return };
+    let used = RedisUsedStates::new(Redis::open(&server.url()).unwrap());
+    let id = "00000000000000000000000000000abc"
+        .parse::<StateId>()
+        .unwrap();
+    let expired = SystemTime::now() - Duration::from_secs(1);
+    assert!(used.first_use(&id, expired).unwrap());
+    assert!(!used.first_use(&id, expired).unwrap(), "still remembered");
+
+    let store = RedisStore::new(Redis::open(&server.url()).unwrap(), keys());
+    let record = Record {
+        message: "m".into(),
+        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
+        secrets: vec!["token".into()],
+        user: None,
+        // The opener's idea of the expiry, already past by Redis's clock.
+        expires_at: SystemTime::now() - Duration::from_secs(1),
+        binding: None,
+        state: PageState::Open,
+    };
+    let page = "0000000000000000000000000000dead".parse().unwrap();
+    store.insert(page, record, 8).unwrap();
+    let late = Submission::new()
+        .value("account", "acme".into())
+        .secret("token", SecretString::from(SECRET));
+    assert!(!store.end(&page, End::Answered(late)).unwrap(), "refused");
+    assert_eq!(store.get(&page).unwrap().unwrap().state, PageState::Expired);
+    let end = futures::executor::block_on(store.wait(&page).unwrap());
+    assert!(matches!(end, Some(End::Expired)), "{end:?}");
 }
 
 /// Redis stops: every step fails cleanly (an error, no panic); it comes

@@ -23,6 +23,7 @@
 //! | writes Redis | change or swap blobs | a blob that does not open (its key's place is its associated data): the page shows an error, the flow fails, nothing is accepted |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly (an error page, a failed tool call); the next command opens a new connection |
+//! | runs a replica with a clock behind the others | accept what the others consider expired | an answer after a page's expiry is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
 
 mod conn;
 #[cfg(feature = "sensitive")]
@@ -36,4 +37,4 @@ pub use conn::{COMMAND_TIMEOUT, Redis};
 pub use pages::{KEPT_AFTER_EXPIRY, RedisStore};
 pub use seal::SealingKeys;
 #[cfg(feature = "rmcp")]
-pub use used::RedisUsedStates;
+pub use used::{DEFAULT_CLOCK_SKEW, RedisUsedStates};

@@ -40,7 +40,9 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 /// and the user's id are not secret and stay readable.
 ///
 /// Every method is one atomic step: a Lua script (insert, bind, end) or
-/// one command. Waiting for an answer blocks in Redis (`BLMOVE` of the
+/// one command. Time that matters across replicas is Redis's: the cap on
+/// open pages, and whether an answer came before the page's expiry (a
+/// replica whose clock is behind cannot take an answer late). Waiting for an answer blocks in Redis (`BLMOVE` of the
 /// page's end list onto itself), on a connection of its own in a thread of
 /// its own: no polling, and an end pushed before anyone waits is not lost.
 /// The end stays until the page's keys expire, so a round on another
@@ -167,7 +169,7 @@ local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now_ms)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
-redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6])
+redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6], 'expires', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
 return 'ok'
@@ -183,15 +185,25 @@ return ARGV[1]
 ";
 
 /// Ends an open page: its state, its sealed end for the waiter, out of the
-/// open set. Only the first end counts.
+/// open set. Only the first end counts. An answer after the page's expiry,
+/// by Redis's clock (one clock for every replica, whatever their own say),
+/// ends it as expired instead (`ARGV[4]`, the sealed expired end) and
+/// counts as no end.
 const END: &str = r"
 if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[1])
-redis.call('RPUSH', KEYS[2], ARGV[2])
+local state, sealed, ended = ARGV[1], ARGV[2], 1
+if state == 'answered' then
+  local now = redis.call('TIME')
+  local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+  local expires = tonumber(redis.call('HGET', KEYS[1], 'expires'))
+  if expires and now_ms > expires then state, sealed, ended = 'expired', ARGV[4], 0 end
+end
+redis.call('HSET', KEYS[1], 'state', state)
+redis.call('RPUSH', KEYS[2], sealed)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 redis.call('ZREM', KEYS[3], ARGV[3])
-return 1
+return ended
 ";
 
 /// How a page ended, as sealed: the submission's values and its secrets.
@@ -338,6 +350,7 @@ impl Store for RedisStore {
         });
         let (page, list) = (self.page_key(id), self.end_key(id));
         let sealed = self.seal(&end_plaintext(&end), &list)?;
+        let expired = self.seal(&end_plaintext(&End::Expired), &list)?;
         let open = self.open_key();
         let ended: i64 = self
             .redis
@@ -349,6 +362,7 @@ impl Store for RedisStore {
                     .arg(state)
                     .arg(&sealed)
                     .arg(id.to_string())
+                    .arg(&expired)
                     .invoke(connection)
             })
             .map_err(backend)?;

@@ -1,6 +1,6 @@
 //! [`RedisUsedStates`]: single-use `requestState`s across replicas.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::mcp::{StateId, UsedStates, UsedStatesError};
 
@@ -8,9 +8,11 @@ use super::Redis;
 
 /// [`UsedStates`] in Redis (features `redis` and `rmcp`): a state used on
 /// one replica is refused on every other. One command per call,
-/// `SET <prefix>:state:<id> 1 NX PXAT <expiry>`: of two calls with one
-/// state, on any replicas, exactly one sets the key; the key goes when the
-/// state expires (its seal no longer opens then anyway).
+/// `SET <prefix>:state:<id> 1 NX PXAT <expiry + skew>`: of two calls with
+/// one state, on any replicas, exactly one sets the key. The key outlives
+/// the state's expiry by the clock skew the replicas may have
+/// ([`DEFAULT_CLOCK_SKEW`] unless told otherwise): a replica whose clock is
+/// behind still opens the state that long, and must still find it used.
 ///
 /// ```no_run
 /// use elicit_core::mcp::RoundsConfig;
@@ -25,12 +27,29 @@ use super::Redis;
 #[derive(Debug, Clone)]
 pub struct RedisUsedStates {
     redis: Redis,
+    skew: Duration,
 }
+
+/// How far apart the replicas' clocks may be, unless told otherwise: 5
+/// minutes.
+pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(5 * 60);
 
 impl RedisUsedStates {
     /// Records used states in `redis`.
     pub fn new(redis: Redis) -> Self {
-        Self { redis }
+        Self {
+            redis,
+            skew: DEFAULT_CLOCK_SKEW,
+        }
+    }
+
+    /// How far apart the replicas' clocks may be (default
+    /// [`DEFAULT_CLOCK_SKEW`]): a used state is remembered that much longer
+    /// than it opens.
+    #[must_use]
+    pub fn clock_skew(mut self, skew: Duration) -> Self {
+        self.skew = skew;
+        self
     }
 }
 
@@ -38,7 +57,7 @@ impl UsedStates for RedisUsedStates {
     fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError> {
         let key = self.redis.key(format_args!("state:{id}"));
         // At least one millisecond: `PXAT` in the past is refused.
-        let at = expires_at
+        let at = (expires_at + self.skew)
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_millis().max(1));
         let set: Option<String> = self
