@@ -14,8 +14,10 @@
 //! The keys come from the environment, the same on every replica (64 hex
 //! digits each): `ELICIT_STATE_KEY` (the `requestState` keyring) and
 //! `ELICIT_SEALING_KEY` (what Redis must not read). Users authenticate
-//! with a bearer token: `ELICIT_USERS=token-a:alice,token-b:bob` (a simple
-//! verifier; a real server asks its identity provider). Tests:
+//! with a token, as a bearer token (the MCP client) or a `session` cookie
+//! (their browser, on the pages, set by `/signin?token=..`):
+//! `ELICIT_USERS=token-a:alice,token-b:bob` (a simple verifier; a real
+//! server asks its identity provider). Tests:
 //! `tests/it/deploy.rs`.
 
 use std::sync::Arc;
@@ -53,14 +55,24 @@ struct DeployToken {
 /// Bearer tokens and their users.
 type Users = Arc<Vec<(String, String)>>;
 
-/// The user of a request, by its `Authorization: Bearer` token.
+/// The user of a request, by its `Authorization: Bearer` token (the MCP
+/// client) or its `session` cookie (the user's browser, on the pages).
 fn user_of(users: &Users, parts: &http::request::Parts) -> Option<String> {
-    let header = parts
+    let bearer = parts
         .headers
-        .get(http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
-    let token = header.strip_prefix("Bearer ")?;
+        .get(http::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "));
+    let session = || {
+        parts
+            .headers
+            .get_all(http::header::COOKIE)
+            .iter()
+            .filter_map(|h| h.to_str().ok())
+            .flat_map(|h| h.split(';'))
+            .find_map(|c| c.trim().strip_prefix("session="))
+    };
+    let token = bearer.or_else(session)?;
     users
         .iter()
         .find(|(t, _)| t == token)
@@ -109,6 +121,31 @@ impl ServerHandler for Replica {
             Asked::Respond(response) => response,
         })
     }
+}
+
+/// `/signin?token=..`: the browser's session, as a login would set it (a
+/// stand-in for the server's own sign-in).
+fn sign_in(users: &Users, query: &str) -> http::Response<BoxBody<Bytes, std::convert::Infallible>> {
+    let token = query.strip_prefix("token=").unwrap_or_default();
+    let known = users.iter().any(|(t, _)| t == token);
+    let mut response = http::Response::new(
+        http_body_util::Full::new(Bytes::from_static(if known {
+            b"signed in"
+        } else {
+            b"unknown"
+        }))
+        .boxed(),
+    );
+    if known {
+        let cookie = format!("session={token}; Path=/; HttpOnly; SameSite=Lax");
+        response.headers_mut().insert(
+            http::header::SET_COOKIE,
+            cookie.parse().expect("a header value"),
+        );
+    } else {
+        *response.status_mut() = http::StatusCode::FORBIDDEN;
+    }
+    response
 }
 
 fn hex_key(name: &str) -> [u8; 32] {
@@ -182,14 +219,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     eprintln!("replica listening on 127.0.0.1:{port}");
     loop {
         let (stream, _) = listener.accept().await?;
-        let (mcp, pages) = (mcp.clone(), pages.clone());
+        let (mcp, pages, users) = (mcp.clone(), pages.clone(), users.clone());
         tokio::spawn(async move {
             let service = service_fn(move |request: http::Request<Incoming>| {
-                let (mut mcp, mut pages) = (mcp.clone(), pages.service());
+                let (mut mcp, mut pages, users) = (mcp.clone(), pages.service(), users.clone());
                 async move {
                     let response: http::Response<BoxBody<Bytes, std::convert::Infallible>> =
                         if request.uri().path().starts_with("/mcp") {
                             mcp.call(request).await?
+                        } else if request.uri().path() == "/signin" {
+                            sign_in(&users, request.uri().query().unwrap_or_default())
                         } else {
                             pages.call(request).await?.map(|body| body.boxed())
                         };

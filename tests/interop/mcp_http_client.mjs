@@ -2,11 +2,13 @@
 // the `connect` tool of examples/replica.rs through a load balancer, over
 // Streamable HTTP at MCP 2026-07-28, for tests/it/deploy.rs.
 //
-//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token> [pause]
+//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token> [pause|browser]
 //
-// With `pause`, the client prints {"asked": <message>} on its own line once
-// the URL request is in (before anyone opens the page) and waits for a line
-// on stdin: the test kills a replica meanwhile.
+// With `pause`, the client prints {"asked": <message>, "url": <url>} on its
+// own line once the URL request is in (before anyone opens the page) and
+// waits for a line on stdin: the test kills a replica meanwhile. With
+// `browser`, the same, and the user's browser (the test's Chromium) opens
+// and submits the page instead of this script.
 //
 // The user, shown the URL request of the server's page: Bob (`bob-token`)
 // tries the page first; then the user opens it (through the balancer, with
@@ -44,11 +46,12 @@ client.setRequestHandler('elicitation/create', async (request) => {
   requests.push({ mode: params.mode ?? null, url: params.url ?? null, message: params.message });
   if (params.mode !== 'url') throw new Error('a URL request was expected');
   if (statuses.length === 0) {
-    if (pause === 'pause') {
-      console.log(JSON.stringify({ asked: params.message }));
+    if (pause === 'pause' || pause === 'browser') {
+      console.log(JSON.stringify({ asked: params.message, url: params.url }));
       await nextLine();
       process.stdin.pause();
     }
+    if (pause === 'browser') return { action: 'accept' };
     const bob = await fetch(params.url, { headers: { authorization: `Bearer ${bobToken}` } });
     await bob.text();
     statuses.push(bob.status);

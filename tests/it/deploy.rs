@@ -165,15 +165,25 @@ fn deploy() -> Option<Deployment> {
     })
 }
 
-/// What a test does once the client has the URL request.
-type OnAsked<'a> = dyn FnMut(&mut Deployment, &str) + 'a;
+/// What a test does once the client has the URL request: with its message
+/// and its URL.
+type OnAsked<'a> = dyn FnMut(&mut Deployment, &str, &str) + 'a;
+
+/// How the client goes on once asked.
+enum Then<'a> {
+    /// The user opens and submits the page at once.
+    Submits,
+    /// `on_asked` runs, then the user opens and submits the page.
+    Pauses(&'a mut OnAsked<'a>),
+    /// `on_asked` opens and submits the page (the user's browser); the
+    /// client only accepts.
+    Browser(&'a mut OnAsked<'a>),
+}
 
 impl Deployment {
     /// Alice calls `connect` through the balancer with the TypeScript
-    /// client; with `on_asked`, the client stops once the URL request is in
-    /// (nobody has opened the page yet), `on_asked` runs with its message,
-    /// then the user goes on. The client's report.
-    fn connect(&mut self, on_asked: Option<&mut OnAsked<'_>>) -> serde_json::Value {
+    /// client, going on as `then` says once asked. The client's report.
+    fn connect(&mut self, then: Then<'_>) -> serde_json::Value {
         use std::io::{BufRead, BufReader, Write};
 
         let mut client = Command::new(&self.node)
@@ -181,17 +191,25 @@ impl Deployment {
             .arg("mcp_http_client.mjs")
             .arg(format!("http://127.0.0.1:{}/mcp", self.port))
             .args(["token-alice", "tok-0123456789abc", "token-bob"])
-            .args(on_asked.is_some().then_some("pause"))
+            .args(match then {
+                Then::Submits => None,
+                Then::Pauses(_) => Some("pause"),
+                Then::Browser(_) => Some("browser"),
+            })
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .expect("node runs");
         let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
-        if let Some(on_asked) = on_asked {
+        if let Then::Pauses(on_asked) | Then::Browser(on_asked) = then {
             let line = lines.next().expect("the client says it was asked").unwrap();
             let asked: serde_json::Value = serde_json::from_str(&line).expect("{\"asked\"}");
-            on_asked(self, asked["asked"].as_str().unwrap_or_default());
+            on_asked(
+                self,
+                asked["asked"].as_str().unwrap_or_default(),
+                asked["url"].as_str().unwrap_or_default(),
+            );
             let mut stdin = client.stdin.take().unwrap();
             stdin.write_all(b"go\n").unwrap();
         }
@@ -221,7 +239,7 @@ fn a_secret_page_flow_crosses_three_replicas_behind_haproxy() {
     let Some(mut deployment) = deploy() else {
         return;
     };
-    let report = deployment.connect(None);
+    let report = deployment.connect(Then::Submits);
     // Bob refused the page, Alice shown it, her post taken.
     assert_eq!(
         report["statuses"],
@@ -254,7 +272,7 @@ fn the_replica_that_opened_the_page_is_killed_and_the_flow_completes() {
         return;
     };
     let mut killed = None;
-    let report = deployment.connect(Some(&mut |deployment, asked| {
+    let report = deployment.connect(Then::Pauses(&mut |deployment, asked, _| {
         let port = replica_in(asked, "asked by ").expect("the replica that asked");
         let (_, running) = deployment
             .replicas
@@ -288,7 +306,9 @@ fn a_redis_restart_mid_flow_fails_cleanly_and_the_next_call_works() {
     let Some(mut deployment) = deploy() else {
         return;
     };
-    let report = deployment.connect(Some(&mut |deployment, _| deployment.redis.restart()));
+    let report = deployment.connect(Then::Pauses(&mut |deployment, _, _| {
+        deployment.redis.restart();
+    }));
     let text = report["text"].as_str().unwrap_or_default();
     assert!(text.starts_with("not connected: Cancelled"), "{report}");
     assert_eq!(report["isError"], false, "{report}");
@@ -297,10 +317,49 @@ fn a_redis_restart_mid_flow_fails_cleanly_and_the_next_call_works() {
         statuses.iter().all(|s| s != 200),
         "the page is gone: {report}"
     );
-    let again = deployment.connect(None);
+    let again = deployment.connect(Then::Submits);
     let text = again["text"].as_str().unwrap_or_default();
     assert!(
         text.starts_with("connected with a token of 17 characters"),
         "{again}"
+    );
+}
+
+/// The user's own browser (headless Chromium, signed in to the server with
+/// its `session` cookie) opens the page through the balancer, fills in the
+/// token and submits it; the client accepts; the next round, on whichever
+/// replica, reads the answer.
+#[test]
+fn a_browser_submits_the_page_through_the_balancer() {
+    let Some(browser) = crate::browser::Browser::start() else {
+        return;
+    };
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let base = format!("http://127.0.0.1:{}", deployment.port);
+    let report = deployment.connect(Then::Browser(&mut |_, _, url| {
+        assert!(url.starts_with(&format!("{base}/elicit/")), "{url}");
+        // Signed in to the server (its session cookie), through the balancer.
+        browser.goto(&format!("{base}/signin?token=token-alice"));
+        assert!(browser.page_text().contains("signed in"));
+        browser.goto(url);
+        assert!(
+            browser.page_text().contains("Paste your deploy token"),
+            "{}",
+            browser.page_text()
+        );
+        browser.fill("token", "tok-0123456789abc");
+        browser.submit();
+        assert!(
+            browser.page_text().contains("return to your client"),
+            "{}",
+            browser.page_text()
+        );
+    }));
+    let text = report["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("connected with a token of 17 characters"),
+        "{report}"
     );
 }
