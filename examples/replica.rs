@@ -180,6 +180,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect(),
     );
 
+    // README snippet start
+    // Every replica: the same Redis, the same keys (from your secret
+    // store), the same user verification.
     let redis = Redis::open(&arg("--redis"))?;
     let verifier_users = users.clone();
     let pages = Pages::hosted(
@@ -201,6 +204,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or_default()
         })
         .used_states(RedisUsedStates::new(redis));
+    // README snippet end
     let replica = Replica {
         name,
         config,

@@ -363,3 +363,15 @@ fn a_browser_submits_the_page_through_the_balancer() {
         "{report}"
     );
 }
+
+#[test]
+fn the_readme_replica_snippet_is_the_example() {
+    use crate::common::readme::{lines, readme_block, snippet};
+
+    assert_eq!(
+        lines(snippet(include_str!("../../examples/replica.rs"))),
+        lines(readme_block(
+            "### Running several replicas (feature `redis`)"
+        ))
+    );
+}
