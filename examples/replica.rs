@@ -12,8 +12,10 @@
 //!
 //! `--public` is the balancer's address: the pages' URLs point there.
 //! The keys come from the environment, the same on every replica (64 hex
-//! digits each): `ELICIT_STATE_KEY` (the `requestState` keyring) and
-//! `ELICIT_SEALING_KEY` (what Redis must not read). Users authenticate
+//! digits each): `ELICIT_STATE_KEY` (the `requestState` keyring),
+//! `ELICIT_SEALING_KEY` (what Redis must not read) and `ELICIT_CALL_KEY`
+//! (the pages of MCP 2025-11-25 calls, which have no session here and get
+//! `-32042`). Users authenticate
 //! with a token, as a bearer token (the MCP client) or a `session` cookie
 //! (their browser, on the pages, set by `/signin?token=..`):
 //! `ELICIT_USERS=token-a:alice,token-b:bob` (a simple verifier; a real
@@ -203,7 +205,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .and_then(|parts| user_of(&principal_users, parts))
                 .unwrap_or_default()
         })
-        .used_states(RedisUsedStates::new(redis));
+        .used_states(RedisUsedStates::new(redis))
+        // MCP 2025-11-25 clients: no session, so a page is asked with -32042.
+        .without_sessions(hex_key("ELICIT_CALL_KEY"));
     // README snippet end
     let replica = Replica {
         name,

@@ -2,7 +2,12 @@
 // the `connect` tool of examples/replica.rs through a load balancer, over
 // Streamable HTTP at MCP 2026-07-28, for tests/it/deploy.rs.
 //
-//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token> [pause|browser]
+//   node mcp_http_client.mjs <mcp-url> <bearer-token> <secret> <bob-token> [pause|browser|legacy]
+//
+// With `legacy`, the client speaks MCP 2025-11-25 (its default), to a server
+// without sessions: the call fails with -32042 (URL elicitation required)
+// listing the page; the user opens and submits it, and the client retries
+// the call once.
 //
 // With `pause`, the client prints {"asked": <message>, "url": <url>} on its
 // own line once the URL request is in (before anyone opens the page) and
@@ -33,13 +38,41 @@ if (!url || !token || !secret || !bobToken) {
 
 const requests = [];
 const statuses = [];
+const legacy = pause === 'legacy';
 const client = new Client(
   { name: 'elicit-ts-replicas', version: '0.0.0' },
   {
     capabilities: { elicitation: { url: {} } },
-    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    ...(legacy ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
   },
 );
+
+/** The user, shown the URL of the server's page: Bob tries it, then she
+ * opens and submits it. */
+const visit = async (pageUrl) => {
+  const bob = await fetch(pageUrl, { headers: { authorization: `Bearer ${bobToken}` } });
+  await bob.text();
+  statuses.push(bob.status);
+  const auth = { authorization: `Bearer ${token}` };
+  const page = await fetch(pageUrl, { headers: auth, redirect: 'manual' });
+  const html = await page.text();
+  statuses.push(page.status);
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+  const csrf = /name="csrf" value="([0-9a-f]{32})"/.exec(html)?.[1] ?? '';
+  const posted = await fetch(pageUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      ...auth,
+      cookie,
+      origin: new URL(pageUrl).origin,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `csrf=${csrf}&token=${encodeURIComponent(secret)}`,
+  });
+  statuses.push(posted.status);
+};
 
 client.setRequestHandler('elicitation/create', async (request) => {
   const params = request.params;
@@ -52,28 +85,7 @@ client.setRequestHandler('elicitation/create', async (request) => {
       process.stdin.pause();
     }
     if (pause === 'browser') return { action: 'accept' };
-    const bob = await fetch(params.url, { headers: { authorization: `Bearer ${bobToken}` } });
-    await bob.text();
-    statuses.push(bob.status);
-    const auth = { authorization: `Bearer ${token}` };
-    const page = await fetch(params.url, { headers: auth, redirect: 'manual' });
-    const html = await page.text();
-    statuses.push(page.status);
-    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
-    const csrf = /name="csrf" value="([0-9a-f]{32})"/.exec(html)?.[1] ?? '';
-    const posted = await fetch(params.url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        ...auth,
-        cookie,
-        origin: new URL(params.url).origin,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: `csrf=${csrf}&token=${encodeURIComponent(secret)}`,
-    });
-    statuses.push(posted.status);
+    await visit(params.url);
   }
   return { action: 'accept' };
 });
@@ -81,10 +93,23 @@ client.setRequestHandler('elicitation/create', async (request) => {
 const transport = new StreamableHTTPClientTransport(new URL(url), {
   authProvider: { token: async () => token },
 });
-const report = { text: null, isError: null, statuses, requests, error: null };
+const report = { text: null, isError: null, statuses, requests, error: null, required: null };
+const call = () => client.callTool({ name: 'connect', arguments: {} });
 try {
   await client.connect(transport);
-  const result = await client.callTool({ name: 'connect', arguments: {} });
+  let result;
+  try {
+    result = await call();
+  } catch (error) {
+    // -32042: complete the URL elicitation(s), then retry the call once.
+    if (!legacy || error?.code !== -32042) throw error;
+    report.required = error.data?.elicitations ?? null;
+    for (const elicitation of report.required ?? []) {
+      requests.push({ mode: elicitation.mode, url: elicitation.url, message: elicitation.message });
+      await visit(elicitation.url);
+    }
+    result = await call();
+  }
   report.isError = result.isError ?? false;
   report.text = (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 } catch (error) {

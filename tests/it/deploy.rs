@@ -41,6 +41,7 @@ fn listening(port: u16) {
 
 const STATE_KEY: &str = "1111111111111111111111111111111111111111111111111111111111111111";
 const SEALING_KEY: &str = "2222222222222222222222222222222222222222222222222222222222222222";
+const CALL_KEY: &str = "3333333333333333333333333333333333333333333333333333333333333333";
 const USERS: &str = "token-alice:alice,token-bob:bob";
 
 /// The deployment: Redis, three replicas (by port), haproxy in front.
@@ -116,6 +117,7 @@ fn deploy() -> Option<Deployment> {
                         .args(["--public", &public])
                         .env("ELICIT_STATE_KEY", STATE_KEY)
                         .env("ELICIT_SEALING_KEY", SEALING_KEY)
+                        .env("ELICIT_CALL_KEY", CALL_KEY)
                         .env("ELICIT_USERS", USERS)
                         .stdout(Stdio::null())
                         .stderr(Stdio::null())
@@ -178,6 +180,9 @@ enum Then<'a> {
     /// `on_asked` opens and submits the page (the user's browser); the
     /// client only accepts.
     Browser(&'a mut OnAsked<'a>),
+    /// The client speaks MCP 2025-11-25: the call fails with `-32042`, the
+    /// user opens and submits the page it lists, the client retries.
+    Legacy,
 }
 
 impl Deployment {
@@ -195,6 +200,7 @@ impl Deployment {
                 Then::Submits => None,
                 Then::Pauses(_) => Some("pause"),
                 Then::Browser(_) => Some("browser"),
+                Then::Legacy => Some("legacy"),
             })
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -373,5 +379,52 @@ fn the_readme_replica_snippet_is_the_example() {
         lines(readme_block(
             "### Running several replicas (feature `redis`)"
         ))
+    );
+}
+
+/// MCP 2025-11-25, where this server has no session to send a request on:
+/// the call fails with `-32042` listing Alice's page; she opens and submits
+/// it through the balancer (Bob refused); the retried call, on any replica,
+/// reads it.
+#[test]
+fn a_2025_11_25_client_completes_the_page_of_url_elicitation_required_and_retries() {
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let report = deployment.connect(Then::Legacy);
+    let required = report["required"]
+        .as_array()
+        .expect("-32042's elicitations");
+    assert_eq!(required.len(), 1, "{report}");
+    assert_eq!(required[0]["mode"], "url", "{report}");
+    let url = required[0]["url"].as_str().unwrap_or_default();
+    let id = required[0]["elicitationId"].as_str().unwrap_or_default();
+    assert!(url.ends_with(&format!("/elicit/{id}")), "{report}");
+    assert_eq!(
+        report["statuses"],
+        serde_json::json!([403, 200, 200]),
+        "{report}"
+    );
+    let text = report["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("connected with a token of 17 characters"),
+        "{report}"
+    );
+    // The page was read once: the same call again asks a new page.
+    let again = deployment.connect(Then::Legacy);
+    let new_id = again["required"][0]["elicitationId"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(!new_id.is_empty(), "{again}");
+    assert_eq!(
+        new_id, id,
+        "the same call names the same page, asked afresh"
+    );
+    assert!(
+        again["text"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("connected with a token of 17 characters"),
+        "{again}"
     );
 }

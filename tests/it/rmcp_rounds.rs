@@ -127,11 +127,25 @@ pub(crate) fn call(
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
+    call_with(
+        RoundsConfig::with_random_key().unwrap(),
+        ask,
+        client,
+        version,
+    )
+}
+
+/// [`call`] on a server with `config`.
+fn call_with(
+    config: RoundsConfig,
+    ask: Option<fn(&mut Rounds) -> Option<String>>,
+    client: &ScriptedClient,
+    version: super::Version,
+) -> String {
     let client = client.clone();
     runtime().block_on(async move {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
-            let config = RoundsConfig::with_random_key().unwrap();
             let running = Handler(config, ask).serve(server_io).await.unwrap();
             running.waiting().await.unwrap();
         });
@@ -437,4 +451,56 @@ fn a_hosted_page_in_rounds_is_for_the_requests_principal_at_both_versions() {
         assert_eq!(text, "a token of 14 characters", "{version:?}");
         assert_eq!(*user.statuses.lock().unwrap(), [403, 200], "{version:?}");
     }
+}
+
+/// A 2025-11-25 server without sessions (`RoundsConfig::without_sessions`):
+/// a form cannot be sent mid-call, so it is refused, nothing sent; a page
+/// on pages that verify no user is not opened (its id is the call's, and
+/// the first browser to come must not take it).
+#[test]
+fn without_sessions_a_form_is_refused_and_an_unverified_page_is_not_opened() {
+    fn form(r: &mut Rounds) -> Option<String> {
+        Some(match r.form::<Confirm>("confirm", "Deploy?").answer()? {
+            Ok(outcome) => format!("{outcome:?}"),
+            Err(error) => format!("error: {error}"),
+        })
+    }
+    fn page(r: &mut Rounds) -> Option<String> {
+        token_on(r, &PAGES)
+    }
+    let config = || {
+        RoundsConfig::with_random_key()
+            .unwrap()
+            .without_sessions([9; 32])
+    };
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
+    let text = call_with(config(), Some(form), &client, super::Version::Legacy);
+    assert!(
+        text.starts_with("error: this server has no session"),
+        "{text}"
+    );
+    assert!(client.seen().is_empty(), "nothing was sent");
+
+    let user = PageUser {
+        decline: false,
+        late: None,
+        seen: Default::default(),
+    };
+    let text = runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            let running = Handler(config(), Some(page))
+                .serve(server_io)
+                .await
+                .unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = connect_at(&user, client_io, super::Version::Legacy).await;
+        let result = running.call_tool(Params::new("tool")).await.unwrap();
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        result.content[0].as_text().unwrap().text.clone()
+    });
+    assert!(text.contains("verif"), "{text}");
+    assert!(user.seen.lock().unwrap().is_empty(), "no URL was sent");
 }

@@ -123,7 +123,8 @@ pub use elicitor::{Elicitations, Elicitor};
 pub use peer::ElicitExt;
 pub use request::form_request;
 pub use rounds::{
-    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig, run_tool,
+    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig,
+    URL_ELICITATION_REQUIRED, run_tool,
 };
 pub use state::INVALID_STATE_MESSAGE;
 pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};

@@ -24,7 +24,9 @@ use super::used::{MemoryUsedStates, UsedStates};
 use crate::Elicit;
 use crate::flow::{AfterAnswer, ElicitError, after_answer};
 use crate::protocol::Mode;
-use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, Retry, UrlOutcome, UrlRequest};
+use crate::protocol::agent::{
+    AgentConnection, Outcome, PendingUrl, Retry, SendError, UrlOutcome, UrlRequest,
+};
 
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
@@ -70,6 +72,9 @@ pub struct RoundsConfig {
     max_rounds: u32,
     principal: Principal,
     used: Arc<dyn UsedStates>,
+    /// The key that names a sessionless 2025-11-25 call's pages, if the
+    /// server has no sessions ([`RoundsConfig::without_sessions`]).
+    without_sessions: Option<Arc<zeroize::Zeroizing<[u8; 32]>>>,
 }
 
 /// Who a request is from: [`RoundsConfig::principal`].
@@ -93,6 +98,7 @@ impl RoundsConfig {
             max_rounds: DEFAULT_MAX_ROUNDS,
             principal: Arc::new(|_| String::new()),
             used: Arc::new(MemoryUsedStates::new()),
+            without_sessions: None,
         }
     }
 
@@ -139,6 +145,30 @@ impl RoundsConfig {
         principal: impl Fn(&RequestContext<RoleServer>) -> String + Send + Sync + 'static,
     ) -> Self {
         self.principal = Arc::new(principal);
+        self
+    }
+
+    /// For a server whose MCP 2025-11-25 calls have no session to send
+    /// requests on (stateless Streamable HTTP behind a balancer). There a
+    /// sensitive form ([`Rounds::secret`], feature `sensitive`) ends the
+    /// call with `-32042` (URL elicitation required), its page in
+    /// `data.elicitations`; the client lets the user complete the page and
+    /// retries the call, on any replica, which reads the answer (pages in a
+    /// store the replicas share). The page of a call is named by an
+    /// HMAC-SHA256 under `key` (32 bytes from your secret store, the same on
+    /// every replica) of the user ([`principal`](Self::principal)), the
+    /// tool and its arguments, so the retry finds it; once read, it is
+    /// forgotten, and the same call later opens a new page. Such pages must
+    /// verify users ([`Pages::hosted`](crate::sensitive::Pages::hosted)):
+    /// otherwise the call is refused (`OpenError::NoVerifier`). Forms and plain
+    /// URL requests need a session: in such a call they are refused
+    /// ([`SendError::NoSession`](crate::protocol::agent::SendError::NoSession)).
+    /// Such a call usually knows nothing of the client's `initialize`: its
+    /// URL mode is then assumed (a client without it fails the call with the
+    /// error). MCP 2026-07-28 calls are not affected.
+    #[must_use]
+    pub fn without_sessions(mut self, key: [u8; 32]) -> Self {
+        self.without_sessions = Some(Arc::new(zeroize::Zeroizing::new(key)));
         self
     }
 
@@ -191,6 +221,13 @@ pub struct Rounds {
     /// Who the request is from ([`RoundsConfig::principal`]; empty: no one).
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     principal: String,
+    /// A 2025-11-25 call without a session: the key its pages are named
+    /// under ([`RoundsConfig::without_sessions`]).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    call: Option<[u8; 32]>,
+    /// The URL elicitations that call needs (`-32042`'s list).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    required: Vec<Value>,
 }
 
 impl fmt::Debug for Rounds {
@@ -214,6 +251,8 @@ impl Rounds {
             asks: InputRequests::new(),
             #[cfg(feature = "sensitive")]
             page_asks: BTreeMap::new(),
+            call: None,
+            required: Vec::new(),
         }
     }
 
@@ -269,6 +308,9 @@ impl Rounds {
     ) -> Option<Result<UrlOutcome, ElicitError>> {
         if let Some(failed) = self.failures.remove(key) {
             return Some(Err(failed));
+        }
+        if self.call.is_some() {
+            return Some(Err(ElicitError::NotSent(SendError::NoSession)));
         }
         let request = match request.id() {
             Some(_) => request,
@@ -353,6 +395,9 @@ impl Rounds {
         // principal: refused, `OpenError::UserRequired`).
         let user = (pages.verifies_users() && !self.principal.is_empty())
             .then(|| crate::protocol::agent::VerifiedUser::new(self.principal.clone()));
+        if let Some(call) = self.call {
+            return self.secret_without_session::<T>(call, key, message, pages, user.as_ref());
+        }
         let Some(&id) = self.state.pages.get(key) else {
             if let Err(error) = self.connection.require_sensitive() {
                 return Some(Err(ElicitError::NotSent(error)));
@@ -408,6 +453,87 @@ impl Rounds {
             return Some(Ok(ended));
         }
         None
+    }
+
+    /// [`secret`](Self::secret) in a 2025-11-25 call without a session: the
+    /// page named by the call and `key` is opened (or found again), and
+    /// listed for `-32042`, until it has ended; then its answer is read and
+    /// the page forgotten.
+    #[cfg(feature = "sensitive")]
+    fn secret_without_session<T: crate::sensitive::SensitiveForm>(
+        &mut self,
+        call: [u8; 32],
+        key: &str,
+        message: String,
+        pages: &crate::sensitive::Pages,
+        user: Option<&crate::protocol::agent::VerifiedUser>,
+    ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
+        use crate::sensitive::{PageState, SecretOutcome};
+
+        if let Err(error) = self.connection.require_sensitive() {
+            return Some(Err(ElicitError::NotSent(error)));
+        }
+        // The page's id is the call's (every retry finds it): only a user
+        // the pages verify may open it, never the first browser to come.
+        if !pages.verifies_users() {
+            return Some(Err(ElicitError::PageNotOpened(
+                crate::sensitive::OpenError::NoVerifier,
+            )));
+        }
+        let id = super::state::page_of_call(&call, key);
+        match pages.state_of(id) {
+            None => {
+                let page = match pages.open_as::<T>(id, user, message.clone()) {
+                    Ok(page) => page,
+                    Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
+                };
+                let url = page.url().to_owned();
+                page.detach();
+                self.require_page(id, &url, message, user).err().map(Err)
+            }
+            Some(PageState::Open) => {
+                let url = pages.url_of(id);
+                self.require_page(id, &url, message, user).err().map(Err)
+            }
+            Some(_) => {
+                let answer = pages.try_answer::<T>(id)?;
+                pages.forget(id);
+                Some(match answer {
+                    Ok(value) => Ok(SecretOutcome::Answered(value)),
+                    Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
+                })
+            }
+        }
+    }
+
+    /// Lists the page `id` for `-32042`: its URL request, checked by this
+    /// call's connection as any URL request is.
+    #[cfg(feature = "sensitive")]
+    fn require_page(
+        &mut self,
+        id: crate::sensitive::PageId,
+        url: &str,
+        message: String,
+        user: Option<&crate::protocol::agent::VerifiedUser>,
+    ) -> Result<(), ElicitError> {
+        let (_, request) = crate::flow::page::page_request(id, url, message, user);
+        let (params, _) = self.url_params(request)?;
+        let model::ElicitRequestParams::UrlElicitationParams {
+            message,
+            url,
+            elicitation_id,
+            ..
+        } = params
+        else {
+            return Ok(());
+        };
+        self.required.push(serde_json::json!({
+            "mode": "url",
+            "elicitationId": elicitation_id,
+            "url": url,
+            "message": message,
+        }));
+        Ok(())
     }
 
     /// Asks the page's URL request under `key` (on 2025-11-25, a consent is
@@ -477,6 +603,9 @@ impl<T: Elicit> FormAsk<'_, T> {
         } = self;
         if let Some(failed) = rounds.failures.remove(&key) {
             return Some(Err(failed));
+        }
+        if rounds.call.is_some() {
+            return Some(Err(ElicitError::NotSent(SendError::NoSession)));
         }
         // The form as this run's connection sends it: refused, as on every
         // transport, when the client has no form mode or the form cannot be
@@ -578,7 +707,10 @@ impl<T: Elicit> FormAsk<'_, T> {
 /// another user or request, another key) or was used before: `-32602` with
 /// [`INVALID_STATE_MESSAGE`](super::INVALID_STATE_MESSAGE), whatever the cause. A [`UsedStates`] store
 /// that cannot record the use, or an `ask` that returned `None` without
-/// asking anything: `-32603`. More rounds than
+/// asking anything: `-32603`. On a server without sessions
+/// ([`RoundsConfig::without_sessions`]), a 2025-11-25 call that needs a page
+/// first: `-32042` ([`URL_ELICITATION_REQUIRED`]) with the pages in
+/// `data.elicitations`, for the client to complete before it retries. More rounds than
 /// [`RoundsConfig::max_rounds`] end with a tool error
 /// ([`Asked::Respond`]), not a protocol one.
 pub async fn run_tool<T>(
@@ -627,6 +759,32 @@ pub async fn run_tool<T>(
             InputRequiredResult::new(Some(asks), Some(sealed)).into(),
         ));
     }
+    if let Some(key) = &config.without_sessions {
+        let call = super::state::call_key(key, &associated_data(&principal, request));
+        // Without a session, the client's `initialize` (its capabilities)
+        // is usually unknown here (rmcp then gives none, or an empty
+        // set): `-32042` is the question, and a client without URL mode
+        // fails the call with it.
+        let known = capabilities
+            .as_ref()
+            .is_some_and(|c| c.elicitation.is_some());
+        let mut rounds = Rounds::new(capabilities, State::new(), principal);
+        if !known {
+            rounds.connection =
+                AgentConnection::new(Some(crate::protocol::ElicitationCapabilities::url_only()));
+        }
+        rounds.call = Some(call);
+        if let Some(answers) = ask(&mut rounds) {
+            return Ok(Asked::Answered(answers));
+        }
+        if rounds.required.is_empty() {
+            return Err(ErrorData::internal_error(
+                "the tool's `ask` closure returned None without asking anything",
+                None,
+            ));
+        }
+        return Err(url_elicitation_required(rounds.required));
+    }
     let mut rounds = Rounds::new(capabilities, State::new(), principal);
     loop {
         if let Some(answers) = ask(&mut rounds) {
@@ -660,6 +818,20 @@ pub async fn run_tool<T>(
         rounds.next_run();
     }
 }
+
+/// MCP 2025-11-25's URL elicitation required error: `-32042` with the URL
+/// elicitations the call needs.
+fn url_elicitation_required(elicitations: Vec<Value>) -> ErrorData {
+    ErrorData::new(
+        ::rmcp::model::ErrorCode(URL_ELICITATION_REQUIRED),
+        "this request needs the user to complete URL elicitation(s) first: open them, then \
+         retry the request",
+        Some(serde_json::json!({ "elicitations": elicitations })),
+    )
+}
+
+/// The JSON-RPC code of MCP 2025-11-25's URL elicitation required error.
+pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 /// The round's questions, counting the round; `None` past the cap.
 fn next_round(

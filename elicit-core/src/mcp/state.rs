@@ -180,3 +180,23 @@ fn canonical(value: &Value, out: &mut Vec<u8>) {
         other => out.extend_from_slice(other.to_string().as_bytes()),
     }
 }
+
+/// The key of a 2025-11-25 call without a session: an HMAC-SHA256 under the
+/// server's key of the call's associated data (the user, the tool, its
+/// arguments), the same on every replica and for every retry of the call.
+pub(super) fn call_key(key: &[u8; 32], associated: &[u8]) -> [u8; 32] {
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(associated);
+    mac.finalize().into_bytes().into()
+}
+
+/// The page a call without a session asks under `ask_key`: 128 bits of an
+/// HMAC-SHA256 under the call's key, unguessable without the server's key.
+#[cfg(feature = "sensitive")]
+pub(super) fn page_of_call(call: &[u8; 32], ask_key: &str) -> crate::sensitive::PageId {
+    let full = call_key(call, ask_key.as_bytes());
+    let mut id = [0u8; 16];
+    id.copy_from_slice(&full[..16]);
+    crate::sensitive::PageId::from_bytes(id)
+}

@@ -233,6 +233,16 @@ pub enum SendError {
     /// The form's schema is not a valid restricted schema.
     #[error("the form cannot be sent: {0}")]
     InvalidFormSchema(#[source] SchemaError),
+    /// The request would go to the client in the middle of a call, and
+    /// there is no session to send it on (an MCP 2025-11-25 server without
+    /// sessions, behind a balancer).
+    #[error(
+        "this server has no session to send a request to the client in the middle of a call \
+         (MCP 2025-11-25 without sessions): ask on MCP 2026-07-28 (input-required rounds), \
+         keep sessions, or ask for the input on a page of the server's (which such a server \
+         sends as URL elicitation required, -32042)"
+    )]
+    NoSession,
     /// The form has a part this transport cannot carry (MCP: a custom
     /// `format`, a select rmcp refuses: the `mcp` module's conversion rules).
     #[error("the form cannot be sent over this transport: {0}; change the form")]

@@ -307,11 +307,36 @@ impl Pages {
                 drop(detached);
                 return self.shared_answer(id);
             }
-            Some(Detached::Waiting(waiting)) => waiting.now_or_never()?,
+            Some(Detached::Waiting(waiting)) => match waiting.now_or_never() {
+                Some(end) => end,
+                // Not here yet: a store the replicas share may have it
+                // (the post was served by another replica).
+                None => Some(self.shared.store.take_end(&id).ok().flatten()?),
+            },
             Some(Detached::Ended(end)) => end.take(),
         };
         detached.remove(&id);
         Some(typed(end))
+    }
+
+    /// How the page `id` stands in the store: `None` when it holds no such
+    /// page (never opened, forgotten, or its keys expired).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn state_of(&self, id: PageId) -> Option<PageState> {
+        self.shared
+            .store
+            .get(&id)
+            .ok()
+            .flatten()
+            .map(|record| record.state)
+    }
+
+    /// Forgets the page `id` everywhere: the store's record (another call
+    /// may then open a page of the same id) and this process's.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn forget(&self, id: PageId) {
+        let _ = self.shared.store.remove(&id);
+        lock(&self.shared.detached).remove(&id);
     }
 
     /// The answer of a page this process does not hold, from the store:
@@ -402,7 +427,8 @@ impl Pages {
         if self.shared.config.verifier.is_some() {
             return Err(OpenError::UserRequired);
         }
-        self.open_record(message.into(), None)
+        let id = PageId::random().map_err(OpenError::Random)?;
+        self.open_record(id, message.into(), None)
     }
 
     /// [`open`](Self::open) for the verified user `user`: only requests the
@@ -420,11 +446,30 @@ impl Pages {
         if self.shared.config.verifier.is_none() {
             return Err(OpenError::NoVerifier);
         }
-        self.open_record(message.into(), Some(user.as_str().to_owned()))
+        let id = PageId::random().map_err(OpenError::Random)?;
+        self.open_record(id, message.into(), Some(user.as_str().to_owned()))
+    }
+
+    /// [`open`](Self::open) or [`open_for`](Self::open_for) (with `user`)
+    /// under the id `id` (named by its call, not drawn): refused as the
+    /// store refuses an id it holds.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn open_as<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        user: Option<&VerifiedUser>,
+        message: String,
+    ) -> Result<PendingPage<T>, OpenError> {
+        match (user, self.shared.config.verifier.is_some()) {
+            (None, true) => Err(OpenError::UserRequired),
+            (Some(_), false) => Err(OpenError::NoVerifier),
+            (user, _) => self.open_record(id, message, user.map(|u| u.as_str().to_owned())),
+        }
     }
 
     fn open_record<T: SensitiveForm>(
         &self,
+        id: PageId,
         message: String,
         user: Option<String>,
     ) -> Result<PendingPage<T>, OpenError> {
@@ -436,7 +481,6 @@ impl Pages {
             .render()
             .map_err(OpenError::Unrenderable)?;
         let origin = self.ensure_origin()?;
-        let id = PageId::random().map_err(OpenError::Random)?;
         let expiry = self.shared.config.expiry;
         let record = Record {
             message,
