@@ -302,7 +302,7 @@ impl Pages {
     pub fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
         use futures::FutureExt;
         let mut detached = lock(&self.shared.detached);
-        let end = match detached.get_mut(&id) {
+        let end = match detached.get_mut(&id).map(|(page, _)| page) {
             None => {
                 drop(detached);
                 return self.shared_answer(id);
@@ -378,8 +378,8 @@ impl Pages {
     /// expired), without reading it: [`try_answer`](Self::try_answer) then
     /// has its answer.
     pub async fn settled(&self, id: PageId) {
-        let waiting = match lock(&self.shared.detached).remove(&id) {
-            Some(Detached::Waiting(waiting)) => waiting,
+        let (waiting, until) = match lock(&self.shared.detached).remove(&id) {
+            Some((Detached::Waiting(waiting), until)) => (waiting, until),
             Some(ended) => {
                 lock(&self.shared.detached).insert(id, ended);
                 return;
@@ -387,7 +387,7 @@ impl Pages {
             None => return,
         };
         let end = waiting.await;
-        lock(&self.shared.detached).insert(id, Detached::Ended(end));
+        lock(&self.shared.detached).insert(id, (Detached::Ended(end), until));
     }
 
     /// Ends the page `id` now (a detached page the flow gave up on): a later
@@ -482,12 +482,13 @@ impl Pages {
             .map_err(OpenError::Unrenderable)?;
         let origin = self.ensure_origin()?;
         let expiry = self.shared.config.expiry;
+        let expires_at = SystemTime::now() + expiry;
         let record = Record {
             message,
             schema,
             secrets,
             user,
-            expires_at: SystemTime::now() + expiry,
+            expires_at,
             binding: None,
             state: PageState::Open,
         };
@@ -509,6 +510,7 @@ impl Pages {
         Ok(PendingPage {
             id,
             url,
+            expires_at,
             waiting: Some(waiting),
             shared: Arc::clone(&self.shared),
             detached: false,
@@ -556,6 +558,7 @@ impl Pages {
 pub struct PendingPage<T> {
     id: PageId,
     url: String,
+    expires_at: SystemTime,
     waiting: Option<Waiting>,
     shared: Arc<Shared>,
     /// Detached: dropping this leaves the page open.
@@ -613,10 +616,13 @@ impl<T: SensitiveForm> PendingPage<T> {
     pub fn detach(mut self) -> PageId {
         if let Some(waiting) = self.waiting.take() {
             let mut detached = lock(&self.shared.detached);
-            // Pages the store forgot (expired long ago) are not read any more.
-            let store = &self.shared.store;
-            detached.retain(|id, _| store.get(id).ok().flatten().is_some());
-            detached.insert(self.id, Detached::Waiting(waiting));
+            // Pages long past their expiry are not read any more: forgotten
+            // by this process's clock, with no call to the store (which may
+            // be a network away).
+            let now = SystemTime::now();
+            detached.retain(|_, (_, until)| *until > now);
+            let until = self.expires_at + DETACHED_KEPT;
+            detached.insert(self.id, (Detached::Waiting(waiting), until));
         }
         self.detached = true;
         self.id
@@ -635,6 +641,10 @@ impl<T> Drop for PendingPage<T> {
 }
 
 /// A detached page's end as the typed form.
+/// How long a detached page's end is kept past its expiry for a later round
+/// to read (then it is forgotten unread).
+const DETACHED_KEPT: Duration = Duration::from_secs(10 * 60);
+
 fn typed<T: SensitiveForm>(end: Option<End>) -> Result<T, PageError> {
     match end {
         Some(End::Answered(submission)) => {

@@ -36,8 +36,9 @@ pub(crate) struct Shared {
     /// The loopback server and the origin it is bound to, once started.
     pub(crate) server: Mutex<Option<(LoopbackServer, Origin)>>,
     pub(crate) reaper: Reaper,
-    /// Pages whose `PendingPage` was detached: how each will end, or ended.
-    pub(crate) detached: Mutex<HashMap<PageId, Detached>>,
+    /// Pages whose `PendingPage` was detached: how each will end, or ended,
+    /// and until when it is kept (then forgotten unread).
+    pub(crate) detached: Mutex<HashMap<PageId, (Detached, std::time::SystemTime)>>,
     /// The flows plugged into the server besides its pages (OAuth's).
     pub(crate) extensions: Extensions,
 }
