@@ -314,6 +314,87 @@ struct Balanced {
     replicas: std::sync::Arc<Vec<Replica>>,
     order: Vec<usize>,
     served: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+    /// Asks the form `Confirm` instead of the token page.
+    form: bool,
+    /// Where to count Redis's commands, per round: the commands each call
+    /// (round) cost.
+    counted: Option<(
+        std::sync::Arc<Monitor>,
+        std::sync::Arc<std::sync::Mutex<Vec<u64>>>,
+    )>,
+}
+
+/// The form of the form rounds.
+#[derive(elicit_core::Elicit, Debug)]
+struct Confirm {
+    /// Go ahead?
+    proceed: bool,
+}
+
+/// The commands clients send to a Redis, as `MONITOR` shows them (a Lua
+/// script is one command; what it runs inside is not counted).
+struct Monitor {
+    lines: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    url: String,
+    marks: std::sync::atomic::AtomicU64,
+}
+
+impl Monitor {
+    fn start(server: &RedisServer) -> Self {
+        use std::io::{BufRead, BufReader, Write};
+
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        stream.write_all(b"MONITOR\r\n").unwrap();
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                kept.lock().unwrap().push(line);
+            }
+        });
+        let monitor = Self {
+            lines,
+            url: server.url(),
+            marks: std::sync::atomic::AtomicU64::new(0),
+        };
+        monitor.mark();
+        monitor
+    }
+
+    /// Sends a marker command and waits until the monitor shows it: every
+    /// command sent before is counted by then. The commands since the last
+    /// mark.
+    fn mark(&self) -> u64 {
+        let n = self.marks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let marker = format!("elicit-mark-{n}");
+        let client = redis::Client::open(self.url.as_str()).unwrap();
+        let mut connection = client.get_connection().unwrap();
+        let _: String = redis::cmd("ECHO")
+            .arg(&marker)
+            .query(&mut connection)
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let mut lines = self.lines.lock().unwrap();
+            if let Some(at) = lines.iter().position(|l| l.contains(&marker)) {
+                let counted = lines[..at]
+                    .iter()
+                    .filter(|l| {
+                        l.contains('[') && !l.contains(" lua]") && !l.contains("elicit-mark-")
+                    })
+                    .count();
+                lines.drain(..=at);
+                return u64::try_from(counted).unwrap();
+            }
+            drop(lines);
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the monitor saw no mark"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
 }
 
 impl ::rmcp::ServerHandler for Balanced {
@@ -342,7 +423,17 @@ impl ::rmcp::ServerHandler for Balanced {
         };
         let replica = &self.replicas[n];
         let pages = replica.pages.clone();
+        if let Some((monitor, _)) = &self.counted {
+            monitor.mark();
+        }
+        let form = self.form;
         let asked = run_tool(&context, &request, &replica.config, |r| {
+            if form {
+                return Some(match r.form::<Confirm>("confirm", "Go ahead?").answer()? {
+                    Ok(outcome) => format!("{outcome:?}"),
+                    Err(error) => format!("error: {error}"),
+                });
+            }
             Some(
                 match r.secret::<Token>("token", "Paste your token.", &pages)? {
                     Ok(SecretOutcome::Answered(t)) => {
@@ -353,10 +444,14 @@ impl ::rmcp::ServerHandler for Balanced {
                 },
             )
         });
-        Ok(match asked.await? {
+        let response = match asked.await? {
             Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
             Asked::Respond(response) => response,
-        })
+        };
+        if let Some((monitor, counted)) = &self.counted {
+            counted.lock().unwrap().push(monitor.mark());
+        }
+        Ok(response)
     }
 }
 
@@ -371,10 +466,8 @@ struct Alice {
 impl ::rmcp::ClientHandler for Alice {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
         let mut capabilities = ::rmcp::model::ClientCapabilities::default();
-        capabilities.elicitation = Some(
-            ::rmcp::model::ElicitationCapability::new()
-                .with_url(::rmcp::model::UrlElicitationCapability::new()),
-        );
+        capabilities.elicitation = crate::rmcp::form_mode()
+            .map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
         ::rmcp::model::InitializeRequestParams::new(
             capabilities,
             ::rmcp::model::Implementation::new("alice", "0"),
@@ -389,11 +482,13 @@ impl ::rmcp::ClientHandler for Alice {
         use crate::sensitive_server::hosted::submit_as;
         use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 
-        let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
-            return Err(::rmcp::model::ErrorData::internal_error(
-                "a form was not expected",
-                None,
-            ));
+        let url = match request {
+            ElicitRequestParams::UrlElicitationParams { url, .. } => url,
+            // A form: "yes".
+            _ => {
+                return Ok(ElicitResult::new(ElicitationAction::Accept)
+                    .with_content(serde_json::json!({"proceed": true})));
+            }
         };
         let path = url
             .strip_prefix("https://agent.example.com")
@@ -412,6 +507,29 @@ impl ::rmcp::ClientHandler for Alice {
     }
 }
 
+/// One call of the tool through `balanced` by `alice` at MCP 2026-07-28
+/// (rmcp's client fulfils the rounds): the tool's text.
+fn call_balanced(balanced: &Balanced, alice: &Alice) -> String {
+    use rmcp::ServiceExt;
+
+    let balanced = balanced.clone();
+    crate::rmcp::runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            let running = balanced.serve(server_io).await.unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = crate::rmcp::connect_at(alice, client_io, crate::rmcp::Version::Modern).await;
+        let result = running
+            .call_tool(::rmcp::model::CallToolRequestParams::new("tool"))
+            .await
+            .unwrap();
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        result.content[0].as_text().unwrap().text.clone()
+    })
+}
+
 /// MCP 2026-07-28 across replicas: round 1 on replica A opens Alice's page
 /// (the user from `RoundsConfig::principal`); she submits it through
 /// replica B, Bob refused there; round 2, on replica C, reads the answer.
@@ -420,7 +538,6 @@ impl ::rmcp::ClientHandler for Alice {
 #[test]
 fn a_secret_page_in_rounds_is_opened_on_a_answered_through_b_and_read_on_c() {
     use elicit_core::mcp::RoundsConfig;
-    use rmcp::ServiceExt;
     use rmcp::model::RequestStateCodec;
 
     let Some(server) = start() else { return };
@@ -437,28 +554,14 @@ fn a_secret_page_in_rounds_is_opened_on_a_answered_through_b_and_read_on_c() {
         replicas: replicas.clone(),
         order: vec![0, 2],
         served: std::sync::Arc::default(),
+        form: false,
+        counted: None,
     };
     let alice = Alice {
         through: replicas[1].pages.clone(),
         statuses: std::sync::Arc::default(),
     };
-    let text = crate::rmcp::runtime().block_on(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let served = balanced.clone();
-        let server = tokio::spawn(async move {
-            let running = served.serve(server_io).await.unwrap();
-            running.waiting().await.unwrap();
-        });
-        let running =
-            crate::rmcp::connect_at(&alice, client_io, crate::rmcp::Version::Modern).await;
-        let result = running
-            .call_tool(::rmcp::model::CallToolRequestParams::new("tool"))
-            .await
-            .unwrap();
-        running.cancel().await.unwrap();
-        server.await.unwrap();
-        result.content[0].as_text().unwrap().text.clone()
-    });
+    let text = call_balanced(&balanced, &alice);
     assert_eq!(text, "a token of 14 characters");
     assert_eq!(
         *balanced.served.lock().unwrap(),
@@ -497,4 +600,49 @@ fn an_agent_waiting_on_a_page_fails_cleanly_when_redis_stops() {
     assert!(matches!(answer, Err(PageError::Cancelled)), "{answer:?}");
     let after = call(&a, get(&path, Some("alice")), "");
     assert_ne!(after.status, 200);
+}
+
+/// What a round costs in Redis, the commands it sends as Redis's `MONITOR`
+/// shows them (a Lua script is one), on three replicas: a form's rounds cost the used `requestState` only
+/// (round 1 has none: 0; round 2: 1); a secret page's, its page besides
+/// (round 1 opens it: 1; round 2, on another replica, the used state and
+/// the page's end: 2). At most 3, the goal.
+#[test]
+fn a_round_costs_at_most_three_redis_commands() {
+    use elicit_core::mcp::RoundsConfig;
+    use rmcp::model::RequestStateCodec;
+
+    let Some(server) = start() else { return };
+    let replica = || Replica {
+        config: RoundsConfig::new(RequestStateCodec::try_new(vec![42u8; 32]).unwrap())
+            .principal(|_| "alice".to_owned())
+            .used_states(RedisUsedStates::new(Redis::open(&server.url()).unwrap())),
+        pages: replica(&server),
+    };
+    let replicas = std::sync::Arc::new(vec![replica(), replica(), replica()]);
+    let alice = Alice {
+        through: replicas[1].pages.clone(),
+        statuses: std::sync::Arc::default(),
+    };
+    let monitor = std::sync::Arc::new(Monitor::start(&server));
+    for (form, expected, answer) in [
+        (true, [0, 1], "Accepted(Confirm { proceed: true })"),
+        (false, [1, 2], "a token of 14 characters"),
+    ] {
+        let counted = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let balanced = Balanced {
+            replicas: replicas.clone(),
+            order: vec![0, 2],
+            served: std::sync::Arc::default(),
+            form,
+            counted: Some((monitor.clone(), counted.clone())),
+        };
+        // The first call loads the scripts into Redis; the second is counted.
+        assert_eq!(call_balanced(&balanced, &alice), answer);
+        counted.lock().unwrap().clear();
+        assert_eq!(call_balanced(&balanced, &alice), answer);
+        let counted = counted.lock().unwrap().clone();
+        assert_eq!(counted, expected, "form: {form}");
+        assert!(counted.iter().all(|&n| n <= 3));
+    }
 }

@@ -370,24 +370,21 @@ impl Store for RedisStore {
     }
 
     fn wait(&self, id: &PageId) -> Result<Waiting, StoreError> {
-        let Some(record) = self.get(id)? else {
-            return Err(StoreError::Unknown(*id));
-        };
         if !lock(&self.waited).insert(*id) {
             return Err(StoreError::AlreadyWaited(*id));
         }
-        let (list, redis, keys, waited, id) = (
+        let (list, page, redis, keys, waited, id) = (
             self.end_key(id),
+            self.page_key(id),
             self.redis.clone(),
             self.keys.clone(),
             Arc::clone(&self.waited),
             *id,
         );
-        // Until the page's keys go: then it has ended, or never will.
-        let until = record.expires_at + KEPT_AFTER_EXPIRY;
-        // Lazy: nothing blocks until the waiter is polled, so a page handed
-        // to another replica's round (detached, never polled here) leaves
-        // its end in Redis for that replica.
+        // Lazy: nothing is asked of Redis until the waiter is polled, so a
+        // page handed to another replica's round (detached, never polled
+        // here) costs nothing more and leaves its end in Redis for that
+        // replica.
         let guard = Waited {
             waited: Arc::clone(&waited),
             id,
@@ -399,6 +396,15 @@ impl Store for RedisStore {
             let spawned = std::thread::Builder::new()
                 .name("elicit-redis-wait".to_owned())
                 .spawn(move || {
+                    // Until the page's keys go: then it has ended, or never
+                    // will (a page already gone: no end).
+                    let left: i64 = redis
+                        .with(|connection| redis::cmd("PTTL").arg(&page).query(connection))
+                        .unwrap_or(-2);
+                    let Ok(left) = u64::try_from(left) else {
+                        return;
+                    };
+                    let until = SystemTime::now() + Duration::from_millis(left);
                     let end = blocking_peek(&redis, &list, until)
                         .and_then(|sealed| keys.open(&sealed, list.as_bytes()))
                         .and_then(|plaintext| end_of(&plaintext));
