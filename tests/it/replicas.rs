@@ -318,11 +318,14 @@ struct Balanced {
     form: bool,
     /// Where to count Redis's commands, per round: the commands each call
     /// (round) cost.
-    counted: Option<(
-        std::sync::Arc<Monitor>,
-        std::sync::Arc<std::sync::Mutex<Vec<u64>>>,
-    )>,
+    counted: Option<Counted>,
 }
+
+/// Where a balancer counts each round's Redis commands.
+type Counted = (
+    std::sync::Arc<Monitor>,
+    std::sync::Arc<std::sync::Mutex<Vec<u64>>>,
+);
 
 /// The form of the form rounds.
 #[derive(elicit_core::Elicit, Debug)]
