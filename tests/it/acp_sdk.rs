@@ -232,7 +232,6 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
             Got::Secret(token.map(|t| t.map(|t| t.token.expose_secret().to_owned())))
         }
         Flow::SecretFor(pages, user) => {
-            use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
             let asked = elicitor.elicit_secret::<readme_sensitive::DeployToken>(
                 scope,
                 "Paste a deploy token.",
@@ -242,15 +241,7 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 Some(user) => asked.for_user(user).await,
                 None => asked.await,
             };
-            Got::SecretOutcome(outcome.map(|outcome| match outcome {
-                SecretOutcome::Answered(t) => {
-                    SecretOutcome::Answered(t.token.expose_secret().to_owned())
-                }
-                SecretOutcome::Declined => SecretOutcome::Declined,
-                SecretOutcome::Cancelled => SecretOutcome::Cancelled,
-                SecretOutcome::Expired => SecretOutcome::Expired,
-                _ => panic!("an outcome this test does not know"),
-            }))
+            Got::SecretOutcome(outcome.map(readme_sensitive::exposed))
         }
         Flow::OAuth(pages, provider) => Got::OAuth(
             elicitor
@@ -854,6 +845,21 @@ pub(crate) mod readme_sensitive {
         })
     }
     // README snippet end
+
+    /// How a page of this form ended, its token exposed (for the tests'
+    /// comparisons).
+    pub(crate) fn exposed(outcome: SecretOutcome<DeployToken>) -> SecretOutcome<String> {
+        use elicit_core::sensitive::ExposeSecret;
+        match outcome {
+            SecretOutcome::Answered(t) => {
+                SecretOutcome::Answered(t.token.expose_secret().to_owned())
+            }
+            SecretOutcome::Declined => SecretOutcome::Declined,
+            SecretOutcome::Cancelled => SecretOutcome::Cancelled,
+            SecretOutcome::Expired => SecretOutcome::Expired,
+            _ => panic!("an outcome this test does not know"),
+        }
+    }
 }
 
 #[test]

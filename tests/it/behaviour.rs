@@ -490,39 +490,27 @@ fn a_hosted_page_is_served_only_to_the_user_it_is_for() {
     }
 }
 
-/// An OAuth flow the provider authorizes: the token, and the client is told
-/// once, for the start page's id.
+/// An OAuth flow the provider authorizes (the token) or denies (its
+/// `error`): either way the interaction ended in the browser, so the client
+/// is told once, for the start page's id.
 #[test]
-fn an_authorized_oauth_flow_is_the_token_and_the_client_is_told_once() {
+fn an_oauth_flow_the_provider_answers_ends_and_the_client_is_told_once() {
     use crate::oauth::{ACCESS, Script, Scripted, browser};
 
-    for (name, ask) in PAGE_TRANSPORTS {
-        let provider = Arc::new(Scripted::start(Script::Token));
-        let oauth = PageAsk::OAuth(Box::new(provider.provider()));
-        let visit: Visit = Box::new(move |url| browser(&provider, &url, false));
-        let run = ask(true, true, Pages::loopback(), oauth, visit);
-        assert_eq!(run.got, PageGot::Authorized(ACCESS.into()), "{name}");
-        assert_eq!(run.statuses, [303, 200], "{name}");
-        assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
-        assert_eq!(run.sent.len(), 1, "{name}");
-    }
-}
-
-/// An OAuth flow the provider denies: `Denied` with its error, and the
-/// interaction ended in the browser, so the client is told once.
-#[test]
-fn a_denied_oauth_flow_is_denied_and_the_client_is_told_once() {
-    use crate::oauth::{Script, Scripted, browser};
-
-    for (name, ask) in PAGE_TRANSPORTS {
-        let provider = Arc::new(Scripted::start(Script::Token));
-        let oauth = PageAsk::OAuth(Box::new(provider.provider()));
-        let visit: Visit = Box::new(move |url| browser(&provider, &url, true));
-        let run = ask(true, true, Pages::loopback(), oauth, visit);
-        assert_eq!(run.got, PageGot::Denied("access_denied".into()), "{name}");
-        assert_eq!(run.statuses, [303, 200], "{name}");
-        assert_eq!(run.completed, run.sent, "{name}");
-        assert_eq!(run.sent.len(), 1, "{name}");
+    for (deny, expected) in [
+        (false, PageGot::Authorized(ACCESS.into())),
+        (true, PageGot::Denied("access_denied".into())),
+    ] {
+        for (name, ask) in PAGE_TRANSPORTS {
+            let provider = Arc::new(Scripted::start(Script::Token));
+            let oauth = PageAsk::OAuth(Box::new(provider.provider()));
+            let visit: Visit = Box::new(move |url| browser(&provider, &url, deny));
+            let run = ask(true, true, Pages::loopback(), oauth, visit);
+            assert_eq!(run.got, expected, "{name}");
+            assert_eq!(run.statuses, [303, 200], "{name}");
+            assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
+            assert_eq!(run.sent.len(), 1, "{name}");
+        }
     }
 }
 
@@ -809,7 +797,6 @@ fn acp_sdk_page(
 fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun {
     use crate::acp_sdk::readme_sensitive::DeployToken;
     use elicit_core::mcp::{ELICITATION_COMPLETE_NOTIFICATION, ElicitExt};
-    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
     use rmcp::model::ElicitRequestParams;
 
     let capability = if url_mode {
@@ -846,15 +833,7 @@ fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: V
                     Some(user) => asked.for_user(user).await,
                     None => asked.await,
                 };
-                PageGot::of(result.map(|outcome| match outcome {
-                    SecretOutcome::Answered(t) => {
-                        SecretOutcome::Answered(t.token.expose_secret().to_owned())
-                    }
-                    SecretOutcome::Declined => SecretOutcome::Declined,
-                    SecretOutcome::Cancelled => SecretOutcome::Cancelled,
-                    SecretOutcome::Expired => SecretOutcome::Expired,
-                    _ => panic!("an outcome this test does not know"),
-                }))
+                PageGot::of(result.map(crate::acp_sdk::readme_sensitive::exposed))
             }
             PageAsk::OAuth(provider) => PageGot::of(
                 peer.elicit_oauth("Sign in to the test provider", &pages, &provider)

@@ -228,6 +228,16 @@ impl Deployment {
     }
 }
 
+/// The tool's text of a call that connected with Alice's token.
+fn connected(report: &serde_json::Value) -> &str {
+    let text = report["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("connected with a token of 17 characters"),
+        "{report}"
+    );
+    text
+}
+
 /// `replica :PORT` in a message or a text, as a port.
 fn replica_in(text: &str, after: &str) -> Option<u16> {
     let rest = text.split(after).nth(1)?.strip_prefix("replica :")?;
@@ -252,11 +262,7 @@ fn a_secret_page_flow_crosses_three_replicas_behind_haproxy() {
         serde_json::json!([403, 200, 200]),
         "{report}"
     );
-    let text = report["text"].as_str().unwrap_or_default();
-    assert!(
-        text.starts_with("connected with a token of 17 characters"),
-        "{report}"
-    );
+    let text = connected(&report);
     // Round robin, one request at a time: round 1, Bob's visit, Alice's
     // visit and post, round 2. So round 2 is on another replica than the
     // one that opened the page.
@@ -289,11 +295,7 @@ fn the_replica_that_opened_the_page_is_killed_and_the_flow_completes() {
         running.0.wait().unwrap();
         killed = Some(port);
     }));
-    let text = report["text"].as_str().unwrap_or_default();
-    assert!(
-        text.starts_with("connected with a token of 17 characters"),
-        "{report}"
-    );
+    let text = connected(&report);
     assert_eq!(
         report["statuses"],
         serde_json::json!([403, 200, 200]),
@@ -324,11 +326,7 @@ fn a_redis_restart_mid_flow_fails_cleanly_and_the_next_call_works() {
         "the page is gone: {report}"
     );
     let again = deployment.connect(Then::Submits);
-    let text = again["text"].as_str().unwrap_or_default();
-    assert!(
-        text.starts_with("connected with a token of 17 characters"),
-        "{again}"
-    );
+    connected(&again);
 }
 
 /// The user's own browser (headless Chromium, signed in to the server with
@@ -363,11 +361,7 @@ fn a_browser_submits_the_page_through_the_balancer() {
             browser.page_text()
         );
     }));
-    let text = report["text"].as_str().unwrap_or_default();
-    assert!(
-        text.starts_with("connected with a token of 17 characters"),
-        "{report}"
-    );
+    connected(&report);
 }
 
 #[test]
@@ -405,11 +399,7 @@ fn a_2025_11_25_client_completes_the_page_of_url_elicitation_required_and_retrie
         serde_json::json!([403, 200, 200]),
         "{report}"
     );
-    let text = report["text"].as_str().unwrap_or_default();
-    assert!(
-        text.starts_with("connected with a token of 17 characters"),
-        "{report}"
-    );
+    connected(&report);
     // The page was read once: the same call again asks a new page.
     let again = deployment.connect(Then::Legacy);
     let new_id = again["required"][0]["elicitationId"]
@@ -420,11 +410,5 @@ fn a_2025_11_25_client_completes_the_page_of_url_elicitation_required_and_retrie
         new_id, id,
         "the same call names the same page, asked afresh"
     );
-    assert!(
-        again["text"]
-            .as_str()
-            .unwrap_or_default()
-            .starts_with("connected with a token of 17 characters"),
-        "{again}"
-    );
+    connected(&again);
 }
