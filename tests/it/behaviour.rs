@@ -424,24 +424,30 @@ fn an_unsubmitted_page_expires_and_is_not_completed() {
     }
 }
 
+/// A client without URL mode: no page, no OAuth flow, no page server
+/// started.
 #[test]
-fn a_client_without_url_mode_gets_no_page() {
-    for (name, ask) in PAGE_TRANSPORTS {
-        let pages = Pages::loopback();
-        let run = ask(
-            false,
-            true,
-            pages.clone(),
-            PageAsk::Secret(None),
-            Box::new(|_| Vec::new()),
-        );
-        assert_eq!(
-            run.got,
-            PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
-            "{name}"
-        );
-        assert!(run.sent.is_empty(), "{name}");
-        assert_eq!(pages.local_addr(), None, "{name}: no page server started");
+fn a_client_without_url_mode_gets_no_page_nor_oauth_flow() {
+    use crate::oauth::{Script, Scripted};
+
+    let provider = Scripted::start(Script::Token);
+    for oauth in [false, true] {
+        for (name, ask) in PAGE_TRANSPORTS {
+            let pages = Pages::loopback();
+            let asked = if oauth {
+                PageAsk::OAuth(Box::new(provider.provider()))
+            } else {
+                PageAsk::Secret(None)
+            };
+            let run = ask(false, true, pages.clone(), asked, Box::new(|_| Vec::new()));
+            assert_eq!(
+                run.got,
+                PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
+                "{name}, OAuth: {oauth}"
+            );
+            assert!(run.sent.is_empty(), "{name}");
+            assert_eq!(pages.local_addr(), None, "{name}: no page server started");
+        }
     }
 }
 
@@ -514,40 +520,23 @@ fn an_oauth_flow_the_provider_answers_ends_and_the_client_is_told_once() {
     }
 }
 
-/// A declined OAuth flow and a client without URL mode: nothing is
-/// completed, and without URL mode nothing is opened.
+/// A declined OAuth flow ends at once: nothing is completed.
 #[test]
-fn a_declined_oauth_flow_and_a_client_without_url_mode_complete_nothing() {
+fn a_declined_oauth_flow_completes_nothing() {
     use crate::oauth::{Script, Scripted};
 
+    let provider = Scripted::start(Script::Token);
     for (name, ask) in PAGE_TRANSPORTS {
-        let provider = Scripted::start(Script::Token);
-        let oauth = || PageAsk::OAuth(Box::new(provider.provider()));
+        let oauth = PageAsk::OAuth(Box::new(provider.provider()));
         let run = ask(
             true,
             false,
             Pages::loopback(),
-            oauth(),
+            oauth,
             Box::new(|_| Vec::new()),
         );
         assert_eq!(run.got, PageGot::Declined, "{name}");
         assert!(run.completed.is_empty(), "{name}: {:?}", run.completed);
-
-        let pages = Pages::loopback();
-        let run = ask(
-            false,
-            true,
-            pages.clone(),
-            oauth(),
-            Box::new(|_| Vec::new()),
-        );
-        assert_eq!(
-            run.got,
-            PageGot::NotSent(SendError::SensitiveInputNeedsUrlMode),
-            "{name}"
-        );
-        assert!(run.sent.is_empty(), "{name}");
-        assert_eq!(pages.local_addr(), None, "{name}: no page server started");
     }
 }
 
