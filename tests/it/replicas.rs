@@ -649,3 +649,34 @@ fn a_round_costs_at_most_three_redis_commands() {
         assert!(counted.iter().all(|&n| n <= 3));
     }
 }
+
+/// What a pending page keeps in Redis (`MEMORY USAGE` of its keys, and
+/// its share of the open set), for the README's form with one secret: a
+/// bound, so that a thousand pending pages stay a few megabytes.
+#[test]
+fn a_pending_page_keeps_little_in_redis() {
+    let Some(server) = start() else { return };
+    let pages = replica(&server);
+    let user = VerifiedUser::new("alice");
+    let mut open = Vec::new();
+    for _ in 0..50 {
+        let page = pages.open_for::<Connect>(&user, "Connect Acme").unwrap();
+        // Visited: bound to a browser, as most pending pages are.
+        let path = format!("/elicit/{}", page.id());
+        assert_eq!(call(&pages, get(&path, Some("alice")), "").status, 200);
+        open.push(page);
+    }
+    let usage = |key: &str| -> u64 {
+        let reply = server.command(&format!("MEMORY USAGE {key}")).unwrap();
+        reply.trim_start_matches(':').parse().unwrap_or(0)
+    };
+    let per_page: Vec<u64> = open
+        .iter()
+        .map(|page| usage(&format!("elicit:page:{}", page.id())))
+        .collect();
+    let set = usage("elicit:pages:open");
+    let max = *per_page.iter().max().unwrap();
+    eprintln!("a pending page: at most {max} bytes; the open set: {set} bytes for 50");
+    assert!(max > 0 && max <= 4096, "{per_page:?}");
+    assert!(set <= 50 * 128, "{set}");
+}
