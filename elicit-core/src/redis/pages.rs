@@ -2,7 +2,7 @@
 //! any page and the answer reaches the replica that asked.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures::channel::oneshot;
@@ -206,6 +206,11 @@ redis.call('ZREM', KEYS[3], ARGV[3])
 return ended
 ";
 
+// The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
+static INSERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(INSERT));
+static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
+static END_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(END));
+
 /// How a page ended, as sealed: the submission's values and its secrets.
 #[derive(Serialize)]
 struct EndOut<'a> {
@@ -283,7 +288,7 @@ impl Store for RedisStore {
         let answer: String = self
             .redis
             .with(|connection| {
-                redis::Script::new(INSERT)
+                INSERT_SCRIPT
                     .key(&page)
                     .key(&open)
                     .arg(id.to_string())
@@ -332,12 +337,7 @@ impl Store for RedisStore {
         let sealed = self.seal(&plaintext, &format!("{page}:binding"))?;
         let bound: Option<Vec<u8>> = self
             .redis
-            .with(|connection| {
-                redis::Script::new(BIND)
-                    .key(&page)
-                    .arg(&sealed)
-                    .invoke(connection)
-            })
+            .with(|connection| BIND_SCRIPT.key(&page).arg(&sealed).invoke(connection))
             .map_err(backend)?;
         bound.map(|sealed| self.binding_of(id, &sealed)).transpose()
     }
@@ -355,7 +355,7 @@ impl Store for RedisStore {
         let ended: i64 = self
             .redis
             .with(|connection| {
-                redis::Script::new(END)
+                END_SCRIPT
                     .key(&page)
                     .key(&list)
                     .key(&open)
