@@ -5,12 +5,13 @@
 //! stopped when the test ends), driven by the official TypeScript client
 //! over Streamable HTTP at MCP 2026-07-28 (tests/interop/mcp_http_client.mjs).
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::free_port;
 use crate::common::redis::{RedisServer, start};
+use crate::mcp_ts::{interop_dir, node};
 
 /// A child process killed when dropped.
 struct Running(Child);
@@ -20,14 +21,6 @@ impl Drop for Running {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// Waits until something accepts connections on `port` (bounded).
@@ -76,28 +69,8 @@ fn haproxy_installed() -> Option<()> {
     }
 }
 
-fn node() -> Option<PathBuf> {
-    let node = std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join("node"))
-        .find(|path| path.is_file());
-    let client = interop_dir().join("node_modules/@modelcontextprotocol/client/package.json");
-    match node {
-        Some(node) if client.is_file() => Some(node),
-        _ => crate::common::not_installed(
-            "ELICIT_NODE_REQUIRED",
-            "`node` or tests/interop's client is missing: run .ci/npm-deps",
-        ),
-    }
-}
-
-fn interop_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
-}
-
 fn deploy() -> Option<Deployment> {
-    let node = node()?;
+    let node = node()?.to_owned();
     haproxy_installed()?;
     let redis = start()?;
     let binary =

@@ -40,14 +40,14 @@ const HANG_LIMIT: Duration = Duration::from_secs(120);
 const DEPLOY_MESSAGE: &str = "Deploy the current branch. Where to, and how?";
 
 /// tests/interop, where mcp_client.mjs and its node_modules are.
-fn interop_dir() -> PathBuf {
+pub(crate) fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
 /// `node` and the installed client, or `None` (with a note) when either is
 /// missing and neither `CI` nor `ELICIT_NODE_REQUIRED` is set. Under either,
 /// a missing one fails the test.
-fn node() -> Option<&'static Path> {
+pub(crate) fn node() -> Option<&'static Path> {
     static NODE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let found = NODE.get_or_init(|| {
         let node = std::env::var_os("PATH")

@@ -62,14 +62,13 @@ pub fn client_supports(capabilities: &model::ClientCapabilities, mode: Mode) -> 
 }
 
 /// Sends `notifications/elicitation/complete` for `id` (a custom
-/// notification: rmcp 3.11 has no type for it).
+/// notification: rmcp 3.11 has no type for it). The id is one the
+/// connection completed (`AgentConnection::complete`): outstanding, so
+/// never empty.
 pub(super) async fn notify_complete(
     peer: &Peer<RoleServer>,
     id: ElicitationId,
 ) -> Result<(), ElicitError> {
-    if id.as_str().is_empty() {
-        return Err(ElicitError::NotSent(SendError::EmptyElicitationId));
-    }
     let mut params = Map::new();
     params.insert("elicitationId".to_owned(), id.into_string().into());
     let notification = model::CustomNotification::new(

@@ -16,9 +16,7 @@ use ::rmcp::model::{
 use ::rmcp::service::RequestContext;
 use serde_json::Value;
 
-use super::carrier::{
-    client_supports, elicitation_capabilities, no_scope, params_of, response_of, send,
-};
+use super::carrier::{elicitation_capabilities, no_scope, params_of, response_of, send};
 use super::state::{State, associated_data};
 use super::used::{MemoryUsedStates, UsedStates};
 use crate::Elicit;
@@ -203,7 +201,6 @@ pub enum Asked<T> {
 /// One run of the tool handler: the answers in so far, and what this run
 /// asks. Made by [`run_tool`].
 pub struct Rounds {
-    capabilities: Option<ClientCapabilities>,
     /// This run's connection: the modes this request's client accepts, the
     /// checks and ids of what this run asks (the same rules as every
     /// transport's).
@@ -244,7 +241,6 @@ impl Rounds {
         Self {
             principal,
             connection: AgentConnection::new(elicitation_capabilities(capabilities.as_ref())),
-            capabilities,
             responses: BTreeMap::new(),
             failures: BTreeMap::new(),
             state,
@@ -260,16 +256,14 @@ impl Rounds {
     /// what the last run asked is answered now, so its ids are no longer
     /// outstanding.
     fn next_run(&mut self) {
-        self.connection =
-            AgentConnection::new(elicitation_capabilities(self.capabilities.as_ref()));
+        self.connection = AgentConnection::new(self.connection.capabilities().cloned());
     }
 
     /// Whether this request's client accepts elicitation `mode` (on
-    /// 2026-07-28 the capabilities come with each request).
+    /// 2026-07-28 the capabilities come with each request), by MCP's rule:
+    /// what this run's asks are checked against.
     pub fn supports(&self, mode: Mode) -> bool {
-        self.capabilities
-            .as_ref()
-            .is_some_and(|c| client_supports(c, mode))
+        self.connection.supports(mode)
     }
 
     /// How many rounds were asked before this run.

@@ -333,6 +333,15 @@ pub struct UuidTyped {
     pub other: Option<uuid::Uuid>,
 }
 
+/// A loopback port free a moment ago, for a server the test starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// What a test needs (a browser, Node, an npm package) is not installed.
 /// Under `CI` or `required_by` (a variable `.ci/run` sets) that fails the
 /// test with `note`; otherwise the test is skipped, saying `note` on stderr.

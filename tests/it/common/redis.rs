@@ -4,7 +4,7 @@
 //! `ELICIT_REDIS_REQUIRED` is set (as `.ci/run` does), when they fail.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -29,11 +29,7 @@ pub fn start() -> Option<RedisServer> {
             "`redis-server` is not installed: run .ci/services-deps",
         );
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = super::free_port();
     let dir = std::env::temp_dir().join(format!("elicit-redis-{}-{port}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut server = RedisServer {
