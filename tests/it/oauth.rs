@@ -314,7 +314,12 @@ fn the_code_is_exchanged_with_the_pkce_verifier_for_a_typed_token() {
         redirect.get("redirect_uri"),
         format!("http://{}/elicit/oauth/callback", flow.addr)
     );
-    assert_eq!(redirect.state().len(), 32);
+    // The flow's id (in the start URL already), then 128 secret bits.
+    let id = flow.flow.as_ref().unwrap().id().to_string();
+    let (state_id, secret) = redirect.state().split_at(32);
+    assert_eq!(state_id, id);
+    assert_eq!(secret.len(), 32);
+    assert!(secret.bytes().all(|b| b.is_ascii_hexdigit()));
 
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 200, "{}", reply.body);
@@ -384,6 +389,12 @@ fn an_unknown_state_is_refused_and_changes_nothing() {
     let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
     for query in [
         format!("code={CODE}&state=00000000000000000000000000000000"),
+        // This flow's id with another token: refused, the flow still open.
+        format!(
+            "code={CODE}&state={}{}",
+            &redirect.state()[..32],
+            "0".repeat(32)
+        ),
         format!("code={CODE}&state=not-a-state"),
         format!("code={CODE}"),
     ] {

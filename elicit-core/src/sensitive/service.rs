@@ -102,14 +102,8 @@ where
             "This server answers only at its own address.",
         );
     }
-    // The flows that plug in (OAuth's start page and callback) first.
-    for extension in shared.extensions.all() {
-        if let Some(response) = extension.route(&shared, &origin, &parts).await {
-            return response;
-        }
-    }
     let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
-        return notice(StatusCode::NOT_FOUND, Notice::Expired);
+        return extension_or_gone(&shared, &origin, &parts).await;
     };
     if parts.method != Method::GET && parts.method != Method::POST {
         let mut response = refusal(
@@ -125,7 +119,7 @@ where
     let store = &shared.store;
     let record = match store.get(&id) {
         Ok(Some(record)) => record,
-        Ok(None) => return notice(StatusCode::NOT_FOUND, Notice::Expired),
+        Ok(None) => return extension_or_gone(&shared, &origin, &parts).await,
         Err(_) => return unavailable(),
     };
     match record.state {
@@ -383,4 +377,21 @@ fn too_large() -> PageResponse {
         "Too large",
         "This form's answer is too large.",
     )
+}
+
+/// The response of the flow plugged into the server (OAuth's start page
+/// and callback) that serves this request; else the page is gone. Asked
+/// only for what is not a pending page, so a page's request costs the
+/// flows nothing.
+async fn extension_or_gone(
+    shared: &Arc<Shared>,
+    origin: &Origin,
+    parts: &http::request::Parts,
+) -> PageResponse {
+    for extension in shared.extensions.all() {
+        if let Some(response) = extension.route(shared, origin, parts).await {
+            return response;
+        }
+    }
+    notice(StatusCode::NOT_FOUND, Notice::Expired)
 }

@@ -75,8 +75,9 @@ pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// [`Extensions::get_or_add`]).
 pub(crate) trait Extension: Expire + Any {
     /// The response to a request this flow serves, or `None` when the
-    /// request is for something else (a page, another flow). Asked before
-    /// the pages, after the server's own checks of the request (its host).
+    /// request is for something else (another flow). Asked after the
+    /// server's own checks of the request (its host), for a request that
+    /// is not for a pending page.
     fn route<'a>(
         &'a self,
         shared: &'a Arc<Shared>,

@@ -5,16 +5,14 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use futures::channel::oneshot;
 use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
-use super::table::{CALLBACK, Flow, Phase, flows};
+use super::table::{CALLBACK, Flow, FlowState, WaitingOAuth, flows};
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::pages::{OpenError, Pages};
 use crate::sensitive::shared::Shared;
-use crate::sensitive::store::StoreError;
 use crate::sensitive::token::{PageId, Token};
 
 impl Pages {
@@ -80,40 +78,39 @@ impl Pages {
         let state = Token::random().map_err(OpenError::Random)?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (authorize_url, _) = client
-            .authorize_url(|| CsrfToken::new(state.to_string()))
+            .authorize_url(|| CsrfToken::new(FlowState::write(id, state)))
             .add_scopes(provider.requested_scopes().iter().cloned().map(Scope::new))
             .set_pkce_challenge(challenge)
             .url();
         let expiry = shared.config.expiry;
-        let (sender, receiver) = oneshot::channel();
         let flow = Flow {
             provider: provider.clone(),
             authorize_url: authorize_url.into(),
             redirect_uri,
             state,
-            verifier: Some(verifier),
+            verifier,
             user,
             expires_at: SystemTime::now() + expiry,
-            cookie: None,
-            phase: Phase::Open,
-            sender: Some(sender),
         };
-        let table = flows(shared);
-        {
-            let mut flows = table.lock();
-            let max = shared.config.max_open;
-            if flows.len() >= max {
-                return Err(OpenError::Store(StoreError::Full { max }));
+        let extension = flows(shared);
+        let table = &extension.table;
+        table
+            .insert(id, flow, shared.config.max_open)
+            .map_err(OpenError::Store)?;
+        let waiting = match table.wait(&id) {
+            Ok(waiting) => waiting,
+            Err(error) => {
+                table.remove(&id);
+                return Err(OpenError::Store(error));
             }
-            flows.insert(id, flow);
-        }
+        };
         shared
             .reaper
-            .schedule_extension(&shared.store, table, Instant::now() + expiry, id);
+            .schedule_extension(&shared.store, extension, Instant::now() + expiry, id);
         Ok(PendingOAuth {
             id,
             url: format!("{}{base}/{id}", origin.as_str()),
-            receiver: Some(receiver),
+            waiting: Some(waiting),
             shared: Arc::clone(shared),
         })
     }
@@ -126,7 +123,7 @@ impl Pages {
 pub struct PendingOAuth {
     id: PageId,
     url: String,
-    receiver: Option<oneshot::Receiver<OAuthOutcome>>,
+    waiting: Option<WaitingOAuth>,
     shared: Arc<Shared>,
 }
 
@@ -154,8 +151,8 @@ impl PendingOAuth {
 
     /// Waits for the flow's end: the token, or why there is none.
     pub async fn outcome(mut self) -> OAuthOutcome {
-        match self.receiver.take() {
-            Some(receiver) => receiver.await.unwrap_or(OAuthOutcome::Cancelled),
+        match self.waiting.take() {
+            Some(waiting) => waiting.await.unwrap_or(OAuthOutcome::Cancelled),
             None => OAuthOutcome::Cancelled,
         }
     }
@@ -166,6 +163,6 @@ impl PendingOAuth {
 
 impl Drop for PendingOAuth {
     fn drop(&mut self) {
-        flows(&self.shared).lock().remove(&self.id);
+        flows(&self.shared).table.remove(&self.id);
     }
 }

@@ -12,7 +12,7 @@ use oauth2::{AuthorizationCode, RequestTokenError};
 
 use super::client::HttpClient;
 use super::outcome::{OAuthFailure, OAuthOutcome};
-use super::table::{CALLBACK, Flow, Flows, Phase};
+use super::table::{CALLBACK, Flow, FlowState, FlowTable, Found, Phase};
 use super::token::OAuthToken;
 use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
@@ -28,7 +28,7 @@ const TEXT_LIMIT: usize = 256;
 /// The response to an OAuth route, or `None` if the request is for
 /// another page.
 pub(crate) async fn route(
-    table: &Flows,
+    table: &dyn FlowTable,
     shared: &Arc<Shared>,
     origin: &Origin,
     parts: &http::request::Parts,
@@ -46,38 +46,37 @@ pub(crate) async fn route(
         return Some(callback(table, shared, parts).await);
     }
     let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
-    if !table.lock().contains_key(&id) {
-        return None;
-    }
+    let found = match table.get(&id) {
+        Ok(found) => found?,
+        Err(_) => return Some(unavailable()),
+    };
     if parts.method != Method::GET {
         return Some(not_allowed());
     }
-    Some(start(table, shared, origin, id, parts))
+    Some(start(table, shared, origin, id, found, parts))
 }
 
 /// The start page: binds the flow to this browser on the first visit
 /// (refuses any other browser), and sends it to the provider.
 fn start(
-    table: &Flows,
+    table: &dyn FlowTable,
     shared: &Arc<Shared>,
     origin: &Origin,
     id: PageId,
+    found: Found,
     parts: &http::request::Parts,
 ) -> PageResponse {
-    let mut flows = table.lock();
-    let Some(flow) = flows.get_mut(&id) else {
-        return notice(StatusCode::NOT_FOUND, Notice::Expired);
-    };
-    match flow.phase_now() {
+    match found.phase {
         Phase::Open => {}
         Phase::Expired => return notice(StatusCode::GONE, Notice::Expired),
         Phase::Used => return notice(StatusCode::GONE, Notice::Used),
     }
+    let flow = &found.flow;
     if !user_matches(shared, flow, parts) {
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     }
     let presented = cookie::read(&parts.headers, &cookie_name(id));
-    let set_cookie = match flow.cookie {
+    let set_cookie = match found.cookie {
         Some(bound) => {
             if !presented.is_some_and(|c| c.matches(&bound)) {
                 return notice(StatusCode::FORBIDDEN, Notice::Refused);
@@ -88,8 +87,14 @@ fn start(
             let Ok(cookie) = Token::random() else {
                 return unavailable();
             };
-            flow.cookie = Some(cookie);
-            Some(cookie)
+            match table.bind(&id, cookie) {
+                // This visit bound it.
+                Ok(Some(bound)) if bound.matches(&cookie) => Some(cookie),
+                // Another visit bound it first: it is that browser's.
+                Ok(Some(_)) => return notice(StatusCode::FORBIDDEN, Notice::Refused),
+                Ok(None) => return notice(StatusCode::GONE, Notice::Expired),
+                Err(_) => return unavailable(),
+            }
         }
     };
     let Ok(location) = HeaderValue::from_str(&flow.authorize_url) else {
@@ -149,13 +154,15 @@ impl Params {
 }
 
 /// What the callback found for the `state` it was given.
-enum Found {
+enum Lookup {
     /// No flow has this state: nothing happens.
     Unknown,
     /// The flow ended already (its state used, or expired).
     Ended(Phase),
+    /// The flow's table failed: nothing changed.
+    Failed,
     /// The flow, now used: its parts needed to finish it.
-    Taken(Box<Taken>),
+    Taken(PageId, Box<Taken>),
 }
 
 /// A used flow: what its callback needs to end it.
@@ -166,7 +173,6 @@ struct Taken {
     provider: super::provider::Provider,
     redirect_uri: String,
     verifier: Option<oauth2::PkceCodeVerifier>,
-    sender: Option<futures::channel::oneshot::Sender<OAuthOutcome>>,
 }
 
 /// The callback: finds the flow by `state` (used once), checks that the
@@ -174,27 +180,28 @@ struct Taken {
 /// issuer, then ends the flow with the provider's error or the exchanged
 /// token.
 async fn callback(
-    table: &Flows,
+    table: &dyn FlowTable,
     shared: &Arc<Shared>,
     parts: &http::request::Parts,
 ) -> PageResponse {
     let params = Params::read(parts.uri.query().unwrap_or(""));
-    let state = params.state.as_deref().and_then(Token::parse);
+    let state = params.state.as_deref().and_then(FlowState::read);
     let found = match state {
-        None => Found::Unknown,
-        Some(state) => take(table, shared, parts, state),
+        None => Lookup::Unknown,
+        Some((id, state)) => take(table, shared, parts, id, state),
     };
-    let mut taken = match found {
-        Found::Unknown => {
+    let (id, mut taken) = match found {
+        Lookup::Unknown => {
             return refusal(
                 StatusCode::BAD_REQUEST,
                 "Unknown sign-in",
                 "This sign-in was not started here, or was already used. Return to your client.",
             );
         }
-        Found::Ended(Phase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
-        Found::Ended(_) => return notice(StatusCode::GONE, Notice::Used),
-        Found::Taken(taken) => taken,
+        Lookup::Failed => return unavailable(),
+        Lookup::Ended(Phase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
+        Lookup::Ended(_) => return notice(StatusCode::GONE, Notice::Used),
+        Lookup::Taken(id, taken) => (id, taken),
     };
     let (status, outcome) = finish(&mut taken, params).await;
     let response = match &outcome {
@@ -211,39 +218,48 @@ async fn callback(
             "The sign-in could not be completed. Return to your client.",
         ),
     };
-    if let Some(sender) = taken.sender {
-        let _ = sender.send(outcome);
-    }
+    // The flow ends with this outcome, for its waiter on whichever
+    // replica opened it. If the table failed, it ends at its expiry.
+    let _ = table.end(&id, outcome, false);
     response
 }
 
-/// Finds the flow whose state is `state` and uses it: from now on it ends
-/// with this callback's outcome, whatever it is.
-fn take(table: &Flows, shared: &Arc<Shared>, parts: &http::request::Parts, state: Token) -> Found {
-    let mut flows = table.lock();
-    let Some((&id, flow)) = flows
-        .iter_mut()
-        .find(|(_, flow)| flow.state.matches(&state))
-    else {
-        return Found::Unknown;
+/// Finds the flow `id` whose state is `state` and uses it: from now on it
+/// ends with this callback's outcome, whatever it is. A wrong `state`
+/// changes nothing.
+fn take(
+    table: &dyn FlowTable,
+    shared: &Arc<Shared>,
+    parts: &http::request::Parts,
+    id: PageId,
+    state: Token,
+) -> Lookup {
+    let found = match table.get(&id) {
+        Ok(Some(found)) if found.flow.state.matches(&state) => found,
+        Ok(_) => return Lookup::Unknown,
+        Err(_) => return Lookup::Failed,
     };
-    match flow.phase_now() {
-        Phase::Open => {}
-        ended => return Found::Ended(ended),
+    match table.use_state(&id) {
+        Ok(Some(Phase::Open)) => {}
+        Ok(Some(ended)) => return Lookup::Ended(ended),
+        Ok(None) => return Lookup::Unknown,
+        Err(_) => return Lookup::Failed,
     }
-    flow.phase = Phase::Used;
-    let cookie_ok = match (flow.cookie, cookie::read(&parts.headers, &cookie_name(id))) {
+    let cookie_ok = match (found.cookie, cookie::read(&parts.headers, &cookie_name(id))) {
         (Some(bound), Some(presented)) => bound.matches(&presented),
         _ => false,
     };
-    let bound = cookie_ok && user_matches(shared, flow, parts);
-    Found::Taken(Box::new(Taken {
-        bound,
-        provider: flow.provider.clone(),
-        redirect_uri: flow.redirect_uri.clone(),
-        verifier: flow.verifier.take(),
-        sender: flow.sender.take(),
-    }))
+    let bound = cookie_ok && user_matches(shared, &found.flow, parts);
+    let flow = found.flow;
+    Lookup::Taken(
+        id,
+        Box::new(Taken {
+            bound,
+            provider: flow.provider,
+            redirect_uri: flow.redirect_uri,
+            verifier: Some(flow.verifier),
+        }),
+    )
 }
 
 /// The outcome of a used flow's authorization response, and the status of
