@@ -20,10 +20,10 @@ use crate::common::http::{DEADLINE, Reply, Req};
 use crate::common::oidc;
 
 /// The code the scripted provider accepts.
-const CODE: &str = "code-4f1e9b";
+pub(crate) const CODE: &str = "code-4f1e9b";
 /// The tokens it returns.
 pub(crate) const ACCESS: &str = "access-token-7d0c2a";
-const REFRESH: &str = "refresh-token-91b3e4";
+pub(crate) const REFRESH: &str = "refresh-token-91b3e4";
 
 /// What the scripted token endpoint answers.
 #[derive(Clone)]
@@ -103,6 +103,23 @@ impl Scripted {
         )
         .unwrap()
         .scopes(["read:user", "repo"])
+    }
+
+    /// The provider keeps `challenge` with the code it hands out (the test
+    /// read it from the authorization request).
+    pub(crate) fn keep_challenge(&self, challenge: &str) {
+        self.seen.lock().unwrap().challenge = Some(challenge.to_owned());
+    }
+
+    /// The `code_verifier` of each token request.
+    pub(crate) fn verifiers(&self) -> Vec<String> {
+        let seen = self.seen.lock().unwrap();
+        let verifier = |form: &Vec<(String, String)>| {
+            form.iter()
+                .find(|(n, _)| n == "code_verifier")
+                .map(|(_, v)| v.clone())
+        };
+        seen.token_requests.iter().filter_map(verifier).collect()
     }
 
     fn token_requests(&self) -> usize {
@@ -243,7 +260,7 @@ fn visit(flow: &Flow, scripted: &Scripted) -> Redirect {
         params,
         location,
     };
-    scripted.seen.lock().unwrap().challenge = Some(redirect.get("code_challenge").to_owned());
+    scripted.keep_challenge(redirect.get("code_challenge"));
     redirect
 }
 

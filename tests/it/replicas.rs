@@ -680,3 +680,131 @@ fn a_pending_page_keeps_little_in_redis() {
     assert!(max > 0 && max <= 4096, "{per_page:?}");
     assert!(set <= 50 * 128, "{set}");
 }
+
+/// An OAuth flow with the scripted provider of `oauth.rs`, for the
+/// replicas' tests.
+mod oauth_flows {
+    use std::time::Duration;
+
+    use elicit_core::protocol::agent::VerifiedUser;
+    use elicit_core::sensitive::oauth::OAuthOutcome;
+    use elicit_core::sensitive::{ExposeSecret, SecretString};
+
+    use super::{contains, dump, replica};
+    use crate::common::redis::start;
+    use crate::oauth::{ACCESS, CODE, REFRESH, Script, Scripted};
+    use crate::sensitive_server::hosted::{call, get};
+
+    /// The client's secret registered with the provider.
+    const CLIENT_SECRET: &str = "client-secret-5a8c0e";
+
+    /// The callback the provider sends the browser to.
+    fn callback(state: &str, user: &str, cookie: &str) -> http::request::Builder {
+        get(
+            &format!("/elicit/oauth/callback?code={CODE}&state={state}"),
+            Some(user),
+        )
+        .header("cookie", cookie)
+    }
+
+    /// Alice's flow, opened on A, is started on B and comes back to C (as
+    /// a balancer may send each request); Bob is refused; the agent on A
+    /// gets the token. Redis holds no `state` token, no PKCE verifier, no
+    /// binding cookie, no client secret and no token in clear, before the
+    /// callback or after it (the sealed end waits in Redis for A), and
+    /// nothing of the flow once A read it.
+    #[test]
+    fn a_flow_opened_on_a_is_started_on_b_and_called_back_on_c() {
+        let Some(server) = start() else { return };
+        let (a, b, c) = (replica(&server), replica(&server), replica(&server));
+        let scripted = Scripted::start(Script::Token);
+        let provider = scripted
+            .provider()
+            .client_secret(SecretString::from(CLIENT_SECRET));
+        let alice = VerifiedUser::new("alice");
+        let flow = a.open_oauth_for(&alice, &provider).unwrap();
+        let id = flow.id().to_string();
+        let path = format!("/elicit/{id}");
+
+        assert_eq!(call(&b, get(&path, Some("bob")), "").status, 403);
+        let started = call(&b, get(&path, Some("alice")), "");
+        assert_eq!(started.status, 303, "{}", started.body());
+        let cookie = started.cookie();
+        let location = started.header("location");
+        let param = |name: &str| {
+            url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap()
+        };
+        let state = param("state");
+        scripted.keep_challenge(&param("code_challenge"));
+        // Another browser on C cannot take the bound start page.
+        assert_eq!(call(&c, get(&path, Some("alice")), "").status, 403);
+        let while_open = dump(&server);
+
+        let back = call(&c, callback(&state, "alice", &cookie), "");
+        assert_eq!(back.status, 200, "{}", back.body());
+        let after = dump(&server);
+        // A replay, on B: the state is used.
+        assert_eq!(call(&b, callback(&state, "alice", &cookie), "").status, 410);
+
+        let verifier = scripted.verifiers().pop().expect("one token request");
+        for values in [&while_open, &after] {
+            for (what, needle) in [
+                ("the state token", &state[32..]),
+                ("the PKCE verifier", verifier.as_str()),
+                ("the binding cookie", cookie.split_once('=').unwrap().1),
+                ("the client secret", CLIENT_SECRET),
+                ("the access token", ACCESS),
+                ("the refresh token", REFRESH),
+            ] {
+                assert!(!contains(values, needle), "{what} is in Redis in clear");
+            }
+        }
+        assert!(contains(&after, &format!("elicit:oauth:{id}:end")));
+
+        let outcome = futures::executor::block_on(flow.outcome());
+        let token = outcome.authorized().expect("the token reached A");
+        assert_eq!(token.access_token().expose_secret(), ACCESS);
+        assert_eq!(token.refresh_token().unwrap().expose_secret(), REFRESH);
+        assert!(!contains(&dump(&server), &format!("elicit:oauth:{id}")));
+    }
+
+    /// A flow past its expiry: its start page is gone on every replica,
+    /// and a late callback on another replica than the opener's ends it
+    /// as expired (for the agent on A) without a token request.
+    #[test]
+    fn a_late_callback_on_another_replica_ends_the_flow_as_expired() {
+        let Some(server) = start() else { return };
+        let a = replica(&server).expiry(Duration::from_millis(400));
+        let b = replica(&server);
+        let scripted = Scripted::start(Script::Token);
+        let flow = a
+            .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
+            .unwrap();
+        let path = format!("/elicit/{}", flow.id());
+        let started = call(&b, get(&path, Some("alice")), "");
+        assert_eq!(started.status, 303);
+        let state = url::form_urlencoded::parse(
+            started
+                .header("location")
+                .split_once('?')
+                .unwrap()
+                .1
+                .as_bytes(),
+        )
+        .find(|(n, _)| n == "state")
+        .map(|(_, v)| v.into_owned())
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(call(&b, get(&path, Some("alice")), "").status, 410);
+        let late = call(&b, callback(&state, "alice", &started.cookie()), "");
+        assert_eq!(late.status, 410, "{}", late.body());
+        assert!(matches!(
+            futures::executor::block_on(flow.outcome()),
+            OAuthOutcome::Expired
+        ));
+        assert!(scripted.verifiers().is_empty());
+    }
+}

@@ -529,6 +529,14 @@ pub(crate) mod hosted {
             &self.body
         }
 
+        /// The header `name`'s value (empty if there is none).
+        pub(crate) fn header(&self, name: &str) -> &str {
+            self.headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+        }
+
         /// The same-origin post of this page's form by `user`, bound by
         /// `cookie`.
         pub(crate) fn post(&self, path: &str, user: &str, cookie: &str) -> http::request::Builder {

@@ -2,11 +2,13 @@
 //! server in Redis, so that no request needs the replica that began its
 //! flow.
 //!
-//! - [`RedisStore`] (with feature `sensitive`): the page server's pages.
-//!   Any replica serves any page; the answer reaches the replica whose
-//!   agent waits for it (`BLPOP`, no polling). The submitted secret and the
-//!   page's binding tokens are sealed with [`SealingKeys`] before they reach
-//!   Redis.
+//! - [`RedisStore`] (with feature `sensitive`): the page server's pages,
+//!   and with feature `oauth` its OAuth flows. Any replica serves any page,
+//!   any flow's start page and callback; the answer reaches the replica
+//!   whose agent waits for it (`BLMOVE`, no polling). The submitted secret,
+//!   the binding tokens, the flow's `state`, PKCE verifier and client
+//!   secret, and the token are sealed with [`SealingKeys`] before they
+//!   reach Redis.
 //! - [`RedisUsedStates`] (with feature `rmcp`): a sealed `requestState` of
 //!   the MCP 2026-07-28 rounds is good for one call on any replica.
 //!
@@ -19,13 +21,16 @@
 //!
 //! | who | can | finds |
 //! |---|---|---|
-//! | reads Redis (a dump, its replica, its network) | read every key | messages, schemas, user ids, page states: no secret, no binding cookie, no CSRF token (sealed) |
+//! | reads Redis (a dump, its replica, its network) | read every key | messages, schemas, user ids, page and flow states: no secret, no binding cookie, no CSRF token, no OAuth `state`, PKCE verifier, client secret or token (sealed) |
 //! | writes Redis | change or swap blobs | a blob that does not open (its key's place is its associated data): the page shows an error, the flow fails, nothing is accepted |
+//! | kills the replica that runs an OAuth callback, during the token exchange | leave a used flow without an end | the flow's `state` is used (no replay); the agent waiting on its replica sees the flow cancelled when its keys expire (`KEPT_AFTER_EXPIRY` after its expiry) |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly (an error page, a failed tool call); the next command opens a new connection |
 //! | runs a replica with a clock behind the others | accept what the others consider expired | an answer after a page's expiry is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
 
 mod conn;
+#[cfg(feature = "oauth")]
+mod flows;
 #[cfg(feature = "sensitive")]
 mod pages;
 mod seal;

@@ -32,6 +32,7 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 /// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + [`KEPT_AFTER_EXPIRY`] |
 /// | `page:<id>:end` (list) | how it ended, the submission included, **sealed** | the same |
 /// | `pages:open` (sorted set) | the open pages' ids by expiry: the cap on open pages, across replicas | each until its page ends or expires |
+/// | `oauth:<id>`, `oauth:<id>:end`, `oauth:open` (feature `oauth`) | an OAuth flow, the same way: the flow (provider and client secret, `state`, PKCE verifier, user) **sealed**, its phase, its binding cookie **sealed**; its outcome, the token included, **sealed**; the cap | the same |
 ///
 /// The submitted secret and the binding tokens are sealed with
 /// [`SealingKeys`] (ChaCha20-Poly1305, the key's place as associated data):
@@ -41,8 +42,8 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 ///
 /// Every method is one atomic step: a Lua script (insert, bind, end) or
 /// one command. Time that matters across replicas is Redis's: the cap on
-/// open pages, and whether an answer came before the page's expiry (a
-/// replica whose clock is behind cannot take an answer late). Waiting for an answer blocks in Redis (`BLMOVE` of the
+/// open pages, and whether an answer (or an OAuth callback) came before
+/// the expiry (a replica whose clock is behind cannot take one late). Waiting for an answer blocks in Redis (`BLMOVE` of the
 /// page's end list onto itself), on a connection of its own in a thread of
 /// its own: no polling, and an end pushed before anyone waits is not lost.
 /// The end stays until the page's keys expire, so a round on another
@@ -78,13 +79,20 @@ impl std::fmt::Debug for RedisStore {
 }
 
 impl RedisStore {
-    /// Pages in `redis`, what must not be read there sealed with `keys`.
+    /// Pages (and OAuth flows, with feature `oauth`) in `redis`, what must
+    /// not be read there sealed with `keys`.
     pub fn new(redis: Redis, keys: SealingKeys) -> Self {
         Self {
             redis,
             keys,
             waited: Arc::default(),
         }
+    }
+
+    /// The OAuth flows that go with these pages.
+    #[cfg(feature = "oauth")]
+    pub(crate) fn flows(&self) -> super::flows::RedisFlows {
+        super::flows::RedisFlows::new(self.redis.clone(), self.keys.clone())
     }
 
     fn page_key(&self, id: &PageId) -> String {
@@ -107,7 +115,7 @@ impl RedisStore {
 }
 
 /// A Redis failure, as the store's.
-fn backend(error: redis::RedisError) -> StoreError {
+pub(super) fn backend(error: redis::RedisError) -> StoreError {
     StoreError::Backend(Box::new(error))
 }
 
@@ -137,7 +145,7 @@ fn lock(waited: &Mutex<HashSet<PageId>>) -> std::sync::MutexGuard<'_, HashSet<Pa
     waited.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn millis(at: SystemTime) -> u64 {
+pub(super) fn millis(at: SystemTime) -> u64 {
     at.duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
@@ -207,8 +215,9 @@ return ended
 ";
 
 // The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
-static INSERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(INSERT));
-static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
+pub(super) static INSERT_SCRIPT: LazyLock<redis::Script> =
+    LazyLock::new(|| redis::Script::new(INSERT));
+pub(super) static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
 static END_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(END));
 
 /// How a page ended, as sealed: the submission's values and its secrets.
@@ -381,41 +390,15 @@ impl Store for RedisStore {
             Arc::clone(&self.waited),
             *id,
         );
-        // Lazy: nothing is asked of Redis until the waiter is polled, so a
-        // page handed to another replica's round (detached, never polled
-        // here) costs nothing more and leaves its end in Redis for that
-        // replica.
         let guard = Waited {
             waited: Arc::clone(&waited),
             id,
         };
+        let ended = wait_for_end(redis, page, list, keys);
         Ok(Waiting::new(async move {
             // This page is waited for as long as this future lives.
             let _guard = guard;
-            let (sender, receiver) = oneshot::channel();
-            let spawned = std::thread::Builder::new()
-                .name("elicit-redis-wait".to_owned())
-                .spawn(move || {
-                    // Until the page's keys go: then it has ended, or never
-                    // will (a page already gone: no end).
-                    let left: i64 = redis
-                        .with(|connection| redis::cmd("PTTL").arg(&page).query(connection))
-                        .unwrap_or(-2);
-                    let Ok(left) = u64::try_from(left) else {
-                        return;
-                    };
-                    let until = SystemTime::now() + Duration::from_millis(left);
-                    let end = blocking_peek(&redis, &list, until)
-                        .and_then(|sealed| keys.open(&sealed, list.as_bytes()))
-                        .and_then(|plaintext| end_of(&plaintext));
-                    if let Some(end) = end {
-                        let _ = sender.send(end);
-                    }
-                });
-            match spawned {
-                Ok(_) => receiver.await.ok(),
-                Err(_) => None,
-            }
+            end_of(&ended.await?)
         }))
     }
 
@@ -458,6 +441,43 @@ impl RedisStore {
             .open(sealed, place.as_bytes())
             .ok_or_else(|| unreadable(id))?;
         serde_json::from_slice(&plaintext).map_err(|_| unreadable(id))
+    }
+}
+
+/// The end pushed on `list` (sealed with `keys`, the list's name its
+/// associated data), for as long as the key `hash` lives: the waiter of a
+/// page or an OAuth flow. Lazy: nothing is asked of Redis until the future
+/// is polled, so a page handed to another replica's round (detached, never
+/// polled here) costs nothing more and leaves its end in Redis for that
+/// replica. `None` when none came, or it does not open.
+pub(super) fn wait_for_end(
+    redis: Redis,
+    hash: String,
+    list: String,
+    keys: SealingKeys,
+) -> impl std::future::Future<Output = Option<Zeroizing<Vec<u8>>>> + Send + 'static {
+    async move {
+        let (sender, receiver) = oneshot::channel();
+        std::thread::Builder::new()
+            .name("elicit-redis-wait".to_owned())
+            .spawn(move || {
+                // Until the keys go: then it has ended, or never will (a
+                // key already gone: no end).
+                let left: i64 = redis
+                    .with(|connection| redis::cmd("PTTL").arg(&hash).query(connection))
+                    .unwrap_or(-2);
+                let Ok(left) = u64::try_from(left) else {
+                    return;
+                };
+                let until = SystemTime::now() + Duration::from_millis(left);
+                let end = blocking_peek(&redis, &list, until)
+                    .and_then(|sealed| keys.open(&sealed, list.as_bytes()));
+                if let Some(end) = end {
+                    let _ = sender.send(end);
+                }
+            })
+            .ok()?;
+        receiver.await.ok()
     }
 }
 

@@ -131,7 +131,7 @@ mod server;
 mod service;
 mod shared;
 mod store;
-mod token;
+pub(crate) mod token;
 mod verify;
 
 pub use body::{BodyError, PostedBody, read_body};

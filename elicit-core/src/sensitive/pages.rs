@@ -273,16 +273,32 @@ impl Pages {
     }
 
     /// Keeps pages in `store` instead of this process's memory (see
-    /// [`Store`] for several replicas).
+    /// [`Store`] for several replicas). With features `redis` and `oauth`,
+    /// an `elicit_core::redis::RedisStore` keeps the OAuth flows too: every
+    /// replica then serves every flow's start page and callback. Other
+    /// stores keep pages only; OAuth flows stay in the memory of the
+    /// process that opened them.
     ///
     /// # Panics
     ///
     /// If these `Pages` were cloned already.
     #[must_use]
     pub fn store(mut self, store: impl Store) -> Self {
-        Arc::get_mut(&mut self.shared)
-            .expect("Pages are configured before they are cloned")
-            .store = Arc::new(store);
+        let shared =
+            Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned");
+        // A store every replica shares keeps the OAuth flows too: each
+        // replica serves every flow's start page and callback from the
+        // start.
+        #[cfg(all(feature = "oauth", feature = "redis"))]
+        if let Some(redis) =
+            (&store as &dyn std::any::Any).downcast_ref::<crate::redis::RedisStore>()
+        {
+            let flows = redis.flows();
+            shared.extensions.get_or_add(|| super::oauth::table::Flows {
+                table: Box::new(flows),
+            });
+        }
+        shared.store = Arc::new(store);
         self
     }
 

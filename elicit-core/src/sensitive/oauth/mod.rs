@@ -43,7 +43,9 @@
 //! | the start URL leaks (client log, history) | it carries only the flow's id: `state`, the PKCE challenge and the provider's URL are in the `303` the start page answers, to the browser that visits it; the verifier never leaves the server but to the token endpoint |
 //! | another browser opens the start page | the first visit binds the flow with an `HttpOnly`, `SameSite=Lax` cookie (one per flow); any other browser is refused |
 //! | a forged or tampered authorization response (CSRF on the callback) | `state` is 128 bits from the OS RNG, compared in constant time; an unknown `state` is refused and changes nothing |
-//! | a replayed authorization response | `state` is used once: the first callback with it ends the flow, a later one gets "already used" |
+//! | a replayed authorization response | `state` is used once: the first callback with it ends the flow, a later one gets "already used" (on any replica, with a shared store: the use is one atomic step) |
+//! | a guessed `state` for a known flow (its id is in the start URL) | `state` is the flow's id then 128 secret bits, compared in constant time: a wrong one is refused and does not use the flow |
+//! | the flows' store is read (several replicas: `elicit_core::redis`) | the `state`, the PKCE verifier, the client secret, the binding cookie and the token are sealed there |
 //! | the authorization response of one flow delivered to another browser (code injection) | the callback must carry the cookie of the flow its `state` names (and its verified user): else the flow ends as failed, nothing is exchanged |
 //! | a late response | after the flow's expiry the callback ends it as expired |
 //! | a mix-up between providers | with an issuer ([`Provider::issuer`], set by discovery when the provider sends `iss`), `iss` must be exactly it (RFC 9207) |
@@ -57,8 +59,10 @@ mod flow;
 mod outcome;
 mod provider;
 pub(crate) mod routes;
-mod table;
+pub(crate) mod table;
 mod token;
+#[cfg(feature = "redis")]
+pub(crate) mod wire;
 
 pub use client::HttpError;
 pub use flow::PendingOAuth;

@@ -43,6 +43,13 @@ impl OAuthOutcome {
     }
 }
 
+/// [`OAuthFailure::BadAuthorizationResponse`]: a parameter is repeated.
+pub(crate) const REPEATED: &str = "a parameter is repeated";
+/// [`OAuthFailure::BadAuthorizationResponse`]: no `code`, no `error`.
+pub(crate) const NEITHER: &str = "neither `code` nor `error`";
+/// [`OAuthFailure::BadAuthorizationResponse`]: the flow lost its verifier.
+pub(crate) const NO_VERIFIER: &str = "the flow has no verifier";
+
 /// Why an OAuth flow failed. The texts hold no code, token, verifier or
 /// response body.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

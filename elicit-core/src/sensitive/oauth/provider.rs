@@ -72,13 +72,13 @@ pub enum ProviderError {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Provider {
-    authorization_url: String,
-    token_url: String,
-    client_id: String,
-    client_secret: Option<SecretString>,
-    secret_in_body: bool,
-    scopes: Vec<String>,
-    issuer: Option<String>,
+    pub(super) authorization_url: String,
+    pub(super) token_url: String,
+    pub(super) client_id: String,
+    pub(super) client_secret: Option<SecretString>,
+    pub(super) secret_in_body: bool,
+    pub(super) scopes: Vec<String>,
+    pub(super) issuer: Option<String>,
 }
 
 impl Provider {

@@ -11,7 +11,7 @@ use http_body_util::Full;
 use oauth2::{AuthorizationCode, RequestTokenError};
 
 use super::client::HttpClient;
-use super::outcome::{OAuthFailure, OAuthOutcome};
+use super::outcome::{NEITHER, NO_VERIFIER, OAuthFailure, OAuthOutcome, REPEATED};
 use super::table::{CALLBACK, Flow, FlowState, FlowTable, Found, Phase};
 use super::token::OAuthToken;
 use crate::sensitive::cookie::{self, Cookie, SameSite};
@@ -272,7 +272,7 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
     if params.repeated {
         return failed(
             StatusCode::BAD_REQUEST,
-            OAuthFailure::BadAuthorizationResponse("a parameter is repeated"),
+            OAuthFailure::BadAuthorizationResponse(REPEATED),
         );
     }
     if let Some(issuer) = taken.provider.expected_issuer()
@@ -292,13 +292,13 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
     let Some(code) = params.code else {
         return failed(
             StatusCode::BAD_REQUEST,
-            OAuthFailure::BadAuthorizationResponse("neither `code` nor `error`"),
+            OAuthFailure::BadAuthorizationResponse(NEITHER),
         );
     };
     let Some(verifier) = taken.verifier.take() else {
         return failed(
             StatusCode::BAD_GATEWAY,
-            OAuthFailure::BadAuthorizationResponse("the flow has no verifier"),
+            OAuthFailure::BadAuthorizationResponse(NO_VERIFIER),
         );
     };
     let client = match taken.provider.client(&taken.redirect_uri) {

@@ -10,12 +10,12 @@ use secrecy::SecretString;
 /// provider said about it. `Debug` shows no token.
 #[derive(Clone)]
 pub struct OAuthToken {
-    access_token: SecretString,
-    token_type: String,
-    refresh_token: Option<SecretString>,
-    expires_in: Option<Duration>,
-    expires_at: Option<SystemTime>,
-    scopes: Option<Vec<String>>,
+    pub(super) access_token: SecretString,
+    pub(super) token_type: String,
+    pub(super) refresh_token: Option<SecretString>,
+    pub(super) expires_in: Option<Duration>,
+    pub(super) expires_at: Option<SystemTime>,
+    pub(super) scopes: Option<Vec<String>>,
 }
 
 impl OAuthToken {

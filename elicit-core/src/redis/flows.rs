@@ -1,0 +1,272 @@
+//! The OAuth flows of a [`RedisStore`](super::RedisStore)'s pages (feature
+//! `oauth`): the start page and the callback on any replica, the outcome
+//! delivered to the replica whose agent waits.
+//!
+//! | key | holds | until |
+//! |---|---|---|
+//! | `oauth:<id>` (hash) | the flow **sealed** (the provider with its client secret, the authorization URL, the `state` token, the PKCE verifier, the user); its phase; its expiry; the browser's binding cookie **sealed** | the flow's expiry + [`KEPT_AFTER_EXPIRY`] |
+//! | `oauth:<id>:end` (list) | how it ended, the token included, **sealed** | the same |
+//! | `oauth:open` (sorted set) | the open flows' ids by expiry: the cap, across replicas | each until its flow is used or expires |
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+use std::time::SystemTime;
+
+use zeroize::Zeroizing;
+
+use crate::sensitive::oauth::OAuthOutcome;
+use crate::sensitive::oauth::table::{Flow, FlowTable, Found, Phase, WaitingOAuth};
+use crate::sensitive::oauth::wire::{flow_bytes, flow_of, outcome_bytes, outcome_of};
+use crate::sensitive::token::Token;
+use crate::sensitive::{PageId, StoreError};
+
+use super::pages::{BIND_SCRIPT, INSERT_SCRIPT, KEPT_AFTER_EXPIRY, backend, millis, wait_for_end};
+use super::{Redis, SealingKeys};
+
+/// Uses an open flow's `state`, by Redis's clock: returns the phase it was
+/// in (`open`: this call used it). Past its expiry it ends as expired
+/// (`ARGV[1]`, the sealed expired end).
+const USE: &str = r"
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return false end
+if state ~= 'open' then return state end
+local now = redis.call('TIME')
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+local expires = tonumber(redis.call('HGET', KEYS[1], 'expires'))
+redis.call('ZREM', KEYS[3], ARGV[2])
+if expires and now_ms > expires then
+  redis.call('HSET', KEYS[1], 'state', 'expired')
+  if redis.call('LLEN', KEYS[2]) == 0 then
+    redis.call('RPUSH', KEYS[2], ARGV[1])
+    local ttl = redis.call('PTTL', KEYS[1])
+    if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+  end
+  return 'expired'
+end
+redis.call('HSET', KEYS[1], 'state', 'used')
+return 'open'
+";
+
+/// Ends a flow once: an open one (its phase becomes `ARGV[4]`), or a used
+/// one unless `ARGV[1]` is `1` (only open). `1` if this call ended it.
+const FINISH: &str = r"
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return 0 end
+if state == 'open' then
+  redis.call('HSET', KEYS[1], 'state', ARGV[4])
+elseif ARGV[1] == '1' or state ~= 'used' then
+  return 0
+end
+if redis.call('LLEN', KEYS[2]) > 0 then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 1
+";
+
+static USE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(USE));
+static FINISH_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(FINISH));
+
+/// The flows in Redis: every replica serves every flow's start page and
+/// callback.
+pub(crate) struct RedisFlows {
+    redis: Redis,
+    keys: SealingKeys,
+}
+
+/// A flow this store cannot read back (another deployment's key, a changed
+/// byte): refused, never guessed.
+#[derive(Debug, thiserror::Error)]
+#[error("OAuth flow `{0}` in Redis does not open with these sealing keys")]
+struct Unreadable(PageId);
+
+fn unreadable(id: &PageId) -> StoreError {
+    StoreError::Backend(Box::new(Unreadable(*id)))
+}
+
+impl RedisFlows {
+    pub(crate) fn new(redis: Redis, keys: SealingKeys) -> Self {
+        Self { redis, keys }
+    }
+
+    fn flow_key(&self, id: &PageId) -> String {
+        self.redis.key(format_args!("oauth:{id}"))
+    }
+
+    fn end_key(&self, id: &PageId) -> String {
+        self.redis.key(format_args!("oauth:{id}:end"))
+    }
+
+    fn open_key(&self) -> String {
+        self.redis.key(format_args!("oauth:open"))
+    }
+
+    fn seal(&self, plaintext: &[u8], place: &str) -> Result<Vec<u8>, StoreError> {
+        self.keys
+            .seal(plaintext, place.as_bytes())
+            .map_err(|error| StoreError::Backend(Box::new(error)))
+    }
+
+    fn opened(
+        &self,
+        id: &PageId,
+        sealed: &[u8],
+        place: &str,
+    ) -> Result<Zeroizing<Vec<u8>>, StoreError> {
+        self.keys
+            .open(sealed, place.as_bytes())
+            .ok_or_else(|| unreadable(id))
+    }
+}
+
+impl FlowTable for RedisFlows {
+    fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
+        let key = self.flow_key(&id);
+        let kept = millis(flow.expires_at + KEPT_AFTER_EXPIRY);
+        let expires = millis(flow.expires_at);
+        let sealed = self.seal(&flow_bytes(&flow), &format!("{key}:flow"))?;
+        let open = self.open_key();
+        let answer: String = self
+            .redis
+            .with(|connection| {
+                INSERT_SCRIPT
+                    .key(&key)
+                    .key(&open)
+                    .arg(id.to_string())
+                    .arg(&sealed)
+                    .arg(expires)
+                    .arg(kept)
+                    .arg(max_open)
+                    .arg("open")
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        match answer.as_str() {
+            "ok" => Ok(()),
+            "full" => Err(StoreError::Full { max: max_open }),
+            _ => Err(StoreError::Taken(id)),
+        }
+    }
+
+    fn get(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
+        let key = self.flow_key(id);
+        let fields: BTreeMap<String, Vec<u8>> = self
+            .redis
+            .with(|connection| redis::cmd("HGETALL").arg(&key).query(connection))
+            .map_err(backend)?;
+        let Some(sealed) = fields.get("record") else {
+            return Ok(None);
+        };
+        let plaintext = self.opened(id, sealed, &format!("{key}:flow"))?;
+        let flow = flow_of(&plaintext).ok_or_else(|| unreadable(id))?;
+        let phase = match fields.get("state").map(Vec::as_slice) {
+            // By this replica's clock, to show the page; the callback's use
+            // of the state decides by Redis's.
+            Some(b"open") if SystemTime::now() < flow.expires_at => Phase::Open,
+            Some(b"open" | b"expired" | b"cancelled") => Phase::Expired,
+            Some(b"used") => Phase::Used,
+            _ => return Err(unreadable(id)),
+        };
+        let cookie = match fields.get("binding") {
+            None => None,
+            Some(sealed) => Some(self.cookie_of(id, sealed)?),
+        };
+        Ok(Some(Found {
+            flow,
+            phase,
+            cookie,
+        }))
+    }
+
+    fn bind(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
+        let key = self.flow_key(id);
+        let plaintext = cookie.to_string();
+        let sealed = self.seal(plaintext.as_bytes(), &format!("{key}:binding"))?;
+        let bound: Option<Vec<u8>> = self
+            .redis
+            .with(|connection| BIND_SCRIPT.key(&key).arg(&sealed).invoke(connection))
+            .map_err(backend)?;
+        bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
+    }
+
+    fn use_state(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
+        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
+        let expired = self.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
+        let was: Option<String> = self
+            .redis
+            .with(|connection| {
+                USE_SCRIPT
+                    .key(&key)
+                    .key(&list)
+                    .key(&open)
+                    .arg(&expired)
+                    .arg(id.to_string())
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        Ok(was.map(|was| match was.as_str() {
+            "open" => Phase::Open,
+            "used" => Phase::Used,
+            _ => Phase::Expired,
+        }))
+    }
+
+    fn end(&self, id: &PageId, outcome: OAuthOutcome, only_open: bool) -> Result<bool, StoreError> {
+        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
+        let phase = match outcome {
+            OAuthOutcome::Expired => "expired",
+            _ => "cancelled",
+        };
+        let sealed = self.seal(&outcome_bytes(&outcome), &list)?;
+        let ended: i64 = self
+            .redis
+            .with(|connection| {
+                FINISH_SCRIPT
+                    .key(&key)
+                    .key(&list)
+                    .key(&open)
+                    .arg(if only_open { "1" } else { "0" })
+                    .arg(&sealed)
+                    .arg(id.to_string())
+                    .arg(phase)
+                    .invoke(connection)
+            })
+            .map_err(backend)?;
+        Ok(ended == 1)
+    }
+
+    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
+        let ended = wait_for_end(
+            self.redis.clone(),
+            self.flow_key(id),
+            self.end_key(id),
+            self.keys.clone(),
+        );
+        Ok(Box::pin(async move { outcome_of(&ended.await?) }))
+    }
+
+    fn remove(&self, id: &PageId) {
+        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
+        // A failure leaves keys that expire on their own.
+        let _ = self.redis.with(|connection| {
+            redis::pipe()
+                .atomic()
+                .del(&key)
+                .del(&list)
+                .zrem(&open, id.to_string())
+                .query::<()>(connection)
+        });
+    }
+}
+
+impl RedisFlows {
+    fn cookie_of(&self, id: &PageId, sealed: &[u8]) -> Result<Token, StoreError> {
+        let place = format!("{}:binding", self.flow_key(id));
+        let plaintext = self.opened(id, sealed, &place)?;
+        std::str::from_utf8(&plaintext)
+            .ok()
+            .and_then(Token::parse)
+            .ok_or_else(|| unreadable(id))
+    }
+}
