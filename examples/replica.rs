@@ -1,7 +1,8 @@
 //! One replica of a hosted MCP server (Streamable HTTP, MCP 2026-07-28,
 //! stateless): run several behind a load balancer, on one Redis. Its tool
 //! `connect` asks for a token on a page of the server's own (a sensitive
-//! form), in input-required rounds; any replica serves any round and any
+//! form), and `deploy` for a form (the load test's flow), in
+//! input-required rounds; any replica serves any round and any
 //! page, because the rounds' state travels in `requestState` (sealed with
 //! a keyring every replica shares, used once across replicas in Redis) and
 //! the page lives in Redis (its secret sealed).
@@ -54,6 +55,23 @@ struct DeployToken {
     token: SecretString,
 }
 
+/// The form the tool `deploy` asks for (the load test's flow: two rounds).
+#[derive(Elicit, Debug)]
+struct Deploy {
+    /// Which environment to deploy to.
+    env: Environment,
+    /// How many replicas.
+    #[elicit(range(min = 1, max = 16), default = 2)]
+    replicas: u8,
+}
+
+/// Where to deploy.
+#[derive(Elicit, Debug)]
+enum Environment {
+    Staging,
+    Production,
+}
+
 /// Bearer tokens and their users.
 type Users = Arc<Vec<(String, String)>>;
 
@@ -101,7 +119,16 @@ impl ServerHandler for Replica {
         let pages = self.pages.clone();
         // The replica in the message: the tests see which one asked.
         let message = format!("Paste your deploy token (asked by {}).", self.name);
+        let form = request.name == "deploy";
         let asked = run_tool(&context, &request, &self.config, |r| {
+            if form {
+                return Some(
+                    match r.form::<Deploy>("deploy", "Deploy where?").answer()? {
+                        Ok(outcome) => format!("{outcome:?}"),
+                        Err(error) => format!("not deployed: {error}"),
+                    },
+                );
+            }
             Some(
                 match r.secret::<DeployToken>("token", message.clone(), &pages)? {
                     Ok(SecretOutcome::Answered(t)) => {

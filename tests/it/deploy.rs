@@ -37,12 +37,13 @@ const SEALING_KEY: &str = "22222222222222222222222222222222222222222222222222222
 const CALL_KEY: &str = "3333333333333333333333333333333333333333333333333333333333333333";
 const USERS: &str = "token-alice:alice,token-bob:bob";
 
-/// The deployment: Redis, three replicas (by port), haproxy in front.
-struct Deployment {
-    redis: RedisServer,
+/// The deployment: Redis, the replicas (by port), haproxy in front.
+pub(crate) struct Deployment {
+    pub(crate) redis: RedisServer,
     replicas: Vec<(u16, Running)>,
     _balancer: Running,
-    port: u16,
+    /// The balancer's port.
+    pub(crate) port: u16,
     dir: PathBuf,
     node: PathBuf,
 }
@@ -69,8 +70,35 @@ fn haproxy_installed() -> Option<()> {
     }
 }
 
+/// Three replicas behind haproxy, for the TypeScript client.
 fn deploy() -> Option<Deployment> {
     let node = node()?.to_owned();
+    deploy_with(&Setup {
+        replicas: 3,
+        users: USERS.to_owned(),
+        keep_alive: false,
+    })
+    .map(|mut deployment| {
+        deployment.node = node;
+        deployment
+    })
+}
+
+/// How a deployment is set up.
+pub(crate) struct Setup {
+    /// How many replicas behind the balancer.
+    pub(crate) replicas: usize,
+    /// `ELICIT_USERS`: `token:user,..`.
+    pub(crate) users: String,
+    /// Whether the balancer keeps its connections to the replicas open
+    /// (haproxy's default; the fault tests close them after each request,
+    /// so that a killed replica is noticed at the next one).
+    pub(crate) keep_alive: bool,
+}
+
+/// Redis, `setup.replicas` replicas and haproxy in front, or `None` (the
+/// test returns) where the services are not installed and not required.
+pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
     haproxy_installed()?;
     let redis = start()?;
     let binary =
@@ -78,7 +106,7 @@ fn deploy() -> Option<Deployment> {
             .join("replica");
     let port = free_port();
     let public = format!("http://127.0.0.1:{port}");
-    let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let ports: Vec<u16> = (0..setup.replicas).map(|_| free_port()).collect();
     let replicas: Vec<(u16, Running)> = ports
         .iter()
         .map(|p| {
@@ -91,7 +119,7 @@ fn deploy() -> Option<Deployment> {
                         .env("ELICIT_STATE_KEY", STATE_KEY)
                         .env("ELICIT_SEALING_KEY", SEALING_KEY)
                         .env("ELICIT_CALL_KEY", CALL_KEY)
-                        .env("ELICIT_USERS", USERS)
+                        .env("ELICIT_USERS", &setup.users)
                         .stdout(Stdio::null())
                         .stderr(Stdio::null())
                         .spawn()
@@ -110,11 +138,16 @@ fn deploy() -> Option<Deployment> {
         .enumerate()
         .map(|(i, p)| format!("    server r{i} 127.0.0.1:{p}\n"))
         .collect();
+    let close = if setup.keep_alive {
+        ""
+    } else {
+        "    option http-server-close\n"
+    };
     let config = format!(
         "global\n    maxconn 256\n\
          defaults\n    mode http\n    timeout connect 5s\n    timeout client 60s\n    timeout server 60s\n\
          frontend front\n    bind 127.0.0.1:{port}\n    default_backend replicas\n\
-         backend replicas\n    balance roundrobin\n    option http-server-close\n\
+         backend replicas\n    balance roundrobin\n{close}\
              option redispatch\n    retries 3\n    default-server check inter 100ms fall 1 rise 1\n{servers}"
     );
     let config_path = dir.join("haproxy.cfg");
@@ -136,7 +169,7 @@ fn deploy() -> Option<Deployment> {
         _balancer: balancer,
         port,
         dir,
-        node,
+        node: PathBuf::new(),
     })
 }
 

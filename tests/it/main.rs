@@ -21,6 +21,8 @@ mod deploy;
 mod ecma_patterns;
 mod fuzz_regressions;
 mod hostile_patterns;
+#[cfg(feature = "redis")]
+mod load;
 mod mcp_conformance;
 mod mcp_ts;
 mod module_cycles;

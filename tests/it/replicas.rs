@@ -12,7 +12,7 @@ use elicit_core::sensitive::{
     End, ExposeSecret, PageState, Pages, Record, SecretString, Store, StoreError, Submission,
 };
 
-use crate::common::redis::{RedisServer, start};
+use crate::common::redis::{Monitor, RedisServer, start};
 use crate::common::sensitive::{Connect, SECRET};
 use crate::sensitive_server::hosted::{call, get, pages as hosted};
 
@@ -332,72 +332,6 @@ type Counted = (
 struct Confirm {
     /// Go ahead?
     proceed: bool,
-}
-
-/// The commands clients send to a Redis, as `MONITOR` shows them (a Lua
-/// script is one command; what it runs inside is not counted).
-struct Monitor {
-    lines: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-    url: String,
-    marks: std::sync::atomic::AtomicU64,
-}
-
-impl Monitor {
-    fn start(server: &RedisServer) -> Self {
-        use std::io::{BufRead, BufReader, Write};
-
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-        stream.write_all(b"MONITOR\r\n").unwrap();
-        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let kept = lines.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines() {
-                let Ok(line) = line else { return };
-                kept.lock().unwrap().push(line);
-            }
-        });
-        let monitor = Self {
-            lines,
-            url: server.url(),
-            marks: std::sync::atomic::AtomicU64::new(0),
-        };
-        monitor.mark();
-        monitor
-    }
-
-    /// Sends a marker command and waits until the monitor shows it: every
-    /// command sent before is counted by then. The commands since the last
-    /// mark.
-    fn mark(&self) -> u64 {
-        let n = self.marks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let marker = format!("elicit-mark-{n}");
-        let client = redis::Client::open(self.url.as_str()).unwrap();
-        let mut connection = client.get_connection().unwrap();
-        let _: String = redis::cmd("ECHO")
-            .arg(&marker)
-            .query(&mut connection)
-            .unwrap();
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let mut lines = self.lines.lock().unwrap();
-            if let Some(at) = lines.iter().position(|l| l.contains(&marker)) {
-                let counted = lines[..at]
-                    .iter()
-                    .filter(|l| {
-                        l.contains('[') && !l.contains(" lua]") && !l.contains("elicit-mark-")
-                    })
-                    .count();
-                lines.drain(..=at);
-                return u64::try_from(counted).unwrap();
-            }
-            drop(lines);
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the monitor saw no mark"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
 }
 
 impl ::rmcp::ServerHandler for Balanced {
