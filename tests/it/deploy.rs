@@ -55,8 +55,14 @@ impl Drop for Deployment {
 }
 
 fn haproxy_installed() -> Option<()> {
-    let found = Command::new("haproxy")
-        .arg("-v")
+    installed("haproxy", "-v")
+}
+
+/// `Some` if `program` runs (`program version_flag`), else `None` (the test
+/// returns) unless the services are required.
+fn installed(program: &str, version_flag: &str) -> Option<()> {
+    let found = Command::new(program)
+        .arg(version_flag)
         .stdout(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
@@ -65,18 +71,24 @@ fn haproxy_installed() -> Option<()> {
     } else {
         crate::common::not_installed(
             "ELICIT_REDIS_REQUIRED",
-            "`haproxy` is not installed: run .ci/services-deps",
+            &format!("`{program}` is not installed: run .ci/services-deps"),
         )
     }
 }
 
 /// Three replicas behind haproxy, for the TypeScript client.
 fn deploy() -> Option<Deployment> {
+    deploy_clocks(Vec::new())
+}
+
+/// [`deploy`], the replicas' clocks off by `clock_offsets` seconds.
+fn deploy_clocks(clock_offsets: Vec<i64>) -> Option<Deployment> {
     let node = node()?.to_owned();
     deploy_with(&Setup {
         replicas: 3,
         users: USERS.to_owned(),
         keep_alive: false,
+        clock_offsets,
     })
     .map(|mut deployment| {
         deployment.node = node;
@@ -94,12 +106,18 @@ pub(crate) struct Setup {
     /// (haproxy's default; the fault tests close them after each request,
     /// so that a killed replica is noticed at the next one).
     pub(crate) keep_alive: bool,
+    /// How far each replica's wall clock is off, in seconds (`faketime`;
+    /// its monotonic clock is left alone). Empty: every clock true.
+    pub(crate) clock_offsets: Vec<i64>,
 }
 
 /// Redis, `setup.replicas` replicas and haproxy in front, or `None` (the
 /// test returns) where the services are not installed and not required.
 pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
     haproxy_installed()?;
+    if !setup.clock_offsets.is_empty() {
+        installed("faketime", "--version")?;
+    }
     let redis = start()?;
     let binary =
         crate::common::examples::built(&["--workspace", "--all-features", "--example", "replica"])
@@ -109,11 +127,23 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
     let ports: Vec<u16> = (0..setup.replicas).map(|_| free_port()).collect();
     let replicas: Vec<(u16, Running)> = ports
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
+            let mut command = match setup.clock_offsets.get(i).filter(|o| **o != 0) {
+                Some(offset) => {
+                    let mut faketime = Command::new("faketime");
+                    faketime
+                        .args(["-f", &format!("{offset:+}")])
+                        .arg(&binary)
+                        .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+                    faketime
+                }
+                None => Command::new(&binary),
+            };
             (
                 *p,
                 Running(
-                    Command::new(&binary)
+                    command
                         .args(["--port", &p.to_string(), "--redis", &redis.url()])
                         .args(["--public", &public])
                         .env("ELICIT_STATE_KEY", STATE_KEY)
@@ -417,4 +447,55 @@ fn a_2025_11_25_client_completes_the_page_of_url_elicitation_required_and_retrie
         "the same call names the same page, asked afresh"
     );
     connected(&again);
+}
+
+/// Replicas whose clocks are a minute behind, true, and a minute ahead
+/// (`faketime`): every flow still crosses them, and the page a skewed
+/// replica opens expires when a true one's would, by Redis's clock (the
+/// opener sends a duration). Calls go on until each skewed replica has
+/// opened a page (round robin, one request between calls: a few calls).
+#[test]
+fn replicas_with_clocks_a_minute_apart_agree_on_every_flow_and_expiry() {
+    let Some(mut deployment) = deploy_clocks(vec![-60, 0, 60]) else {
+        return;
+    };
+    let skewed: Vec<u16> = [0, 2].map(|i| deployment.replicas[i].0).to_vec();
+    let mut opened_by = std::collections::BTreeSet::new();
+    for _ in 0..9 {
+        let report = deployment.connect(Then::Pauses(&mut |deployment, asked, url| {
+            let opener = replica_in(asked, "asked by ").expect("the replica that asked");
+            let id = url.rsplit('/').next().unwrap_or_default();
+            let client = redis::Client::open(deployment.redis.url()).unwrap();
+            let mut connection = client.get_connection().unwrap();
+            let expires: i64 = redis::cmd("HGET")
+                .arg(format!("elicit:page:{id}"))
+                .arg("expires")
+                .query(&mut connection)
+                .unwrap();
+            let (seconds, micros): (i64, i64) = redis::cmd("TIME").query(&mut connection).unwrap();
+            let redis_now = seconds * 1000 + micros / 1000;
+            let left = expires - redis_now;
+            // The default ten minutes from the page's opening, by Redis's
+            // clock: within a few seconds, not a minute off.
+            assert!(
+                (590_000..=600_000).contains(&left),
+                "the page of replica {opener} expires in {left} ms by Redis's clock"
+            );
+            opened_by.insert(opener);
+        }));
+        connected(&report);
+        if skewed.iter().all(|p| opened_by.contains(p)) {
+            return;
+        }
+        // A call is a fixed number of requests: one more moves the next
+        // call's first round to the next replica.
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", deployment.port)).unwrap();
+        std::io::Write::write_all(
+            &mut stream,
+            b"GET /signin HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        )
+        .unwrap();
+        let _ = std::io::Read::read_to_end(&mut stream, &mut Vec::new());
+    }
+    panic!("the skewed replicas {skewed:?} never opened a page: {opened_by:?}");
 }

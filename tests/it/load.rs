@@ -231,6 +231,7 @@ fn run(load: Load, count_commands: bool) -> Option<Measured> {
             .collect::<Vec<_>>()
             .join(","),
         keep_alive: true,
+        clock_offsets: Vec::new(),
     })?;
     let base = format!("http://127.0.0.1:{}", deployment.port);
     let runtime = crate::rmcp::runtime();
@@ -357,8 +358,8 @@ fn figures() {
         let load = Load {
             replicas,
             users: 32,
-            forms: 6000,
-            pages: 600,
+            forms: 10_000,
+            pages: 2_000,
         };
         // The commands per round, counted on a small load (MONITOR slows
         // Redis down: the timed load runs without it).

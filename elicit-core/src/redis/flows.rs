@@ -4,7 +4,7 @@
 //!
 //! | key | holds | until |
 //! |---|---|---|
-//! | `oauth:<id>` (hash) | the flow **sealed** (the provider with its client secret, the authorization URL, the `state` token, the PKCE verifier, the user); its phase; its expiry; the browser's binding cookie **sealed** | the flow's expiry + [`KEPT_AFTER_EXPIRY`] |
+//! | `oauth:<id>` (hash) | the flow **sealed** (the provider with its client secret, the authorization URL, the `state` token, the PKCE verifier, the user); its phase; its expiry; the browser's binding cookie **sealed** | the flow's expiry + [`KEPT_AFTER_EXPIRY`](super::KEPT_AFTER_EXPIRY) |
 //! | `oauth:<id>:end` (list) | how it ended, the token included, **sealed** | the same |
 //! | `oauth:open` (sorted set) | the open flows' ids by expiry: the cap, across replicas | each until its flow is used or expires |
 
@@ -20,7 +20,7 @@ use crate::sensitive::oauth::wire::{flow_bytes, flow_of, outcome_bytes, outcome_
 use crate::sensitive::token::Token;
 use crate::sensitive::{PageId, StoreError};
 
-use super::pages::{BIND_SCRIPT, INSERT_SCRIPT, KEPT_AFTER_EXPIRY, backend, millis, wait_for_end};
+use super::pages::{BIND_SCRIPT, INSERT_SCRIPT, backend, from_now, wait_for_end};
 use super::{Redis, SealingKeys};
 
 /// Uses an open flow's `state`, by Redis's clock: returns the phase it was
@@ -123,8 +123,7 @@ impl RedisFlows {
 impl FlowTable for RedisFlows {
     fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
         let key = self.flow_key(&id);
-        let kept = millis(flow.expires_at + KEPT_AFTER_EXPIRY);
-        let expires = millis(flow.expires_at);
+        let (expires, kept) = from_now(flow.expires_at);
         let sealed = self.seal(&flow_bytes(&flow), &format!("{key}:flow"))?;
         let open = self.open_key();
         let answer: String = self

@@ -26,7 +26,7 @@
 //! | kills the replica that runs an OAuth callback, during the token exchange | leave a used flow without an end | the flow's `state` is used (no replay); the agent waiting on its replica sees the flow cancelled when its keys expire (`KEPT_AFTER_EXPIRY` after its expiry) |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly (an error page, a failed tool call); the next command opens a new connection |
-//! | runs a replica with a clock behind the others | accept what the others consider expired | an answer after a page's expiry is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
+//! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
 
 mod conn;
 #[cfg(feature = "oauth")]

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use futures::channel::oneshot;
 use secrecy::{ExposeSecret, SecretString};
@@ -145,9 +145,17 @@ fn lock(waited: &Mutex<HashSet<PageId>>) -> std::sync::MutexGuard<'_, HashSet<Pa
     waited.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-pub(super) fn millis(at: SystemTime) -> u64 {
-    at.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+/// An expiry as this replica's clock says it, as durations from now (ms):
+/// until it, and until the keys go ([`KEPT_AFTER_EXPIRY`] later). Redis
+/// adds them to its own clock, so the replica's skew cancels out.
+pub(super) fn from_now(expires_at: SystemTime) -> (i64, i64) {
+    let millis = |at: SystemTime| match at.duration_since(SystemTime::now()) {
+        Ok(ahead) => i64::try_from(ahead.as_millis()).unwrap_or(i64::MAX),
+        Err(behind) => -i64::try_from(behind.duration().as_millis()).unwrap_or(i64::MAX),
+    };
+    let until = millis(expires_at);
+    let kept = i64::try_from(KEPT_AFTER_EXPIRY.as_millis()).unwrap_or(i64::MAX);
+    (until, until.saturating_add(kept).max(1))
 }
 
 fn state_name(state: PageState) -> &'static str {
@@ -170,16 +178,20 @@ fn state_of(name: &str) -> Option<PageState> {
 }
 
 /// Adds an open page unless the cap is reached or the id is taken. The
-/// cap counts the open pages of every replica, by Redis's clock.
+/// cap counts the open pages of every replica, by Redis's clock. The
+/// expiry comes as a duration from now (`ARGV[3]`, and the keys' lifetime
+/// `ARGV[4]`, in ms) and is fixed by Redis's clock: a replica whose clock
+/// is off opens pages that expire when the others' do.
 const INSERT: &str = r"
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now_ms)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
-redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6], 'expires', ARGV[3])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
+local expires = now_ms + tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6], 'expires', expires)
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], expires, ARGV[1]) end
 return 'ok'
 ";
 
@@ -284,9 +296,8 @@ fn end_of(plaintext: &[u8]) -> Option<End> {
 
 impl Store for RedisStore {
     fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
-        let kept = millis(record.expires_at + KEPT_AFTER_EXPIRY);
+        let (expires, kept) = from_now(record.expires_at);
         let state = state_name(record.state);
-        let expires = millis(record.expires_at);
         let stored = Record {
             binding: None,
             ..record
