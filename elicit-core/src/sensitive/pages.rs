@@ -187,6 +187,7 @@ impl Pages {
                 store: Arc::new(MemoryStore::new()),
                 server: Mutex::new(None),
                 detached: Mutex::new(HashMap::new()),
+                ends_in_store: false,
                 reaper: Reaper::default(),
                 extensions: Extensions::default(),
             }),
@@ -298,6 +299,10 @@ impl Pages {
                 table: Box::new(flows),
             });
         }
+        #[cfg(feature = "redis")]
+        {
+            shared.ends_in_store = (&store as &dyn std::any::Any).is::<crate::redis::RedisStore>();
+        }
         shared.store = Arc::new(store);
         self
     }
@@ -323,12 +328,12 @@ impl Pages {
                 drop(detached);
                 return self.shared_answer(id);
             }
-            Some(Detached::Waiting(waiting)) => match waiting.now_or_never() {
-                Some(end) => end,
-                // Not here yet: a store the replicas share may have it
-                // (the post was served by another replica).
-                None => Some(self.shared.store.take_end(&id).ok().flatten()?),
-            },
+            // A store the replicas share has it (whichever replica served
+            // the post): one read.
+            Some(Detached::Waiting(_)) if self.shared.ends_in_store => {
+                Some(self.shared.store.take_end(&id).ok().flatten()?)
+            }
+            Some(Detached::Waiting(waiting)) => waiting.now_or_never()?,
             Some(Detached::Ended(end)) => end.take(),
         };
         detached.remove(&id);

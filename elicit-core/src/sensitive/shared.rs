@@ -39,6 +39,11 @@ pub(crate) struct Shared {
     /// Pages whose `PendingPage` was detached: how each will end, or ended,
     /// and until when it is kept (then forgotten unread).
     pub(crate) detached: Mutex<HashMap<PageId, (Detached, std::time::SystemTime)>>,
+    /// Whether a detached page's end is read from the store
+    /// ([`Store::take_end`], one read) rather than by waiting here: a store
+    /// every replica shares (`RedisStore`), whose waiter would block a
+    /// thread of its own for a page another round may read anyway.
+    pub(crate) ends_in_store: bool,
     /// The flows plugged into the server besides its pages (OAuth's).
     pub(crate) extensions: Extensions,
 }
