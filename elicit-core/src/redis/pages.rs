@@ -461,35 +461,33 @@ impl RedisStore {
 /// is polled, so a page handed to another replica's round (detached, never
 /// polled here) costs nothing more and leaves its end in Redis for that
 /// replica. `None` when none came, or it does not open.
-pub(super) fn wait_for_end(
+pub(super) async fn wait_for_end(
     redis: Redis,
     hash: String,
     list: String,
     keys: SealingKeys,
-) -> impl std::future::Future<Output = Option<Zeroizing<Vec<u8>>>> + Send + 'static {
-    async move {
-        let (sender, receiver) = oneshot::channel();
-        std::thread::Builder::new()
-            .name("elicit-redis-wait".to_owned())
-            .spawn(move || {
-                // Until the keys go: then it has ended, or never will (a
-                // key already gone: no end).
-                let left: i64 = redis
-                    .with(|connection| redis::cmd("PTTL").arg(&hash).query(connection))
-                    .unwrap_or(-2);
-                let Ok(left) = u64::try_from(left) else {
-                    return;
-                };
-                let until = SystemTime::now() + Duration::from_millis(left);
-                let end = blocking_peek(&redis, &list, until)
-                    .and_then(|sealed| keys.open(&sealed, list.as_bytes()));
-                if let Some(end) = end {
-                    let _ = sender.send(end);
-                }
-            })
-            .ok()?;
-        receiver.await.ok()
-    }
+) -> Option<Zeroizing<Vec<u8>>> {
+    let (sender, receiver) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("elicit-redis-wait".to_owned())
+        .spawn(move || {
+            // Until the keys go: then it has ended, or never will (a key
+            // already gone: no end).
+            let left: i64 = redis
+                .with(|connection| redis::cmd("PTTL").arg(&hash).query(connection))
+                .unwrap_or(-2);
+            let Ok(left) = u64::try_from(left) else {
+                return;
+            };
+            let until = SystemTime::now() + Duration::from_millis(left);
+            let end = blocking_peek(&redis, &list, until)
+                .and_then(|sealed| keys.open(&sealed, list.as_bytes()));
+            if let Some(end) = end {
+                let _ = sender.send(end);
+            }
+        })
+        .ok()?;
+    receiver.await.ok()
 }
 
 /// The page's end, once `list` has one, until `until`, on a connection of
