@@ -91,7 +91,7 @@ impl RedisStore {
 
     /// The OAuth flows that go with these pages.
     #[cfg(feature = "oauth")]
-    pub(crate) fn flows(&self) -> super::flows::RedisFlows {
+    fn flows(&self) -> super::flows::RedisFlows {
         super::flows::RedisFlows::new(self.redis.clone(), self.keys.clone())
     }
 
@@ -411,6 +411,20 @@ impl Store for RedisStore {
             let _guard = guard;
             end_of(&ended.await?)
         }))
+    }
+
+    fn shared_by_replicas(&self) -> bool {
+        true
+    }
+
+    /// The OAuth flows (feature `oauth`): in Redis too.
+    #[cfg(feature = "oauth")]
+    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
+        let flows: Arc<dyn crate::sensitive::shared::Extension> =
+            Arc::new(crate::sensitive::oauth::table::Flows {
+                table: Box::new(self.flows()),
+            });
+        vec![Box::new(flows)]
     }
 
     fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {

@@ -129,7 +129,7 @@ mod reaper;
 mod response;
 mod server;
 mod service;
-mod shared;
+pub(crate) mod shared;
 mod store;
 pub(crate) mod token;
 mod verify;

@@ -12,7 +12,7 @@ use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::{Limits, LoopbackServer};
 use super::service::{PageService, respond, timed_out};
-use super::shared::{Config, Detached, Extensions, Shared, lock};
+use super::shared::{Config, Detached, Extension, Extensions, Shared, lock};
 use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
 use super::token::PageId;
 use super::verify::UserVerifier;
@@ -274,11 +274,12 @@ impl Pages {
     }
 
     /// Keeps pages in `store` instead of this process's memory (see
-    /// [`Store`] for several replicas). With features `redis` and `oauth`,
-    /// an `elicit_core::redis::RedisStore` keeps the OAuth flows too: every
-    /// replica then serves every flow's start page and callback. Other
-    /// stores keep pages only; OAuth flows stay in the memory of the
-    /// process that opened them.
+    /// [`Store`] for several replicas). A store the replicas share may keep
+    /// the flows that plug into the page server too: with features `redis`
+    /// and `oauth`, an `elicit_core::redis::RedisStore` keeps the OAuth
+    /// flows, so every replica serves every flow's start page and callback.
+    /// Other stores keep pages only; OAuth flows then stay in the memory of
+    /// the process that opened them.
     ///
     /// # Panics
     ///
@@ -287,22 +288,15 @@ impl Pages {
     pub fn store(mut self, store: impl Store) -> Self {
         let shared =
             Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned");
-        // A store every replica shares keeps the OAuth flows too: each
-        // replica serves every flow's start page and callback from the
-        // start.
-        #[cfg(all(feature = "oauth", feature = "redis"))]
-        if let Some(redis) =
-            (&store as &dyn std::any::Any).downcast_ref::<crate::redis::RedisStore>()
-        {
-            let flows = redis.flows();
-            shared.extensions.get_or_add(|| super::oauth::table::Flows {
-                table: Box::new(flows),
-            });
+        // The flows that plug into the page server (OAuth's) keep their
+        // state in a store every replica shares too: each replica then
+        // serves them from the start.
+        for plugged in store.plugged_flows() {
+            if let Ok(extension) = plugged.downcast::<Arc<dyn Extension>>() {
+                shared.extensions.add(*extension);
+            }
         }
-        #[cfg(feature = "redis")]
-        {
-            shared.ends_in_store = (&store as &dyn std::any::Any).is::<crate::redis::RedisStore>();
-        }
+        shared.ends_in_store = store.shared_by_replicas();
         shared.store = Arc::new(store);
         self
     }

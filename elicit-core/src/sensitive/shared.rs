@@ -112,6 +112,17 @@ impl Extensions {
         added
     }
 
+    /// Adds `extension` (a store's, for a flow that keeps its state there:
+    /// [`Store::plugged_flows`](super::Store::plugged_flows)), unless one
+    /// of its type is there already.
+    pub(crate) fn add(&self, extension: Arc<dyn Extension>) {
+        let mut list = lock(&self.list);
+        let kind = (*extension).type_id();
+        if !list.iter().any(|e| (**e).type_id() == kind) {
+            list.push(extension);
+        }
+    }
+
     /// The extension of type `T`, if it was added.
     #[allow(dead_code)]
     pub(crate) fn get<T: Extension>(&self) -> Option<Arc<T>> {

@@ -189,6 +189,22 @@ pub trait Store: Send + Sync + 'static {
 
     /// Forgets the page.
     fn remove(&self, id: &PageId) -> Result<(), StoreError>;
+
+    /// Whether every replica of a deployment reads this store (Redis, a
+    /// database), rather than this process alone. A detached page's end is
+    /// then read from it ([`take_end`](Self::take_end), one read), never
+    /// waited for in this process. `false` by default.
+    fn shared_by_replicas(&self) -> bool {
+        false
+    }
+
+    /// The page server's own plumbing, not for use outside elicit-core: the
+    /// state of the flows that plug into the page server (OAuth's), when
+    /// this store keeps it too. Empty by default.
+    #[doc(hidden)]
+    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
+        Vec::new()
+    }
 }
 
 /// The default [`Store`]: a map in this process's memory.
