@@ -23,6 +23,7 @@ mod fuzz_regressions;
 mod hostile_patterns;
 #[cfg(feature = "redis")]
 mod load;
+mod mcp_client;
 mod mcp_conformance;
 mod mcp_ts;
 mod module_cycles;

@@ -544,7 +544,7 @@ pub(crate) enum Version {
     Modern,
 }
 
-const VERSIONS: [Version; 2] = [Version::Legacy, Version::Modern];
+pub(crate) const VERSIONS: [Version; 2] = [Version::Legacy, Version::Modern];
 
 /// Connects `client` on `io` at `version`.
 pub(crate) async fn connect_at<S: ClientHandler + Clone>(

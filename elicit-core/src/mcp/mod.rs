@@ -103,6 +103,7 @@
 //! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
 
 mod carrier;
+pub mod client;
 mod dropped;
 mod elicitor;
 mod peer;

@@ -1,0 +1,501 @@
+//! The MCP client side (`elicit_core::mcp::client`) against rmcp servers
+//! in this process, at both MCP versions: the example server's tool
+//! (`examples/mcp_server.rs`) called through `ElicitingClient::call_tool`,
+//! and requests a server sends by hand (a mode not advertised, a schema
+//! rmcp cannot read, the legacy `enumNames`, a URL with its completion,
+//! `-32042`). The renderer is scripted and records what the user was
+//! shown.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use elicit_core::Content;
+use elicit_core::mcp::client::ElicitingClient;
+use elicit_core::mcp::{Elicitations, UrlRequest};
+use elicit_core::protocol::client::{
+    AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
+};
+use elicit_core::protocol::url::UrlRejection;
+use elicit_core::protocol::{ElicitationCapabilities, ElicitationId};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    ElicitRequestParams, ErrorCode, ErrorData, ServerCapabilities, ServerConfig, ServerRequest,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::{ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::rmcp::{VERSIONS, Version, connect_at, mcp_server, runtime};
+
+/// What the user was shown, one entry per time the renderer was asked.
+#[derive(Debug, Clone, PartialEq)]
+enum Shown {
+    /// A form: its message, its schema (as JSON), the problem shown with it.
+    Form {
+        message: String,
+        schema: Value,
+        problem: Option<String>,
+    },
+    /// A URL: the full URL, its host as reviewed.
+    Url { url: String, host: Option<String> },
+}
+
+/// A renderer that answers from a script and records what it showed.
+#[derive(Clone, Default)]
+struct Scripted {
+    forms: Arc<Mutex<VecDeque<FormAnswer>>>,
+    urls: Arc<Mutex<VecDeque<UrlAnswer>>>,
+    shown: Arc<Mutex<Vec<Shown>>>,
+}
+
+impl Scripted {
+    fn forms(answers: impl IntoIterator<Item = FormAnswer>) -> Self {
+        let scripted = Self::default();
+        scripted.forms.lock().unwrap().extend(answers);
+        scripted
+    }
+
+    fn urls(answers: impl IntoIterator<Item = UrlAnswer>) -> Self {
+        let scripted = Self::default();
+        scripted.urls.lock().unwrap().extend(answers);
+        scripted
+    }
+
+    fn shown(&self) -> Vec<Shown> {
+        self.shown.lock().unwrap().clone()
+    }
+}
+
+impl Render for Scripted {
+    fn form(
+        &mut self,
+        _server: &str,
+        form: &FormElicitation,
+        problem: Option<&AnswerError>,
+    ) -> FormAnswer {
+        self.shown.lock().unwrap().push(Shown::Form {
+            message: form.message().to_owned(),
+            schema: serde_json::to_value(form.schema()).unwrap(),
+            problem: problem.map(ToString::to_string),
+        });
+        self.forms
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or(FormAnswer::Cancel)
+    }
+
+    fn url(
+        &mut self,
+        _server: &str,
+        url: &UrlElicitation,
+        _problem: Option<&UrlRejection>,
+    ) -> UrlAnswer {
+        self.shown.lock().unwrap().push(Shown::Url {
+            url: url.url().to_owned(),
+            host: url.review().host().map(str::to_owned),
+        });
+        self.urls
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or(UrlAnswer::Cancel)
+    }
+}
+
+fn content(value: Value) -> Content {
+    value.as_object().cloned().unwrap()
+}
+
+fn client(modes: ElicitationCapabilities, render: &Scripted) -> ElicitingClient {
+    ElicitingClient::new("elicit-test-host", modes, render.clone())
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+/// Calls the example server's `deploy` at `version` through `client`.
+fn call_deploy(client: &ElicitingClient, version: Version) -> CallToolResult {
+    runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            let running = mcp_server::DeployServer::default()
+                .serve(server_io)
+                .await
+                .unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = connect_at(client, client_io, version).await;
+        let result = client
+            .call_tool(
+                &running,
+                CallToolRequestParams::new(mcp_server::DEPLOY_TOOL),
+            )
+            .await
+            .unwrap();
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        result
+    })
+}
+
+#[test]
+fn the_example_server_gets_what_the_user_accepted_at_both_versions() {
+    for version in VERSIONS {
+        let render = Scripted::forms([FormAnswer::Accept(content(
+            json!({"env": "production", "replicas": 3, "notify": true}),
+        ))]);
+        let result = call_deploy(
+            &client(ElicitationCapabilities::form_only(), &render),
+            version,
+        );
+        assert_eq!(
+            text(&result),
+            "Deploying `main` to production with 3 replicas; the team will be notified.",
+            "{version:?}"
+        );
+        let shown = render.shown();
+        let [
+            Shown::Form {
+                message,
+                schema,
+                problem: None,
+            },
+        ] = shown.as_slice()
+        else {
+            panic!("one form: {shown:?}");
+        };
+        assert!(message.starts_with("Deploy the current branch."));
+        // MCP's titled single-select, read as titled options.
+        assert_eq!(
+            schema["properties"]["env"]["oneOf"],
+            json!([{"const": "staging", "title": "Staging"}, {"const": "production", "title": "Production"}]),
+            "{version:?}"
+        );
+    }
+}
+
+#[test]
+fn an_invalid_answer_goes_back_to_the_user_never_to_the_server() {
+    for version in VERSIONS {
+        let render = Scripted::forms([
+            FormAnswer::Accept(content(json!({"env": "staging", "replicas": 40}))),
+            FormAnswer::Accept(content(json!({"env": "staging", "replicas": 4}))),
+        ]);
+        let result = call_deploy(
+            &client(ElicitationCapabilities::form_only(), &render),
+            version,
+        );
+        assert_eq!(
+            text(&result),
+            "Deploying `main` to staging with 4 replicas.",
+            "{version:?}"
+        );
+        // Shown twice, the second time with the problem; had the invalid
+        // answer reached the server, it would have asked a third time.
+        let problems: Vec<Option<String>> = render
+            .shown()
+            .into_iter()
+            .map(|shown| match shown {
+                Shown::Form { problem, .. } => problem,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(problems.len(), 2, "{version:?}: {problems:?}");
+        assert_eq!(problems[0], None);
+        assert!(
+            problems[1]
+                .as_deref()
+                .is_some_and(|p| p.contains("`replicas` must be at most 16, got 40")),
+            "{problems:?}"
+        );
+    }
+}
+
+#[test]
+fn decline_and_cancel_reach_the_server_as_such() {
+    for version in VERSIONS {
+        for (answer, expected) in [
+            (
+                FormAnswer::Decline,
+                "The user declined: nothing was deployed.",
+            ),
+            (FormAnswer::Cancel, "Cancelled: nothing was deployed."),
+        ] {
+            let render = Scripted::forms([answer]);
+            let result = call_deploy(
+                &client(ElicitationCapabilities::form_only(), &render),
+                version,
+            );
+            assert_eq!(text(&result), expected, "{version:?}");
+        }
+    }
+}
+
+#[test]
+fn the_capability_advertised_is_what_the_guard_enforces() {
+    for (modes, expected) in [
+        (ElicitationCapabilities::form_only(), json!({"form": {}})),
+        (ElicitationCapabilities::url_only(), json!({"url": {}})),
+        (
+            ElicitationCapabilities::form_and_url(),
+            json!({"form": {}, "url": {}}),
+        ),
+    ] {
+        let client = client(modes, &Scripted::default());
+        let capability = serde_json::to_value(client.elicitations().capability()).unwrap();
+        assert_eq!(capability, expected);
+    }
+}
+
+/// Connects `client` to a server (the example's; its tool is not called)
+/// and runs `f` with the server's peer: the server's requests by hand.
+fn with_server<F, R>(client: &ElicitingClient, f: F) -> R
+where
+    F: AsyncFnOnce(&Peer<RoleServer>) -> R,
+{
+    runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server =
+            tokio::spawn(async move { mcp_server::DeployServer::default().serve(server_io).await });
+        let running = client.clone().serve(client_io).await.unwrap();
+        let server = server.await.unwrap().unwrap();
+        let value = f(server.peer()).await;
+        running.cancel().await.unwrap();
+        server.cancel().await.unwrap();
+        value
+    })
+}
+
+/// Sends `request` as a raw `elicitation/create` and returns the client's
+/// error code and message, or its result.
+async fn send_raw(peer: &Peer<RoleServer>, params: Value) -> Result<Value, (i32, String)> {
+    let request =
+        ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", Some(params)));
+    match peer.send_request(request).await {
+        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
+        Err(rmcp::ServiceError::McpError(error)) => Err((error.code.0, error.message.into())),
+        Err(other) => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_mode_not_advertised_is_refused_with_invalid_params() {
+    let url = json!({"mode": "url", "message": "Sign in", "elicitationId": "x1",
+                     "url": "https://mcp.example.com/sign-in"});
+    let form = json!({"mode": "form", "message": "Name?", "requestedSchema":
+                      {"type": "object", "properties": {"name": {"type": "string"}}}});
+    let unknown = json!({"mode": "telepathy", "message": "Think of a number"});
+    for (modes, params) in [
+        (ElicitationCapabilities::form_only(), url),
+        (ElicitationCapabilities::url_only(), form),
+        (ElicitationCapabilities::form_and_url(), unknown),
+    ] {
+        let render = Scripted::default();
+        let client = client(modes, &render);
+        let refused = with_server(&client, async |peer| send_raw(peer, params.clone()).await);
+        let Err((code, message)) = refused else {
+            panic!("refused: {refused:?}");
+        };
+        assert_eq!(code, -32602, "{message}");
+        assert!(message.contains("mode"), "{message}");
+        assert!(render.shown().is_empty(), "{:?}", render.shown());
+    }
+}
+
+#[test]
+fn a_schema_that_is_not_a_flat_form_is_refused_with_invalid_params() {
+    let nested = json!({"mode": "form", "message": "Address?", "requestedSchema": {
+        "type": "object",
+        "properties": {"address": {"type": "object", "properties": {"street": {"type": "string"}}}}
+    }});
+    let render = Scripted::default();
+    let client = client(ElicitationCapabilities::form_only(), &render);
+    let refused = with_server(&client, async |peer| send_raw(peer, nested.clone()).await);
+    let Err((code, message)) = refused else {
+        panic!("refused: {refused:?}, shown {:?}", render.shown());
+    };
+    assert_eq!(code, -32602, "{message}");
+    assert!(message.contains("Invalid params"), "{message}");
+    assert!(message.contains("address"), "names the property: {message}");
+    assert!(render.shown().is_empty());
+}
+
+#[test]
+fn the_legacy_enum_names_are_read_as_titles() {
+    let legacy = json!({"mode": "form", "message": "Colour?", "requestedSchema": {
+        "type": "object",
+        "properties": {"colour": {"type": "string", "enum": ["r", "g"], "enumNames": ["Red", "Green"]}},
+        "required": ["colour"]
+    }});
+    let render = Scripted::forms([FormAnswer::Accept(content(json!({"colour": "g"})))]);
+    let client = client(ElicitationCapabilities::form_only(), &render);
+    let answered = with_server(&client, async |peer| send_raw(peer, legacy.clone()).await);
+    assert_eq!(
+        answered.unwrap(),
+        json!({"action": "accept", "content": {"colour": "g"}})
+    );
+    let shown = render.shown();
+    let [Shown::Form { schema, .. }] = shown.as_slice() else {
+        panic!("{shown:?}");
+    };
+    assert_eq!(
+        schema["properties"]["colour"]["oneOf"],
+        json!([{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}])
+    );
+}
+
+/// The URL request the tests send.
+fn connect() -> UrlRequest {
+    UrlRequest::new(
+        "Connect your GitHub account.",
+        "https://mcp.example.com/connect?elicitation=gh-42",
+    )
+    .elicitation_id("gh-42")
+}
+
+#[test]
+fn a_url_is_shown_whole_consented_to_then_its_completion_reaches_the_host() {
+    let render = Scripted::urls([UrlAnswer::Consent]);
+    let completed = Arc::new(Mutex::new(Vec::<ElicitationId>::new()));
+    let seen = completed.clone();
+    let client = client(ElicitationCapabilities::form_and_url(), &render)
+        .on_complete(move |id| seen.lock().unwrap().push(id.clone()));
+    let elicitations = Elicitations::new();
+    let consented = with_server(&client, async |peer| {
+        let elicitor = elicitations.elicitor(peer);
+        let outcome = elicitor.elicit_url(connect()).await.unwrap();
+        elicitor.complete(&"gh-42".into(), None).await.unwrap();
+        // The notification is sent; give the client's task a moment to
+        // read it (bounded).
+        for _ in 0..100 {
+            if !client.elicitations().is_pending(&"gh-42".into()) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        outcome
+    });
+    assert!(
+        matches!(
+            consented,
+            elicit_core::protocol::agent::UrlOutcome::Consented(_)
+        ),
+        "{consented:?}"
+    );
+    assert_eq!(
+        render.shown(),
+        [Shown::Url {
+            url: "https://mcp.example.com/connect?elicitation=gh-42".into(),
+            host: Some("mcp.example.com".into()),
+        }]
+    );
+    assert_eq!(*completed.lock().unwrap(), [ElicitationId::from("gh-42")]);
+}
+
+/// A stateless server's tool that needs a URL first: `-32042` listing it
+/// until called after `consents` calls, then done.
+#[derive(Clone, Default)]
+struct NeedsUrl {
+    calls: Arc<Mutex<usize>>,
+}
+
+impl ServerHandler for NeedsUrl {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        _request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut calls = self.calls.lock().unwrap();
+        *calls += 1;
+        if *calls == 1 {
+            return Err(ErrorData::new(
+                ErrorCode(-32042),
+                "URL elicitation required",
+                Some(json!({"elicitations": [{
+                    "mode": "url", "elicitationId": "pay-1",
+                    "url": "https://pay.example.com/checkout/1",
+                    "message": "Authorize the payment."
+                }]})),
+            ));
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text("paid")]).into())
+    }
+}
+
+fn call_needs_url(client: &ElicitingClient) -> (Result<CallToolResult, rmcp::ServiceError>, usize) {
+    runtime().block_on(async {
+        let server = NeedsUrl::default();
+        let calls = server.calls.clone();
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let serving = tokio::spawn(async move {
+            let running = server.serve(server_io).await.unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = connect_at(client, client_io, Version::Legacy).await;
+        let result = client
+            .call_tool(&running, CallToolRequestParams::new("pay"))
+            .await;
+        running.cancel().await.unwrap();
+        serving.await.unwrap();
+        let calls = *calls.lock().unwrap();
+        (result, calls)
+    })
+}
+
+#[test]
+fn url_elicitation_required_is_shown_consented_to_and_the_call_retried() {
+    let render = Scripted::urls([UrlAnswer::Consent]);
+    let (result, calls) = call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render));
+    assert_eq!(text(&result.unwrap()), "paid");
+    assert_eq!(calls, 2);
+    assert_eq!(
+        render.shown(),
+        [Shown::Url {
+            url: "https://pay.example.com/checkout/1".into(),
+            host: Some("pay.example.com".into()),
+        }]
+    );
+
+    // Declined: not retried, the error as it came.
+    let render = Scripted::urls([UrlAnswer::Decline]);
+    let (result, calls) = call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render));
+    let Err(rmcp::ServiceError::McpError(error)) = result else {
+        panic!("{result:?}");
+    };
+    assert_eq!(error.code, ErrorCode(-32042));
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn an_empty_url_id_of_a_round_is_tracked_by_its_request() {
+    // MCP 2026-07-28 rounds may send no id: two such requests in a row are
+    // both shown (neither is "already outstanding").
+    let render = Scripted::urls([UrlAnswer::Decline, UrlAnswer::Decline]);
+    let client = client(ElicitationCapabilities::url_only(), &render);
+    let answers = with_server(&client, async |peer| {
+        let mut answers = Vec::new();
+        for _ in 0..2 {
+            let request = ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(
+                ElicitRequestParams::UrlElicitationParams {
+                    meta: None,
+                    message: "Sign in".into(),
+                    url: "https://mcp.example.com/sign-in".into(),
+                    elicitation_id: String::new(),
+                },
+            ));
+            answers.push(serde_json::to_value(peer.send_request(request).await.unwrap()).unwrap());
+        }
+        answers
+    });
+    assert_eq!(
+        answers,
+        [json!({"action": "decline"}), json!({"action": "decline"})]
+    );
+    assert_eq!(render.shown().len(), 2);
+}
