@@ -1,5 +1,6 @@
-//! An MCP host on rmcp's client: launches an MCP server (stdio), lists its
-//! tools, calls one, and renders every elicitation in the terminal.
+//! An MCP host on rmcp's client: launches an MCP server (stdio) or connects
+//! to one by URL (Streamable HTTP), lists its tools, calls one, and renders
+//! every elicitation in the terminal.
 //! Elicitation is `elicit_core::mcp::client::ElicitingClient`: the guard
 //! (`-32602` for a mode this host did not advertise or a malformed
 //! request), the terminal renderer on a thread of its own, validation
@@ -11,7 +12,12 @@
 //! cargo run --features rmcp --example mcp_client -- --form   # examples/mcp_server.rs, 2025-11-25
 //! cargo run --features rmcp --example mcp_client -- --form --version 2026-07-28
 //! cargo run --features rmcp --example mcp_client -- --form --url -- python3 server.py  # any stdio server
+//! cargo run --features rmcp --example mcp_client -- --form --http http://127.0.0.1:8000/mcp
 //! ```
+//!
+//! `--http URL` speaks Streamable HTTP (rmcp's client on reqwest, built
+//! here without TLS: `http` URLs only; a host for `https` turns on
+//! reqwest's `rustls`).
 //!
 //! Without a command after `--`, the server is `examples/mcp_server.rs`,
 //! found next to this program (when started by `cargo run`, it is built
@@ -40,16 +46,17 @@ use elicit_core::protocol::ElicitationCapabilities;
 use elicit_core::terminal::Renderer;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
-use rmcp::transport::TokioChildProcess;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 
 const USAGE: &str = "usage: mcp_client [--form] [--url] [--version 2025-11-25|2026-07-28] \
-[--tool NAME] [--args JSON] [-- COMMAND ARGS..]
+[--tool NAME] [--args JSON] [--http URL | -- COMMAND ARGS..]
   --form      advertise form-mode elicitation
   --url       advertise URL-mode elicitation
   --version   the MCP version to speak (default 2025-11-25)
   --tool      the tool to call (default: the first the server lists)
   --args      the tool's arguments, a JSON object (default {})
+  --http      the server's Streamable HTTP endpoint (instead of a command)
   COMMAND     the stdio server to launch (default: examples/mcp_server)";
 
 struct Options {
@@ -59,6 +66,7 @@ struct Options {
     tool: Option<String>,
     args: serde_json::Map<String, serde_json::Value>,
     command: Vec<String>,
+    http: Option<String>,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -69,6 +77,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         tool: None,
         args: serde_json::Map::new(),
         command: Vec::new(),
+        http: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -81,6 +90,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
                 other => return Err(format!("unknown version {other:?}\n{USAGE}").into()),
             },
             "--tool" => options.tool = Some(args.next().ok_or(USAGE)?),
+            "--http" => options.http = Some(args.next().ok_or(USAGE)?),
             "--args" => {
                 let text = args.next().ok_or(USAGE)?;
                 options.args = serde_json::from_str(&text)
@@ -138,13 +148,18 @@ fn server_command(options: &Options) -> Result<tokio::process::Command, Box<dyn 
     Ok(tokio::process::Command::new(server))
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Box<dyn Error>> {
-    let options = options()?;
-    // README snippet start
-    let client = ElicitingClient::new("elicit-mcp-host", modes(&options), Renderer::from_stdin());
-    let transport = TokioChildProcess::new(server_command(&options)?)?;
-    let running = if options.modern {
+/// Connects `client` on `transport`: `initialize` (2025-11-25), or
+/// `server/discover` (2026-07-28).
+async fn connect<T, E, A>(
+    client: &ElicitingClient,
+    transport: T,
+    modern: bool,
+) -> Result<RunningService<RoleClient, ElicitingClient>, Box<dyn Error>>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: Error + Send + Sync + 'static,
+{
+    Ok(if modern {
         let lifecycle = ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         };
@@ -154,6 +169,23 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .await?
     } else {
         client.clone().serve(transport).await?
+    })
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let options = options()?;
+    // README snippet start
+    let client = ElicitingClient::new("elicit-mcp-host", modes(&options), Renderer::from_stdin());
+    let running = match &options.http {
+        Some(url) => {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            connect(&client, transport, options.modern).await?
+        }
+        None => {
+            let transport = TokioChildProcess::new(server_command(&options)?)?;
+            connect(&client, transport, options.modern).await?
+        }
     };
     let tools = running.peer().list_tools(None).await?.tools;
     let tool = match &options.tool {

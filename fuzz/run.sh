@@ -8,7 +8,7 @@
 #   fuzz/run.sh 300 url_review acp_convert
 #
 # Targets: from_content schema_pair url_review client_receive schema_wire
-# acp_convert page_body (one job each, one after the other: the machine has two
+# acp_convert page_body mcp_client_request (one job each, one after the other: the machine has two
 # cores, shared).
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz builds with
@@ -34,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-all=(from_content schema_pair url_review client_receive schema_wire acp_convert page_body)
+all=(from_content schema_pair url_review client_receive schema_wire acp_convert page_body mcp_client_request)
 seconds="${1:-600}"
 shift || true
 targets=("$@")

@@ -24,6 +24,7 @@ mod hostile_patterns;
 #[cfg(feature = "redis")]
 mod load;
 mod mcp_client;
+mod mcp_client_interop;
 mod mcp_conformance;
 mod mcp_ts;
 mod module_cycles;

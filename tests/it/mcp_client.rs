@@ -29,7 +29,7 @@ use crate::rmcp::{VERSIONS, Version, connect_at, mcp_server, runtime};
 
 /// What the user was shown, one entry per time the renderer was asked.
 #[derive(Debug, Clone, PartialEq)]
-enum Shown {
+pub(crate) enum Shown {
     /// A form: its message, its schema (as JSON), the problem shown with it.
     Form {
         message: String,
@@ -42,26 +42,26 @@ enum Shown {
 
 /// A renderer that answers from a script and records what it showed.
 #[derive(Clone, Default)]
-struct Scripted {
+pub(crate) struct Scripted {
     forms: Arc<Mutex<VecDeque<FormAnswer>>>,
     urls: Arc<Mutex<VecDeque<UrlAnswer>>>,
     shown: Arc<Mutex<Vec<Shown>>>,
 }
 
 impl Scripted {
-    fn forms(answers: impl IntoIterator<Item = FormAnswer>) -> Self {
+    pub(crate) fn forms(answers: impl IntoIterator<Item = FormAnswer>) -> Self {
         let scripted = Self::default();
         scripted.forms.lock().unwrap().extend(answers);
         scripted
     }
 
-    fn urls(answers: impl IntoIterator<Item = UrlAnswer>) -> Self {
+    pub(crate) fn urls(answers: impl IntoIterator<Item = UrlAnswer>) -> Self {
         let scripted = Self::default();
         scripted.urls.lock().unwrap().extend(answers);
         scripted
     }
 
-    fn shown(&self) -> Vec<Shown> {
+    pub(crate) fn shown(&self) -> Vec<Shown> {
         self.shown.lock().unwrap().clone()
     }
 }
@@ -103,7 +103,7 @@ impl Render for Scripted {
     }
 }
 
-fn content(value: Value) -> Content {
+pub(crate) fn content(value: Value) -> Content {
     value.as_object().cloned().unwrap()
 }
 
@@ -498,4 +498,242 @@ fn an_empty_url_id_of_a_round_is_tracked_by_its_request() {
         [json!({"action": "decline"}), json!({"action": "decline"})]
     );
     assert_eq!(render.shown().len(), 2);
+}
+
+#[test]
+fn the_readme_host_snippet_is_the_example() {
+    use crate::common::readme::{lines, readme_block, snippet};
+
+    assert_eq!(
+        lines(snippet(include_str!("../../examples/mcp_client.rs"))),
+        lines(readme_block(
+            "### MCP hosts on rmcp's client (feature `rmcp`)"
+        ))
+    );
+}
+
+/// `python3` on the PATH, or `None` (the test returns) where it is missing
+/// and neither `CI` nor `ELICIT_PYTHON_REQUIRED` is set.
+fn python3() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("python3"))
+        .find(|path| path.is_file());
+    match found {
+        Some(path) => Some(path),
+        None => crate::common::not_installed(
+            "ELICIT_PYTHON_REQUIRED",
+            "`python3` is not on the PATH: install Python 3",
+        ),
+    }
+}
+
+/// examples/mcp_client.rs with `args`, the user's answers scripted on its
+/// stdin: (stdout, stderr), what the tool returned and what the user saw.
+fn run_host(args: &[&str], answers: &[&str]) -> (String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let host = crate::common::examples::built(&[
+        "--workspace",
+        "--all-features",
+        "--example",
+        "mcp_client",
+    ])
+    .join("mcp_client");
+    let mut child = Command::new(host)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the host starts");
+    let mut stdin = child.stdin.take().unwrap();
+    for answer in answers {
+        writeln!(stdin, "{answer}").unwrap();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+/// examples/mcp_client.rs against tests/interop/hostile_server.py's
+/// `case`, advertising `modes`: (stdout, stderr).
+fn host_against_hostile(case: &str, modes: &[&str], answers: &[&str]) -> Option<(String, String)> {
+    let python = python3()?;
+    let server = crate::mcp_ts::interop_dir().join("hostile_server.py");
+    let arguments = json!({"case": case}).to_string();
+    let mut args: Vec<&str> = modes.to_vec();
+    args.extend(["--tool", "hostile", "--args", &arguments, "--"]);
+    let (python, server) = (python.display().to_string(), server.display().to_string());
+    args.extend([python.as_str(), server.as_str()]);
+    Some(run_host(&args, answers))
+}
+
+/// The host example over Streamable HTTP, against the conformance example
+/// server (rmcp's Streamable HTTP service): two forms in two rounds, at
+/// both versions.
+#[test]
+fn the_host_example_reaches_a_streamable_http_server_at_both_versions() {
+    let (_server, url) = crate::mcp_conformance::start_server();
+    for version in ["2025-11-25", "2026-07-28"] {
+        let (back, seen) = run_host(
+            &[
+                "--form",
+                "--http",
+                &url,
+                "--version",
+                version,
+                "--tool",
+                "test_input_required_result_multi_round",
+            ],
+            &[
+                r#"{"action":"accept","content":{"name":"Ada"}}"#,
+                r#"{"action":"accept","content":{"color":"blue"}}"#,
+            ],
+        );
+        assert_eq!(back.trim(), "Ada likes blue.", "{version}: {seen}");
+        assert!(seen.contains("What is your name?"), "{version}: {seen}");
+        assert!(
+            seen.contains("What is your favourite colour?"),
+            "{version}: {seen}"
+        );
+    }
+}
+
+/// What a hostile server's requests do, with the terminal renderer, each
+/// row the behaviour a user sees (stderr) and what goes back (stdout).
+#[test]
+fn hostile_requests_table() {
+    struct Row {
+        case: &'static str,
+        modes: &'static [&'static str],
+        answers: &'static [&'static str],
+        /// In what the user saw.
+        sees: &'static [&'static str],
+        /// Never in what the user saw.
+        never: &'static [&'static str],
+        /// In what went back to the server.
+        back: &'static [&'static str],
+    }
+    let rows = [
+        // Escapes in the message and a title are written out: nothing
+        // clears the screen, retitles the window, rings or hides.
+        Row {
+            case: "escape",
+            modes: &["--form"],
+            answers: &[r#"{"action":"decline"}"#],
+            sees: &[
+                "Deploy?⟨U+001B⟩[2J⟨U+001B⟩[H⟨U+001B⟩]0;pwned⟨U+0007⟩ Yes",
+                "Go⟨U+001B⟩[8m hidden",
+            ],
+            never: &["\x1b", "\x07"],
+            back: &[r#""action": "decline""#],
+        },
+        // A right-to-left override, a zero-width space and a line break in a
+        // title are written out where they are.
+        Row {
+            case: "bidi",
+            modes: &["--form"],
+            answers: &[r#"{"action":"accept","content":{"file":"a"}}"#],
+            sees: &[
+                "Approve the invoice ⟨U+202E⟩fdp.exe",
+                "File⟨U+000A⟩fake: field",
+                "invoice⟨U+202E⟩fdp.exe",
+                "zero⟨U+200B⟩width",
+            ],
+            never: &["\u{202e}", "\u{200b}", "\nfake: field"],
+            back: &[r#""action": "accept""#, r#""file": "a""#],
+        },
+        // Not a flat form: refused before the user sees anything.
+        Row {
+            case: "nested",
+            modes: &["--form"],
+            answers: &[],
+            sees: &[],
+            never: &["asks"],
+            back: &[r#""code": -32602"#, "address"],
+        },
+        // 100,000 options: checked in linear time, listed in part, and the
+        // last one is a valid answer.
+        Row {
+            case: "huge_enum",
+            modes: &["--form"],
+            answers: &[r#"{"action":"accept","content":{"choice":"option-99999"}}"#],
+            sees: &["option-0 | option-1", "… and 99980 more"],
+            never: &["option-50000"],
+            back: &[r#""action": "accept""#, "option-99999"],
+        },
+        // A lookalike host (a Cyrillic а in apple.com): underlined, named
+        // as a look-alike, and refused, so the user can only decline or
+        // cancel; nothing is opened or fetched.
+        Row {
+            case: "lookalike",
+            modes: &["--url"],
+            answers: &[r#"{"action":"accept"}"#, r#"{"action":"decline"}"#],
+            sees: &[
+                "mixes writing systems",
+                "refused: the host has non-ASCII characters",
+                "You can only decline or cancel this request.",
+                "Nothing has been opened or fetched.",
+            ],
+            never: &["opened in your browser"],
+            back: &[r#""action": "decline""#],
+        },
+        // A mode not advertised, and one nobody knows: refused, unseen.
+        Row {
+            case: "url",
+            modes: &["--form"],
+            answers: &[],
+            sees: &[],
+            never: &["asks"],
+            back: &[r#""code": -32602"#, "url"],
+        },
+        Row {
+            case: "telepathy",
+            modes: &["--form", "--url"],
+            answers: &[],
+            sees: &[],
+            never: &["asks"],
+            back: &[r#""code": -32602"#, "telepathy"],
+        },
+    ];
+    for row in rows {
+        let Some((back, seen)) = host_against_hostile(row.case, row.modes, row.answers) else {
+            return;
+        };
+        for needle in row.sees {
+            assert!(
+                seen.contains(needle),
+                "{}: the user did not see {needle:?}:\n{seen}",
+                row.case
+            );
+        }
+        for needle in row.never {
+            assert!(
+                !seen.contains(needle),
+                "{}: the user saw {needle:?}:\n{seen}",
+                row.case
+            );
+        }
+        for needle in row.back {
+            assert!(
+                back.contains(needle),
+                "{}: {needle:?} did not go back:\n{back}",
+                row.case
+            );
+        }
+        assert!(
+            seen.len() < 64 * 1024,
+            "{}: {} bytes shown",
+            row.case,
+            seen.len()
+        );
+    }
 }

@@ -31,7 +31,7 @@ fn suite_dir() -> PathBuf {
 }
 
 /// Kills the server when the test ends.
-struct Server(Child);
+pub(crate) struct Server(Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -41,7 +41,7 @@ impl Drop for Server {
 }
 
 /// Builds and starts the example; it and its URL.
-fn start_server() -> (Server, String) {
+pub(crate) fn start_server() -> (Server, String) {
     let examples = crate::common::examples::built(&[
         "--workspace",
         "--all-features",

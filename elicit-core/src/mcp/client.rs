@@ -438,10 +438,37 @@ fn scope_of(id: &model::RequestId) -> ElicitationScope {
     })
 }
 
-/// rmcp's request in elicit's model. A form's schema is read by elicit's
-/// reader (MCP's titled `oneOf`/`anyOf` as titled options, the legacy
-/// `enumNames` too); a URL request with no id (MCP 2026-07-28 may send
-/// none) is tracked by its request's id.
+/// An `elicitation/create` request rmcp read, in elicit's model, for a
+/// host that drives [`ClientConnection`] itself: a form's schema read by
+/// elicit's reader (MCP's titled `oneOf`/`anyOf` as titled options, the
+/// legacy `enumNames` too); a URL request with no id (MCP 2026-07-28 may
+/// send none) named after its request, `request_id`. The scope is the
+/// request's id (MCP has none of ACP's).
+///
+/// # Errors
+///
+/// `-32602` when the schema does not read (its error says where).
+pub fn read_request(
+    request: &model::ElicitRequestParams,
+    request_id: &model::RequestId,
+) -> Result<CreateElicitationRequest, JsonRpcError> {
+    request_of(request, scope_of(request_id))
+}
+
+/// [`read_request`] for raw params (a request rmcp could not read into its
+/// own types: an unknown mode, a schema of another shape).
+///
+/// # Errors
+///
+/// `-32602` when the params do not read as an `elicitation/create`
+/// request.
+pub fn read_request_value(
+    params: Value,
+    request_id: &model::RequestId,
+) -> Result<CreateElicitationRequest, JsonRpcError> {
+    raw_request_of(params, scope_of(request_id))
+}
+
 fn request_of(
     request: &model::ElicitRequestParams,
     scope: ElicitationScope,

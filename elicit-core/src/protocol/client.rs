@@ -21,6 +21,8 @@ use super::messages::{
 };
 use super::url::{UrlRejection, UrlReview, UrlVerdict};
 
+pub use super::printable::printable;
+
 /// The client's elicitation state for **one** agent connection: the
 /// capabilities it advertised, and the URL elicitations it is tracking.
 ///

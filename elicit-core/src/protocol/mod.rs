@@ -315,6 +315,7 @@ pub mod agent;
 pub mod client;
 mod messages;
 mod outcome;
+mod printable;
 pub mod url;
 
 pub use messages::{

@@ -3,24 +3,25 @@
 
 use serde_json::Value;
 
+use super::style::one_line;
 use crate::{Items, Options, PropertySchema};
 
 /// "Title (name)", or the name alone.
 pub(super) fn label(name: &str, property: &PropertySchema) -> String {
-    match property.title() {
+    one_line(&match property.title() {
         Some(title) if title != name => format!("{title} ({name})"),
         _ => name.to_owned(),
-    }
+    })
 }
 
 pub(super) fn option_labels(options: &Options) -> Vec<String> {
     match options {
-        Options::Untitled(values) => values.clone(),
+        Options::Untitled(values) => values.iter().map(|v| one_line(v)).collect(),
         Options::Titled(options) => options
             .iter()
             .map(|o| match &o.description {
-                Some(d) => format!("{} — {d}", o.title),
-                None => o.title.clone(),
+                Some(d) => one_line(&format!("{} — {d}", o.title)),
+                None => one_line(&o.title),
             })
             .collect(),
     }
@@ -36,23 +37,23 @@ pub(super) fn choice_labels(property: &PropertySchema) -> Option<Vec<String>> {
         _ => return None,
     };
     Some(match options {
-        Options::Untitled(values) => values.clone(),
+        Options::Untitled(values) => values.iter().map(|v| one_line(v)).collect(),
         Options::Titled(options) => options
             .iter()
-            .map(|o| format!("{} = {}", o.value, o.title))
+            .map(|o| one_line(&format!("{} = {}", o.value, o.title)))
             .collect(),
     })
 }
 
 /// The title of the option `value`, or the value itself.
 fn option_title(options: &Options, value: &str) -> String {
-    match options {
+    one_line(&match options {
         Options::Titled(options) => options
             .iter()
             .find(|o| o.value == value)
             .map_or_else(|| value.to_owned(), |o| o.title.clone()),
         Options::Untitled(_) => value.to_owned(),
-    }
+    })
 }
 
 pub(super) fn display_value(property: &PropertySchema, value: Option<&Value>) -> String {
@@ -62,7 +63,7 @@ pub(super) fn display_value(property: &PropertySchema, value: Option<&Value>) ->
     match (property, value) {
         (PropertySchema::String(s), Value::String(text)) => match &s.options {
             Some(options) => option_title(options, text),
-            None => format!("{text:?}"),
+            None => one_line(&format!("{text:?}")),
         },
         (PropertySchema::Boolean(_), Value::Bool(b)) => if *b { "yes" } else { "no" }.to_owned(),
         (PropertySchema::MultiSelect(m), Value::Array(items)) => {
@@ -73,7 +74,7 @@ pub(super) fn display_value(property: &PropertySchema, value: Option<&Value>) ->
                 .iter()
                 .map(|item| match (&m.items, item.as_str()) {
                     (Items::Options(options), Some(text)) => option_title(options, text),
-                    _ => item.to_string(),
+                    _ => one_line(&item.to_string()),
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -138,7 +139,7 @@ pub(super) fn constraints(property: &PropertySchema, required: bool) -> String {
         }
         PropertySchema::Other(o) => parts.push(format!("unknown type `{}`", o.type_)),
     }
-    parts.join(" · ")
+    one_line(&parts.join(" · "))
 }
 
 fn range<T: std::fmt::Display>(kind: &str, min: Option<T>, max: Option<T>) -> String {

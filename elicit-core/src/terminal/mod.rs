@@ -285,10 +285,18 @@ impl Renderer {
                 say(format!("      {description}"));
             }
             if let Some(choices) = choice_labels(property) {
+                // A server may send 100,000 options: the listing shows the
+                // first ones and says how many more (the prompt scrolls).
+                let more = choices.len().saturating_sub(LISTED_CHOICES);
+                let listed = choices[..choices.len().min(LISTED_CHOICES)].join(" | ");
                 say(format!(
-                    "      {} {}",
+                    "      {} {listed}{}",
                     s.dim("choices:"),
-                    choices.join(" | ")
+                    if more > 0 {
+                        format!(" | … and {more} more")
+                    } else {
+                        String::new()
+                    }
                 ));
             }
         }
@@ -375,6 +383,9 @@ impl Renderer {
         say(s.dim("  Nothing has been opened or fetched."));
     }
 }
+
+/// How many of a select's options the form's listing shows.
+const LISTED_CHOICES: usize = 20;
 
 impl Render for Renderer {
     /// Shows the form and asks for it (or reads the next scripted answer).

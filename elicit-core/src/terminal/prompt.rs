@@ -215,7 +215,7 @@ fn ask_property(
     let title = label(name, property);
     let mut help = constraints(property, required);
     if let Some(description) = property.description() {
-        help = format!("{description} · {help}");
+        help = format!("{} · {help}", super::style::one_line(description));
     }
     match property {
         PropertySchema::String(s) if s.options.is_some() => {

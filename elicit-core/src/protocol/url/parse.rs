@@ -57,27 +57,7 @@ fn check_whole(a: &mut Analysis, url: &str) -> Result<(), Stopped> {
 
 /// Controls, whitespace, and invisible or direction-changing characters.
 fn is_forbidden_char(c: char) -> bool {
-    c.is_control()
-        || c.is_whitespace()
-        || matches!(
-            u32::from(c),
-            0xAD | 0x34F
-                | 0x61C
-                | 0x115F
-                | 0x1160
-                | 0x17B4
-                | 0x17B5
-                | 0x180B..=0x180F
-                | 0x200B..=0x200F
-                | 0x202A..=0x202E
-                | 0x2060..=0x206F
-                | 0x3164
-                | 0xFE00..=0xFE0F
-                | 0xFEFF
-                | 0xFFA0
-                | 0xFFF0..=0xFFFB
-                | 0xE0000..=0xE0FFF
-        )
+    c.is_control() || c.is_whitespace() || crate::protocol::printable::is_invisible(c)
 }
 
 /// Reads and judges the scheme: returns it lowercased, with the index just
