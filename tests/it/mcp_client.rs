@@ -737,3 +737,54 @@ fn hostile_requests_table() {
         );
     }
 }
+
+/// The host example against examples/mcp_server.rs (stdio, both versions)
+/// and against FastMCP's server: the answer typed, the form asked again on
+/// an invalid answer, the result printed.
+#[test]
+fn the_host_example_works_against_the_example_server_and_fastmcp() {
+    let examples = crate::common::examples::built(&[
+        "--workspace",
+        "--all-features",
+        "--example",
+        "mcp_server",
+    ]);
+    let server = examples.join("mcp_server").display().to_string();
+    for version in ["2025-11-25", "2026-07-28"] {
+        let (back, seen) = run_host(
+            &["--form", "--version", version, "--", &server],
+            &[
+                r#"{"action":"accept","content":{"env":"staging","replicas":50}}"#,
+                r#"{"action":"accept","content":{"env":"staging","replicas":5}}"#,
+            ],
+        );
+        assert_eq!(
+            back.trim(),
+            "Deploying `main` to staging with 5 replicas.",
+            "{version}: {seen}"
+        );
+        assert!(
+            seen.contains(
+                "rejected, not sent: invalid form content: `replicas` must be at most 16, got 50"
+            ),
+            "{version}: {seen}"
+        );
+    }
+    let Some(python) = crate::mcp_client_interop::python() else {
+        return;
+    };
+    let fastmcp = crate::mcp_ts::interop_dir().join("fastmcp_server.py");
+    let (back, seen) = run_host(
+        &[
+            "--form",
+            "--tool",
+            "deploy",
+            "--",
+            &python.display().to_string(),
+            &fastmcp.display().to_string(),
+        ],
+        &[r#"{"action":"accept","content":{"env":"production","replicas":3}}"#],
+    );
+    assert_eq!(back.trim(), "deployed production x3", "{seen}");
+    assert!(seen.contains("Deploy where?"), "{seen}");
+}

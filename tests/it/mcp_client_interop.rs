@@ -31,7 +31,7 @@ use crate::rmcp::{Version, runtime};
 
 /// The interop Python (target/interop-python, made by .ci/python-deps), or
 /// `None` (the test returns) where it is missing and not required.
-fn python() -> Option<PathBuf> {
+pub(crate) fn python() -> Option<PathBuf> {
     // This test runs from target/<profile>/deps/.
     let exe = std::env::current_exe().expect("the test's own path");
     let target = exe
