@@ -49,3 +49,11 @@ fn the_rmcp_server_user_crate_has_the_readmes_dependency_lines() {
         include_str!("../user-crates/rmcp-server/Cargo.toml"),
     );
 }
+
+#[test]
+fn the_mcp_host_user_crate_has_the_readmes_dependency_lines() {
+    assert_same(
+        "### MCP hosts on rmcp's client (feature `rmcp`)",
+        include_str!("../user-crates/mcp-host/Cargo.toml"),
+    );
+}
