@@ -37,7 +37,7 @@ use rmcp::model::{self, ErrorCode, ErrorData};
 use rmcp::service::{RequestContext, RoleClient, RunningService, ServiceError};
 use serde_json::{Map, Value};
 
-use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
+use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer_on_thread};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationScope, JsonRpcError,
@@ -187,30 +187,9 @@ impl McpElicitations {
     /// Renders `incoming` on a thread of its own; a URL request that is
     /// not consented to is forgotten.
     async fn render(&self, incoming: Incoming) -> Result<CreateElicitationResponse, JsonRpcError> {
-        let (send, receive) = futures::channel::oneshot::channel();
         let server = lock(&self.inner.server).clone();
         let renderer = Arc::clone(&self.inner.renderer);
-        std::thread::Builder::new()
-            .name("elicit-render".to_owned())
-            .spawn(move || {
-                let response = answer(&mut *lock(&renderer), &server, &incoming);
-                let _ = send.send((incoming, response));
-            })
-            .map_err(|e| {
-                JsonRpcError::internal(format!(
-                    "Internal error: cannot start the renderer thread: {e}"
-                ))
-            })?;
-        let (incoming, response) = receive
-            .await
-            .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
-        let response = response?;
-        if let Incoming::Url(url) = &incoming
-            && !matches!(response.action, ElicitationAction::Accept { .. })
-        {
-            lock(&self.inner.connection).forget(url.id());
-        }
-        Ok(response)
+        answer_on_thread(renderer, server, incoming, &self.inner.connection).await
     }
 
     /// Reads a notification: `notifications/elicitation/complete` for a

@@ -580,6 +580,49 @@ pub fn answer<R: Render + ?Sized>(
     }
 }
 
+/// [`answer`] on a thread of its own (a renderer blocks on the user), for
+/// the SDK glue whose handlers are async: the response, and `incoming`'s
+/// URL id forgotten in `connection` unless the user consented (no
+/// completion will be shown for it). `-32603` if the thread cannot start or
+/// the renderer panics.
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
+pub(crate) async fn answer_on_thread<R: Render + ?Sized + Send + 'static>(
+    renderer: std::sync::Arc<std::sync::Mutex<R>>,
+    agent: String,
+    incoming: Incoming,
+    connection: &std::sync::Mutex<ClientConnection>,
+) -> Result<CreateElicitationResponse, JsonRpcError> {
+    use std::sync::PoisonError;
+    // A renderer may panic while holding its lock; the state is plain
+    // bookkeeping, usable either way.
+    let (send, receive) = futures::channel::oneshot::channel();
+    std::thread::Builder::new()
+        .name("elicit-render".to_owned())
+        .spawn(move || {
+            let mut renderer = renderer.lock().unwrap_or_else(PoisonError::into_inner);
+            let response = answer(&mut *renderer, &agent, &incoming);
+            let _ = send.send((incoming, response));
+        })
+        .map_err(|e| {
+            JsonRpcError::internal(format!(
+                "Internal error: cannot start the renderer thread: {e}"
+            ))
+        })?;
+    let (incoming, response) = receive
+        .await
+        .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
+    let response = response?;
+    if let Incoming::Url(url) = &incoming
+        && !matches!(response.action, super::ElicitationAction::Accept { .. })
+    {
+        connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .forget(url.id());
+    }
+    Ok(response)
+}
+
 /// `-32603`: the client's own user interface produced no answer it could
 /// send.
 fn gave_up(last: Option<String>) -> JsonRpcError {

@@ -8,7 +8,6 @@
 //! | `oauth:<id>:end` (list) | how it ended, the token included, **sealed** | the same |
 //! | `oauth:open` (sorted set) | the open flows' ids by expiry: the cap, across replicas | each until its flow is used or expires |
 
-use std::collections::BTreeMap;
 use std::sync::LazyLock;
 use std::time::SystemTime;
 
@@ -20,7 +19,7 @@ use crate::sensitive::oauth::wire::{flow_bytes, flow_of, outcome_bytes, outcome_
 use crate::sensitive::token::Token;
 use crate::sensitive::{PageId, StoreError};
 
-use super::pages::{BIND_SCRIPT, INSERT_SCRIPT, backend, from_now, wait_for_end};
+use super::records::{Records, backend};
 use super::{Redis, SealingKeys};
 
 /// Uses an open flow's `state`, by Redis's clock: returns the phase it was
@@ -71,8 +70,7 @@ static FINISH_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::
 /// The flows in Redis: every replica serves every flow's start page and
 /// callback.
 pub(crate) struct RedisFlows {
-    redis: Redis,
-    keys: SealingKeys,
+    records: Records,
 }
 
 /// A flow this store cannot read back (another deployment's key, a changed
@@ -87,25 +85,9 @@ fn unreadable(id: &PageId) -> StoreError {
 
 impl RedisFlows {
     pub(crate) fn new(redis: Redis, keys: SealingKeys) -> Self {
-        Self { redis, keys }
-    }
-
-    fn flow_key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("oauth:{id}"))
-    }
-
-    fn end_key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("oauth:{id}:end"))
-    }
-
-    fn open_key(&self) -> String {
-        self.redis.key(format_args!("oauth:open"))
-    }
-
-    fn seal(&self, plaintext: &[u8], place: &str) -> Result<Vec<u8>, StoreError> {
-        self.keys
-            .seal(plaintext, place.as_bytes())
-            .map_err(|error| StoreError::Backend(Box::new(error)))
+        Self {
+            records: Records::new(redis, keys, "oauth", "oauth:open"),
+        }
     }
 
     fn opened(
@@ -114,46 +96,21 @@ impl RedisFlows {
         sealed: &[u8],
         place: &str,
     ) -> Result<Zeroizing<Vec<u8>>, StoreError> {
-        self.keys
-            .open(sealed, place.as_bytes())
-            .ok_or_else(|| unreadable(id))
+        self.records.open_sealed(sealed, place, || unreadable(id))
     }
 }
 
 impl FlowTable for RedisFlows {
     fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
-        let key = self.flow_key(&id);
-        let (expires, kept) = from_now(flow.expires_at);
-        let sealed = self.seal(&flow_bytes(&flow), &format!("{key}:flow"))?;
-        let open = self.open_key();
-        let answer: String = self
-            .redis
-            .with(|connection| {
-                INSERT_SCRIPT
-                    .key(&key)
-                    .key(&open)
-                    .arg(id.to_string())
-                    .arg(&sealed)
-                    .arg(expires)
-                    .arg(kept)
-                    .arg(max_open)
-                    .arg("open")
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
-        match answer.as_str() {
-            "ok" => Ok(()),
-            "full" => Err(StoreError::Full { max: max_open }),
-            _ => Err(StoreError::Taken(id)),
-        }
+        let place = format!("{}:flow", self.records.key(&id));
+        let sealed = self.records.seal(&flow_bytes(&flow), &place)?;
+        self.records
+            .insert(id, &sealed, flow.expires_at, max_open, "open")
     }
 
     fn get(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
-        let key = self.flow_key(id);
-        let fields: BTreeMap<String, Vec<u8>> = self
-            .redis
-            .with(|connection| redis::cmd("HGETALL").arg(&key).query(connection))
-            .map_err(backend)?;
+        let key = self.records.key(id);
+        let fields = self.records.fields(id)?;
         let Some(sealed) = fields.get("record") else {
             return Ok(None);
         };
@@ -179,20 +136,17 @@ impl FlowTable for RedisFlows {
     }
 
     fn bind(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
-        let key = self.flow_key(id);
-        let plaintext = cookie.to_string();
-        let sealed = self.seal(plaintext.as_bytes(), &format!("{key}:binding"))?;
-        let bound: Option<Vec<u8>> = self
-            .redis
-            .with(|connection| BIND_SCRIPT.key(&key).arg(&sealed).invoke(connection))
-            .map_err(backend)?;
+        let place = format!("{}:binding", self.records.key(id));
+        let sealed = self.records.seal(cookie.to_string().as_bytes(), &place)?;
+        let bound = self.records.bind(id, &sealed)?;
         bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
     }
 
     fn use_state(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
-        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
-        let expired = self.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
-        let was: Option<String> = self
+        let records = &self.records;
+        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let expired = records.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
+        let was: Option<String> = records
             .redis
             .with(|connection| {
                 USE_SCRIPT
@@ -212,13 +166,14 @@ impl FlowTable for RedisFlows {
     }
 
     fn end(&self, id: &PageId, outcome: OAuthOutcome, only_open: bool) -> Result<bool, StoreError> {
-        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
+        let records = &self.records;
+        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
         let phase = match outcome {
             OAuthOutcome::Expired => "expired",
             _ => "cancelled",
         };
-        let sealed = self.seal(&outcome_bytes(&outcome), &list)?;
-        let ended: i64 = self
+        let sealed = records.seal(&outcome_bytes(&outcome), &list)?;
+        let ended: i64 = records
             .redis
             .with(|connection| {
                 FINISH_SCRIPT
@@ -236,32 +191,19 @@ impl FlowTable for RedisFlows {
     }
 
     fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
-        let ended = wait_for_end(
-            self.redis.clone(),
-            self.flow_key(id),
-            self.end_key(id),
-            self.keys.clone(),
-        );
+        let ended = self.records.wait(id);
         Ok(Box::pin(async move { outcome_of(&ended.await?) }))
     }
 
     fn remove(&self, id: &PageId) {
-        let (key, list, open) = (self.flow_key(id), self.end_key(id), self.open_key());
         // A failure leaves keys that expire on their own.
-        let _ = self.redis.with(|connection| {
-            redis::pipe()
-                .atomic()
-                .del(&key)
-                .del(&list)
-                .zrem(&open, id.to_string())
-                .query::<()>(connection)
-        });
+        let _ = self.records.remove(id);
     }
 }
 
 impl RedisFlows {
     fn cookie_of(&self, id: &PageId, sealed: &[u8]) -> Result<Token, StoreError> {
-        let place = format!("{}:binding", self.flow_key(id));
+        let place = format!("{}:binding", self.records.key(id));
         let plaintext = self.opened(id, sealed, &place)?;
         std::str::from_utf8(&plaintext)
             .ok()

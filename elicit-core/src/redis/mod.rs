@@ -33,13 +33,17 @@ mod conn;
 mod flows;
 #[cfg(feature = "sensitive")]
 mod pages;
+#[cfg(feature = "sensitive")]
+mod records;
 mod seal;
 #[cfg(feature = "rmcp")]
 mod used;
 
 pub use conn::{COMMAND_TIMEOUT, Redis};
 #[cfg(feature = "sensitive")]
-pub use pages::{KEPT_AFTER_EXPIRY, RedisStore};
+pub use pages::RedisStore;
+#[cfg(feature = "sensitive")]
+pub use records::KEPT_AFTER_EXPIRY;
 pub use seal::SealingKeys;
 #[cfg(feature = "rmcp")]
 pub use used::{DEFAULT_CLOCK_SKEW, RedisUsedStates};

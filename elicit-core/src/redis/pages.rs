@@ -3,9 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
-use std::time::{Duration, SystemTime};
 
-use futures::channel::oneshot;
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
@@ -15,11 +13,8 @@ use crate::sensitive::{
     Binding, End, PageId, PageState, Record, Store, StoreError, Submission, Waiting,
 };
 
+use super::records::{Records, backend};
 use super::{Redis, SealingKeys};
-
-/// How long a page's keys outlive its expiry: a late visitor still sees how
-/// it ended, and a later round (MCP 2026-07-28) can still read its answer.
-pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 
 /// The page server's [`Store`] in Redis (features `redis` and
 /// `sensitive`): every replica behind one URL serves every page, whichever
@@ -29,7 +24,7 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 ///
 /// | key | holds | until |
 /// |---|---|---|
-/// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + [`KEPT_AFTER_EXPIRY`] |
+/// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + [`KEPT_AFTER_EXPIRY`](super::KEPT_AFTER_EXPIRY) |
 /// | `page:<id>:end` (list) | how it ended, the submission included, **sealed** | the same |
 /// | `pages:open` (sorted set) | the open pages' ids by expiry: the cap on open pages, across replicas | each until its page ends or expires |
 /// | `oauth:<id>`, `oauth:<id>:end`, `oauth:open` (feature `oauth`) | an OAuth flow, the same way: the flow (provider and client secret, `state`, PKCE verifier, user) **sealed**, its phase, its binding cookie **sealed**; its outcome, the token included, **sealed**; the cap | the same |
@@ -63,8 +58,7 @@ pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 /// # }
 /// ```
 pub struct RedisStore {
-    redis: Redis,
-    keys: SealingKeys,
+    records: Records,
     /// The pages this process waits for: one waiter per page.
     waited: Arc<Mutex<HashSet<PageId>>>,
 }
@@ -72,8 +66,8 @@ pub struct RedisStore {
 impl std::fmt::Debug for RedisStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisStore")
-            .field("redis", &self.redis)
-            .field("keys", &self.keys)
+            .field("redis", &self.records.redis)
+            .field("keys", &self.records.keys)
             .finish_non_exhaustive()
     }
 }
@@ -83,8 +77,7 @@ impl RedisStore {
     /// not be read there sealed with `keys`.
     pub fn new(redis: Redis, keys: SealingKeys) -> Self {
         Self {
-            redis,
-            keys,
+            records: Records::new(redis, keys, "page", "pages:open"),
             waited: Arc::default(),
         }
     }
@@ -92,31 +85,9 @@ impl RedisStore {
     /// The OAuth flows that go with these pages.
     #[cfg(feature = "oauth")]
     fn flows(&self) -> super::flows::RedisFlows {
-        super::flows::RedisFlows::new(self.redis.clone(), self.keys.clone())
+        let records = &self.records;
+        super::flows::RedisFlows::new(records.redis.clone(), records.keys.clone())
     }
-
-    fn page_key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("page:{id}"))
-    }
-
-    fn end_key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("page:{id}:end"))
-    }
-
-    fn open_key(&self) -> String {
-        self.redis.key(format_args!("pages:open"))
-    }
-
-    fn seal(&self, plaintext: &[u8], place: &str) -> Result<Vec<u8>, StoreError> {
-        self.keys
-            .seal(plaintext, place.as_bytes())
-            .map_err(|error| StoreError::Backend(Box::new(error)))
-    }
-}
-
-/// A Redis failure, as the store's.
-pub(super) fn backend(error: redis::RedisError) -> StoreError {
-    StoreError::Backend(Box::new(error))
 }
 
 /// A record or an end this store cannot read back (another deployment's
@@ -145,19 +116,6 @@ fn lock(waited: &Mutex<HashSet<PageId>>) -> std::sync::MutexGuard<'_, HashSet<Pa
     waited.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// An expiry as this replica's clock says it, as durations from now (ms):
-/// until it, and until the keys go ([`KEPT_AFTER_EXPIRY`] later). Redis
-/// adds them to its own clock, so the replica's skew cancels out.
-pub(super) fn from_now(expires_at: SystemTime) -> (i64, i64) {
-    let millis = |at: SystemTime| match at.duration_since(SystemTime::now()) {
-        Ok(ahead) => i64::try_from(ahead.as_millis()).unwrap_or(i64::MAX),
-        Err(behind) => -i64::try_from(behind.duration().as_millis()).unwrap_or(i64::MAX),
-    };
-    let until = millis(expires_at);
-    let kept = i64::try_from(KEPT_AFTER_EXPIRY.as_millis()).unwrap_or(i64::MAX);
-    (until, until.saturating_add(kept).max(1))
-}
-
 fn state_name(state: PageState) -> &'static str {
     match state {
         PageState::Open => "open",
@@ -176,33 +134,6 @@ fn state_of(name: &str) -> Option<PageState> {
         _ => return None,
     })
 }
-
-/// Adds an open page unless the cap is reached or the id is taken. The
-/// cap counts the open pages of every replica, by Redis's clock. The
-/// expiry comes as a duration from now (`ARGV[3]`, and the keys' lifetime
-/// `ARGV[4]`, in ms) and is fixed by Redis's clock: a replica whose clock
-/// is off opens pages that expire when the others' do.
-const INSERT: &str = r"
-local now = redis.call('TIME')
-local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now_ms)
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
-local expires = now_ms + tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6], 'expires', expires)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], expires, ARGV[1]) end
-return 'ok'
-";
-
-/// Binds an open, unbound page; the binding in force afterwards.
-const BIND: &str = r"
-if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return false end
-local bound = redis.call('HGET', KEYS[1], 'binding')
-if bound then return bound end
-redis.call('HSET', KEYS[1], 'binding', ARGV[1])
-return ARGV[1]
-";
 
 /// Ends an open page: its state, its sealed end for the waiter, out of the
 /// open set. Only the first end counts. An answer after the page's expiry,
@@ -226,10 +157,7 @@ redis.call('ZREM', KEYS[3], ARGV[3])
 return ended
 ";
 
-// The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
-pub(super) static INSERT_SCRIPT: LazyLock<redis::Script> =
-    LazyLock::new(|| redis::Script::new(INSERT));
-pub(super) static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
+// Its SHA-1 computed once (`EVALSHA`; loaded on first use).
 static END_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(END));
 
 /// How a page ended, as sealed: the submission's values and its secrets.
@@ -296,43 +224,17 @@ fn end_of(plaintext: &[u8]) -> Option<End> {
 
 impl Store for RedisStore {
     fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
-        let (expires, kept) = from_now(record.expires_at);
-        let state = state_name(record.state);
+        let (state, expires_at) = (state_name(record.state), record.expires_at);
         let stored = Record {
             binding: None,
             ..record
         };
-        let json = serde_json::to_string(&stored).map_err(|e| StoreError::Backend(Box::new(e)))?;
-        let page = self.page_key(&id);
-        let open = self.open_key();
-        let answer: String = self
-            .redis
-            .with(|connection| {
-                INSERT_SCRIPT
-                    .key(&page)
-                    .key(&open)
-                    .arg(id.to_string())
-                    .arg(&json)
-                    .arg(expires)
-                    .arg(kept)
-                    .arg(max_open)
-                    .arg(state)
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
-        match answer.as_str() {
-            "ok" => Ok(()),
-            "full" => Err(StoreError::Full { max: max_open }),
-            _ => Err(StoreError::Taken(id)),
-        }
+        let json = serde_json::to_vec(&stored).map_err(|e| StoreError::Backend(Box::new(e)))?;
+        self.records.insert(id, &json, expires_at, max_open, state)
     }
 
     fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
-        let page = self.page_key(id);
-        let fields: BTreeMap<String, Vec<u8>> = self
-            .redis
-            .with(|connection| redis::cmd("HGETALL").arg(&page).query(connection))
-            .map_err(backend)?;
+        let fields = self.records.fields(id)?;
         let Some(json) = fields.get("record") else {
             return Ok(None);
         };
@@ -350,29 +252,26 @@ impl Store for RedisStore {
     }
 
     fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
-        let page = self.page_key(id);
         let plaintext = Zeroizing::new(
             serde_json::to_vec(&binding).map_err(|e| StoreError::Backend(Box::new(e)))?,
         );
-        let sealed = self.seal(&plaintext, &format!("{page}:binding"))?;
-        let bound: Option<Vec<u8>> = self
-            .redis
-            .with(|connection| BIND_SCRIPT.key(&page).arg(&sealed).invoke(connection))
-            .map_err(backend)?;
+        let place = format!("{}:binding", self.records.key(id));
+        let sealed = self.records.seal(&plaintext, &place)?;
+        let bound = self.records.bind(id, &sealed)?;
         bound.map(|sealed| self.binding_of(id, &sealed)).transpose()
     }
 
     fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+        let records = &self.records;
         let state = state_name(match &end {
             End::Answered(_) => PageState::Answered,
             End::Expired => PageState::Expired,
             End::Cancelled => PageState::Cancelled,
         });
-        let (page, list) = (self.page_key(id), self.end_key(id));
-        let sealed = self.seal(&end_plaintext(&end), &list)?;
-        let expired = self.seal(&end_plaintext(&End::Expired), &list)?;
-        let open = self.open_key();
-        let ended: i64 = self
+        let (page, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let sealed = records.seal(&end_plaintext(&end), &list)?;
+        let expired = records.seal(&end_plaintext(&End::Expired), &list)?;
+        let ended: i64 = records
             .redis
             .with(|connection| {
                 END_SCRIPT
@@ -393,19 +292,11 @@ impl Store for RedisStore {
         if !lock(&self.waited).insert(*id) {
             return Err(StoreError::AlreadyWaited(*id));
         }
-        let (list, page, redis, keys, waited, id) = (
-            self.end_key(id),
-            self.page_key(id),
-            self.redis.clone(),
-            self.keys.clone(),
-            Arc::clone(&self.waited),
-            *id,
-        );
         let guard = Waited {
-            waited: Arc::clone(&waited),
-            id,
+            waited: Arc::clone(&self.waited),
+            id: *id,
         };
-        let ended = wait_for_end(redis, page, list, keys);
+        let ended = self.records.wait(id);
         Ok(Waiting::new(async move {
             // This page is waited for as long as this future lives.
             let _guard = guard;
@@ -428,8 +319,9 @@ impl Store for RedisStore {
     }
 
     fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-        let list = self.end_key(id);
+        let list = self.records.end_key(id);
         let sealed: Option<Vec<u8>> = self
+            .records
             .redis
             .with(|connection| redis::cmd("LINDEX").arg(&list).arg(0).query(connection))
             .map_err(backend)?;
@@ -437,89 +329,22 @@ impl Store for RedisStore {
             return Ok(None);
         };
         let plaintext = self
-            .keys
-            .open(&sealed, list.as_bytes())
-            .ok_or_else(|| unreadable(id))?;
+            .records
+            .open_sealed(&sealed, &list, || unreadable(id))?;
         end_of(&plaintext).map(Some).ok_or_else(|| unreadable(id))
     }
 
     fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-        let (page, list, open) = (self.page_key(id), self.end_key(id), self.open_key());
-        self.redis
-            .with(|connection| {
-                redis::pipe()
-                    .atomic()
-                    .del(&page)
-                    .del(&list)
-                    .zrem(&open, id.to_string())
-                    .query::<()>(connection)
-            })
-            .map_err(backend)
+        self.records.remove(id)
     }
 }
 
 impl RedisStore {
     fn binding_of(&self, id: &PageId, sealed: &[u8]) -> Result<Binding, StoreError> {
-        let place = format!("{}:binding", self.page_key(id));
+        let place = format!("{}:binding", self.records.key(id));
         let plaintext = self
-            .keys
-            .open(sealed, place.as_bytes())
-            .ok_or_else(|| unreadable(id))?;
+            .records
+            .open_sealed(sealed, &place, || unreadable(id))?;
         serde_json::from_slice(&plaintext).map_err(|_| unreadable(id))
     }
-}
-
-/// The end pushed on `list` (sealed with `keys`, the list's name its
-/// associated data), for as long as the key `hash` lives: the waiter of a
-/// page or an OAuth flow. Lazy: nothing is asked of Redis until the future
-/// is polled, so a page handed to another replica's round (detached, never
-/// polled here) costs nothing more and leaves its end in Redis for that
-/// replica. `None` when none came, or it does not open.
-pub(super) async fn wait_for_end(
-    redis: Redis,
-    hash: String,
-    list: String,
-    keys: SealingKeys,
-) -> Option<Zeroizing<Vec<u8>>> {
-    let (sender, receiver) = oneshot::channel();
-    std::thread::Builder::new()
-        .name("elicit-redis-wait".to_owned())
-        .spawn(move || {
-            // Until the keys go: then it has ended, or never will (a key
-            // already gone: no end).
-            let left: i64 = redis
-                .with(|connection| redis::cmd("PTTL").arg(&hash).query(connection))
-                .unwrap_or(-2);
-            let Ok(left) = u64::try_from(left) else {
-                return;
-            };
-            let until = SystemTime::now() + Duration::from_millis(left);
-            let end = blocking_peek(&redis, &list, until)
-                .and_then(|sealed| keys.open(&sealed, list.as_bytes()));
-            if let Some(end) = end {
-                let _ = sender.send(end);
-            }
-        })
-        .ok()?;
-    receiver.await.ok()
-}
-
-/// The page's end, once `list` has one, until `until`, on a connection of
-/// its own: `BLMOVE list list LEFT RIGHT` (the one element moves onto
-/// itself: it is read and stays, for another replica's round to read too).
-/// `None` when nothing came by then or Redis failed (the waiter then sees
-/// no end: the flow fails as cancelled, cleanly).
-fn blocking_peek(redis: &Redis, list: &str, until: SystemTime) -> Option<Vec<u8>> {
-    let left = until.duration_since(SystemTime::now()).ok()?;
-    // The server's timeout, and the socket's a little longer.
-    let mut connection = redis.dedicated(Some(left + Duration::from_secs(5))).ok()?;
-    redis::cmd("BLMOVE")
-        .arg(list)
-        .arg(list)
-        .arg("LEFT")
-        .arg("RIGHT")
-        .arg(left.as_secs_f64().max(0.001))
-        .query::<Option<Vec<u8>>>(&mut connection)
-        .ok()
-        .flatten()
 }

@@ -10,9 +10,9 @@ use agent_client_protocol::{
 };
 use agent_client_protocol_schema::v1 as sdk;
 
-use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer};
+use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer_on_thread};
 use crate::protocol::{
-    CompleteElicitationNotification, ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction,
+    CompleteElicitationNotification, ELICITATION_COMPLETE, ELICITATION_CREATE,
     ElicitationCapabilities, ElicitationId, JsonRpcError,
 };
 
@@ -166,29 +166,8 @@ async fn render<R: Render + Send + 'static>(
     renderer: Arc<Mutex<R>>,
     incoming: Incoming,
 ) -> Result<serde_json::Value, JsonRpcError> {
-    let (send, receive) = futures::channel::oneshot::channel();
     let agent = lock(&state.agent).clone();
-    std::thread::Builder::new()
-        .name("elicit-render".to_owned())
-        .spawn(move || {
-            let response = answer(&mut *lock(&renderer), &agent, &incoming);
-            let _ = send.send((incoming, response));
-        })
-        .map_err(|e| {
-            JsonRpcError::internal(format!(
-                "Internal error: cannot start the renderer thread: {e}"
-            ))
-        })?;
-    let (incoming, response) = receive
-        .await
-        .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
-    let response = response?;
-    if let Incoming::Url(url) = &incoming
-        && !matches!(response.action, ElicitationAction::Accept { .. })
-    {
-        // Declined or cancelled: no completion will be shown for it.
-        lock(&state.connection).forget(url.id());
-    }
+    let response = answer_on_thread(renderer, agent, incoming, &state.connection).await?;
     serde_json::to_value(&response).map_err(|e| {
         JsonRpcError::internal(format!("Internal error: cannot encode the answer: {e}"))
     })
