@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use elicit_core::Content;
+use elicit_core::mcp::Elicitations;
 use elicit_core::mcp::client::ElicitingClient;
-use elicit_core::mcp::{Elicitations, UrlRequest};
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
 };
@@ -25,7 +25,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::rmcp::{VERSIONS, Version, connect_at, mcp_server, runtime};
+use crate::rmcp::{VERSIONS, Version, connect, connect_at, mcp_server, runtime};
 
 /// What the user was shown, one entry per time the renderer was asked.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,6 +63,17 @@ impl Scripted {
 
     pub(crate) fn shown(&self) -> Vec<Shown> {
         self.shown.lock().unwrap().clone()
+    }
+
+    /// The problem shown with each form, in order (every entry a form).
+    pub(crate) fn problems(&self) -> Vec<Option<String>> {
+        self.shown()
+            .into_iter()
+            .map(|shown| match shown {
+                Shown::Form { problem, .. } => problem,
+                other => panic!("a form, not {other:?}"),
+            })
+            .collect()
     }
 }
 
@@ -194,14 +205,7 @@ fn an_invalid_answer_goes_back_to_the_user_never_to_the_server() {
         );
         // Shown twice, the second time with the problem; had the invalid
         // answer reached the server, it would have asked a third time.
-        let problems: Vec<Option<String>> = render
-            .shown()
-            .into_iter()
-            .map(|shown| match shown {
-                Shown::Form { problem, .. } => problem,
-                other => panic!("{other:?}"),
-            })
-            .collect();
+        let problems = render.problems();
         assert_eq!(problems.len(), 2, "{version:?}: {problems:?}");
         assert_eq!(problems[0], None);
         assert!(
@@ -344,15 +348,6 @@ fn the_legacy_enum_names_are_read_as_titles() {
         schema["properties"]["colour"]["oneOf"],
         json!([{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}])
     );
-}
-
-/// The URL request the tests send.
-fn connect() -> UrlRequest {
-    UrlRequest::new(
-        "Connect your GitHub account.",
-        "https://mcp.example.com/connect?elicitation=gh-42",
-    )
-    .elicitation_id("gh-42")
 }
 
 #[test]

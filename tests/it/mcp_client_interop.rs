@@ -201,14 +201,7 @@ fn an_invalid_answer_never_reaches_any_server() {
                 "deployed staging x2",
                 "{server:?} {version:?}"
             );
-            let problems: Vec<Option<String>> = render
-                .shown()
-                .into_iter()
-                .map(|shown| match shown {
-                    Shown::Form { problem, .. } => problem,
-                    other => panic!("{other:?}"),
-                })
-                .collect();
+            let problems = render.problems();
             assert_eq!(problems.len(), 2, "{server:?} {version:?}: {problems:?}");
             let problem = problems[1].as_deref().unwrap_or_default();
             assert!(

@@ -1019,7 +1019,7 @@ fn supports_elicitation_agrees_with_rmcp() {
 }
 
 /// The URL-mode request the tests send.
-fn connect() -> UrlRequest {
+pub(crate) fn connect() -> UrlRequest {
     UrlRequest::new(
         "Connect your GitHub account.",
         "https://mcp.example.com/connect?elicitation=gh-42",
