@@ -390,10 +390,11 @@ fn a_url_is_shown_whole_consented_to_then_its_completion_reaches_the_host() {
 }
 
 /// A stateless server's tool that needs a URL first: `-32042` listing it
-/// until called after `consents` calls, then done.
+/// for the first `needs` calls, then done.
 #[derive(Clone, Default)]
 struct NeedsUrl {
     calls: Arc<Mutex<usize>>,
+    needs: usize,
 }
 
 impl ServerHandler for NeedsUrl {
@@ -408,7 +409,7 @@ impl ServerHandler for NeedsUrl {
     ) -> Result<CallToolResponse, ErrorData> {
         let mut calls = self.calls.lock().unwrap();
         *calls += 1;
-        if *calls == 1 {
+        if *calls <= self.needs {
             return Err(ErrorData::new(
                 ErrorCode(-32042),
                 "URL elicitation required",
@@ -423,9 +424,15 @@ impl ServerHandler for NeedsUrl {
     }
 }
 
-fn call_needs_url(client: &ElicitingClient) -> (Result<CallToolResult, rmcp::ServiceError>, usize) {
+fn call_needs_url(
+    client: &ElicitingClient,
+    needs: usize,
+) -> (Result<CallToolResult, rmcp::ServiceError>, usize) {
     runtime().block_on(async {
-        let server = NeedsUrl::default();
+        let server = NeedsUrl {
+            needs,
+            ..NeedsUrl::default()
+        };
         let calls = server.calls.clone();
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let serving = tokio::spawn(async move {
@@ -445,26 +452,47 @@ fn call_needs_url(client: &ElicitingClient) -> (Result<CallToolResult, rmcp::Ser
 
 #[test]
 fn url_elicitation_required_is_shown_consented_to_and_the_call_retried() {
+    let page = Shown::Url {
+        url: "https://pay.example.com/checkout/1".into(),
+        host: Some("pay.example.com".into()),
+    };
     let render = Scripted::urls([UrlAnswer::Consent]);
-    let (result, calls) = call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render));
+    let (result, calls) =
+        call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render), 1);
     assert_eq!(text(&result.unwrap()), "paid");
     assert_eq!(calls, 2);
-    assert_eq!(
-        render.shown(),
-        [Shown::Url {
-            url: "https://pay.example.com/checkout/1".into(),
-            host: Some("pay.example.com".into()),
-        }]
-    );
+    assert_eq!(render.shown(), [page.clone()]);
+
+    // Listed again by the retried call (the user had not finished): shown
+    // again, then retried again.
+    let render = Scripted::urls([UrlAnswer::Consent, UrlAnswer::Consent]);
+    let (result, calls) =
+        call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render), 2);
+    assert_eq!(text(&result.unwrap()), "paid");
+    assert_eq!(calls, 3);
+    assert_eq!(render.shown(), [page.clone(), page]);
 
     // Declined: not retried, the error as it came.
     let render = Scripted::urls([UrlAnswer::Decline]);
-    let (result, calls) = call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render));
+    let (result, calls) =
+        call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render), 1);
     let Err(rmcp::ServiceError::McpError(error)) = result else {
         panic!("{result:?}");
     };
     assert_eq!(error.code, ErrorCode(-32042));
     assert_eq!(calls, 1);
+
+    // A server that keeps asking: the retries end, with its error.
+    let render = Scripted::urls([UrlAnswer::Consent; 8]);
+    let (result, calls) = call_needs_url(
+        &client(ElicitationCapabilities::form_and_url(), &render),
+        usize::MAX,
+    );
+    assert!(
+        matches!(result, Err(rmcp::ServiceError::McpError(_))),
+        "{result:?}"
+    );
+    assert_eq!(calls, 1 + elicit_core::mcp::client::URL_REQUIRED_RETRIES);
 }
 
 #[test]

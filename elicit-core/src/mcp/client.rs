@@ -244,12 +244,18 @@ impl McpElicitations {
             let scope =
                 ElicitationScope::request(RequestId::Number(i64::try_from(n).unwrap_or(i64::MAX)));
             let request = raw_request_of(params, scope)?;
-            if !matches!(request.mode, crate::protocol::ElicitationMode::Url { .. }) {
+            let crate::protocol::ElicitationMode::Url { elicitation_id, .. } = &request.mode else {
                 return Err(JsonRpcError::invalid_params(
                     "Invalid params: URL elicitation required lists a request that is not a URL",
                 ));
-            }
-            let incoming = lock(&self.inner.connection).receive(request)?;
+            };
+            let incoming = {
+                let mut connection = lock(&self.inner.connection);
+                // Listed again by a retried call (the user has not finished
+                // there yet): shown again, not refused as outstanding.
+                connection.forget(elicitation_id);
+                connection.receive(request)?
+            };
             let response = self.render(incoming).await?;
             if !matches!(response.action, ElicitationAction::Accept { .. }) {
                 return Ok(false);
