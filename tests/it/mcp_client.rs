@@ -461,7 +461,7 @@ fn url_elicitation_required_is_shown_consented_to_and_the_call_retried() {
         call_needs_url(&client(ElicitationCapabilities::form_and_url(), &render), 1);
     assert_eq!(text(&result.unwrap()), "paid");
     assert_eq!(calls, 2);
-    assert_eq!(render.shown(), [page.clone()]);
+    assert_eq!(render.shown(), std::slice::from_ref(&page));
 
     // Listed again by the retried call (the user had not finished): shown
     // again, then retried again.
