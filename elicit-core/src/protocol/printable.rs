@@ -34,10 +34,10 @@ pub(crate) fn is_invisible(c: char) -> bool {
 /// `text` from a peer (a message, a title, a description, an option's
 /// label), safe to print or draw: every control character (an escape
 /// sequence's `ESC` included) and every invisible or direction-changing
-/// character is written out as `⟨U+XXXX⟩`, so the user sees that it is
-/// there and it changes nothing else on the screen. With `line_breaks`,
-/// `\n` is kept (a message may have lines; a title may not). Borrowed
-/// when there is nothing to write out.
+/// character is written out as its code point (`⟨U+202E⟩`), so the user
+/// sees that it is there and it changes nothing else on the screen. With
+/// `line_breaks`, `\n` is kept (a message may have lines; a title may
+/// not). Borrowed when there is nothing to write out.
 ///
 /// ```
 /// use elicit_core::protocol::client::printable;

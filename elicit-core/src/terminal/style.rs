@@ -7,10 +7,10 @@ use crate::protocol::client::printable;
 
 /// Writes one line to stderr (stdout may carry a protocol). Every control
 /// and every invisible or direction-changing character in it is written
-/// out as `⟨U+XXXX⟩` ([`printable`]), but line breaks and this renderer's
-/// own styling ([`Style`]'s `ESC [ code m`): a peer's text cannot move the
-/// cursor, clear the screen, retitle the terminal or reorder what the user
-/// reads.
+/// out as its code point (`⟨U+202E⟩`, [`printable`]), but line breaks and
+/// this renderer's own styling ([`Style`]'s `ESC [ code m`): a peer's text
+/// cannot move the cursor, clear the screen, retitle the terminal or
+/// reorder what the user reads.
 pub(super) fn say(line: String) {
     eprintln!("{}", shown(&line));
 }
