@@ -18,6 +18,12 @@ struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
+        // Its whole process group: `faketime` runs the replica as a child
+        // of its own, which killing `faketime` alone would leave running.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -140,6 +146,8 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
                 }
                 None => Command::new(&binary),
             };
+            // A process group of its own, killed whole when dropped.
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
             (
                 *p,
                 Running(
