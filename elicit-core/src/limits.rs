@@ -9,9 +9,7 @@
 // ---------------------------------------------------------------------------
 // Patterns (schema::Pattern, rules)
 
-pub use elicit_pattern::{
-    MAX_PATTERN_LEN, PATTERN_DFA_SIZE_LIMIT, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT,
-};
+pub use elicit_pattern::{MAX_PATTERN_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT};
 
 // ---------------------------------------------------------------------------
 // What an error may hold of hostile input (error, rules)

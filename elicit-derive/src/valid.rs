@@ -405,7 +405,9 @@ fn check_pattern(cx: &Ctxt, field: &Field<'_>) -> Option<elicit_pattern::Regex> 
     match elicit_pattern::compile(&p.value) {
         Ok(regex) => Some(regex),
         Err(e) => {
-            let what = if e.is_valid_javascript() {
+            let what = if matches!(e.kind(), elicit_pattern::PatternErrorKind::NeedsUnicode(_)) {
+                "this pattern needs Unicode's tables"
+            } else if e.is_valid_javascript() {
                 "this pattern cannot be checked in linear time"
             } else {
                 "this pattern is not a JavaScript (ECMA-262 `u` mode) regular expression, \

@@ -30,9 +30,14 @@ pub enum PatternErrorKind {
     /// A backreference (`\1`, `\k<name>`): valid JavaScript that needs a
     /// backtracking engine.
     Backreference(String),
-    /// A Unicode property JavaScript knows and the `regex` crate does not
-    /// (a script new in Unicode 17, `Changes_When_NFKC_Casefolded`).
+    /// A Unicode property JavaScript knows and the Unicode tables here
+    /// (`regex-syntax`'s) do not (a script new in Unicode 17,
+    /// `Changes_When_NFKC_Casefolded`).
     UnknownToEngine(String),
+    /// Valid JavaScript that needs the Unicode tables, which this build
+    /// leaves out: a `\p{..}` property, or a group name beyond ASCII. Turn on
+    /// the `unicode` feature (elicit-core's, or this crate's).
+    NeedsUnicode(&'static str),
     /// The program is over the size or nesting limits.
     TooBig(String),
 }
@@ -46,16 +51,17 @@ impl PatternError {
         Self::new(PatternErrorKind::Syntax(message.into()), Some(at))
     }
 
-    pub(crate) fn engine(e: regex::Error) -> Self {
-        let reason = match e {
-            regex::Error::CompiledTooBig(limit) => {
-                format!("the compiled pattern exceeds the size limit of {limit} bytes")
-            }
-            regex::Error::Syntax(s) => match s.lines().last() {
-                Some(last) => last.trim_start_matches("error: ").to_owned(),
-                None => s,
-            },
-            other => other.to_string(),
+    /// The engine refused a translated program: only its limits can
+    /// (`regex-lite`'s error is opaque; its text says which limit).
+    pub(crate) fn engine(e: regex_lite::Error) -> Self {
+        let text = e.to_string();
+        let reason = if text.contains("size limit") {
+            format!(
+                "the compiled pattern exceeds the size limit of {} bytes",
+                crate::PATTERN_SIZE_LIMIT
+            )
+        } else {
+            text
         };
         Self::new(PatternErrorKind::TooBig(reason), None)
     }
@@ -79,6 +85,7 @@ impl PatternError {
             PatternErrorKind::Lookaround(_)
                 | PatternErrorKind::Backreference(_)
                 | PatternErrorKind::UnknownToEngine(_)
+                | PatternErrorKind::NeedsUnicode(_)
                 | PatternErrorKind::TooBig(_)
         )
     }
@@ -111,6 +118,11 @@ impl fmt::Display for PatternError {
                     "the backreference `{what}` is refused: {NEEDS_BACKTRACKING}"
                 )
             }
+            PatternErrorKind::NeedsUnicode(what) => write!(
+                f,
+                "{what} needs Unicode's tables, which this build leaves out: turn on the \
+                 `unicode` feature of elicit-core (or of elicit-pattern, used alone)"
+            ),
             PatternErrorKind::TooBig(reason) => {
                 write!(f, "the pattern is too big to run: {reason}; simplify it")
             }

@@ -7,7 +7,7 @@
 //!
 //! - [`compile`] reads the pattern with ECMA-262 `u`-mode syntax, refuses
 //!   what JavaScript refuses (with what to write instead), and translates
-//!   the rest into an equivalent program of the [`regex`] crate, whose
+//!   the rest into an equivalent program of the [`regex_lite`] crate, whose
 //!   matching time is linear in the input: `\d` is `[0-9]`, `\w` and `\b`
 //!   are ASCII, `\s` is ECMA's white space and line terminators, `.` stops
 //!   at ECMA's four line terminators, `$` matches only at the end, and
@@ -31,15 +31,19 @@
 //! assert!(err.to_string().contains("write `-`"));
 //! ```
 //!
-//! Unicode properties follow the Unicode version of the `regex` crate
-//! (16.0 for regex-syntax 0.8.12): a JavaScript engine on a later version
-//! may differ on characters assigned since, and knows scripts this one
-//! refuses by name.
+//! Unicode properties (`\p{..}`, and group names beyond ASCII) need
+//! Unicode's tables, from `regex-syntax`: the `unicode` feature, on by
+//! default here (elicit-core's `unicode` feature, off by default there). Without it, such patterns are
+//! refused with [`PatternErrorKind::NeedsUnicode`]. They follow the Unicode
+//! version of those tables (16.0 for regex-syntax 0.8.12): a JavaScript
+//! engine on a later version may differ on characters assigned since, and
+//! knows scripts this one refuses by name.
 
 #![deny(missing_docs)]
 
 mod error;
 mod property;
+mod set;
 mod translate;
 
 pub use error::{PatternError, PatternErrorKind};
@@ -47,11 +51,11 @@ pub use error::{PatternError, PatternErrorKind};
 /// A compiled pattern: [`compile`]'s result.
 #[derive(Debug, Clone)]
 pub struct Regex {
-    program: regex::Regex,
+    program: regex_lite::Regex,
     /// Whether the pattern matches the empty string between the two
-    /// halves of a surrogate pair (see [`Regex::is_match`]): found out the
-    /// first time an input has such a character.
-    empty_inside_pair: std::sync::Arc<std::sync::OnceLock<bool>>,
+    /// halves of a surrogate pair (see [`Regex::is_match`]), read from the
+    /// pattern itself.
+    empty_inside_pair: bool,
 }
 
 impl Regex {
@@ -67,16 +71,13 @@ impl Regex {
     /// input with such a character, as they do in those clients.
     pub fn is_match(&self, input: &str) -> bool {
         self.program.is_match(input)
-            || (input.chars().any(|c| c > '\u{FFFF}')
-                && *self
-                    .empty_inside_pair
-                    .get_or_init(|| matches_inside_a_pair(self.program.as_str())))
+            || (self.empty_inside_pair && input.chars().any(|c| c > '\u{FFFF}'))
     }
 
-    /// The `regex` program (see [`translate`]), which gives ECMA-262's own
-    /// verdict: without the match inside a surrogate pair.
-    pub fn program(&self) -> &regex::Regex {
-        &self.program
+    /// The program (see [`translate`]), which gives ECMA-262's own verdict:
+    /// without the match inside a surrogate pair.
+    pub fn program(&self) -> &str {
+        self.program.as_str()
     }
 }
 
@@ -86,14 +87,11 @@ pub const MAX_PATTERN_LEN: usize = 1024;
 /// The compiled-program size limit for a pattern, in bytes.
 pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 
-/// The lazy-DFA cache limit for a pattern, in bytes.
-pub const PATTERN_DFA_SIZE_LIMIT: usize = 1 << 20;
-
 /// The deepest nesting of groups and repetitions a pattern may have.
 pub const PATTERN_NEST_LIMIT: u32 = 64;
 
-/// Compiles an ECMA-262 (`u` mode) pattern into a linear-time
-/// [`regex::Regex`] whose [`is_match`](regex::Regex::is_match) gives
+/// Compiles an ECMA-262 (`u` mode) pattern into a linear-time [`Regex`]
+/// whose [`is_match`](Regex::is_match) gives
 /// JavaScript's `new RegExp(source, "u").test(input)` on every input.
 ///
 /// Refused, each with a [`PatternError`] that says where and what to
@@ -101,46 +99,32 @@ pub const PATTERN_NEST_LIMIT: u32 = 64;
 /// JavaScript refuses in `u` mode; lookaround and backreferences; a
 /// program over the size limits.
 pub fn compile(source: &str) -> Result<Regex, PatternError> {
-    let program = translate(source)?;
-    let compiled = regex::RegexBuilder::new(&program)
+    check_len(source)?;
+    let translated = translate::translate(source)?;
+    let program = regex_lite::RegexBuilder::new(&translated.program)
         .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
         .nest_limit(PATTERN_NEST_LIMIT)
         .build()
         .map_err(PatternError::engine)?;
     Ok(Regex {
-        program: compiled,
-        empty_inside_pair: Default::default(),
+        program,
+        empty_inside_pair: translated.empty_inside_pair,
     })
 }
 
-/// Whether the program matches the empty string at a position inside a
-/// character, where both neighbours are non-word and neither end is near
-/// (what V8 sees between two surrogates). `regex::bytes` reports matches
-/// inside a character's UTF-8 bytes, where its classes consume nothing, so
-/// a match that starts at byte 1 of a four-byte character is exactly
-/// that. Built at most once per pattern, only to answer this.
-fn matches_inside_a_pair(program: &str) -> bool {
-    let Ok(bytes) = regex::bytes::RegexBuilder::new(program)
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_DFA_SIZE_LIMIT)
-        .nest_limit(PATTERN_NEST_LIMIT)
-        .build()
-    else {
-        return false;
-    };
-    let astral = "\u{10000}".as_bytes();
-    bytes.find_at(astral, 1).is_some_and(|m| m.start() == 1)
-}
-
-/// The `regex` program [`compile`] builds for an ECMA-262 (`u` mode)
+/// The `regex-lite` program [`compile`] builds for an ECMA-262 (`u` mode)
 /// pattern, or why there is none. Every construct is spelled out, so the
-/// program means the same with or without `regex`'s Unicode defaults.
+/// program means the same whatever the engine's defaults.
 ///
 /// ```
 /// assert_eq!(elicit_pattern::translate(r"^\d+$").unwrap(), "^[0-9]+$");
 /// ```
 pub fn translate(source: &str) -> Result<String, PatternError> {
+    check_len(source)?;
+    translate::translate(source).map(|t| t.program)
+}
+
+fn check_len(source: &str) -> Result<(), PatternError> {
     if source.len() > MAX_PATTERN_LEN {
         return Err(PatternError::new(
             PatternErrorKind::TooLong {
@@ -150,7 +134,7 @@ pub fn translate(source: &str) -> Result<String, PatternError> {
             None,
         ));
     }
-    translate::translate(source)
+    Ok(())
 }
 
 // This package's README (the crates.io page) is compiled and run as doctests.

@@ -1,6 +1,8 @@
 //! `\p{..}` and `\P{..}`: exactly the property names ECMA-262 takes
-//! (case-sensitive, no loose matching), each mapped to the `regex` class
-//! with the same members.
+//! (case-sensitive, no loose matching), each mapped to the class of
+//! `regex-syntax` with the same members, whose ranges are written out for
+//! `regex-lite` (feature `unicode`; without it, a known name is refused as
+//! needing the tables).
 //!
 //! ECMA-262 takes, in `u` mode: `General_Category` (or `gc`) `=` a value,
 //! `Script` (`sc`) or `Script_Extensions` (`scx`) `=` a value, or one name
@@ -8,9 +10,13 @@
 //! table. The names are those of Unicode's PropertyValueAliases.txt and
 //! PropertyAliases.txt, in the spelling given there.
 
-/// What a property escape stands for.
-pub(crate) enum Property {
-    /// A class of the `regex` crate, usable alone or inside a class.
+/// What a property escape stands for: its members, as ranges of code
+/// points.
+pub(crate) struct Property(pub(crate) Vec<(u32, u32)>);
+
+/// A property JavaScript takes, before its members are looked up.
+enum Known {
+    /// A `regex-syntax` class.
     Class(String),
     /// No well-formed string has one (`\p{Cs}`, surrogates).
     Nothing,
@@ -22,13 +28,27 @@ pub(crate) enum Property {
 pub(crate) enum Unknown {
     /// JavaScript refuses it too.
     Name(String),
-    /// JavaScript knows it, the `regex` crate has no such class.
+    /// JavaScript knows it, the Unicode tables here have no such class.
     NotInEngine(String),
+    /// JavaScript knows it, and this build has no Unicode tables (the
+    /// `unicode` feature is off).
+    #[cfg(not(feature = "unicode"))]
+    NeedsTables,
 }
 
 /// Looks up `\p{name}` (`value` is `None`) or `\p{name=value}`;
 /// `negated` for `\P`.
 pub(crate) fn lookup(name: &str, value: Option<&str>, negated: bool) -> Result<Property, Unknown> {
+    match known(name, value, negated)? {
+        Known::Class(class) => members(&class),
+        Known::Nothing => Ok(Property(Vec::new())),
+        Known::Everything => Ok(Property(vec![(0, 0x10FFFF)])),
+    }
+}
+
+/// The `regex-syntax` class of `\p{name}` or `\p{name=value}`, when
+/// JavaScript takes that name.
+fn known(name: &str, value: Option<&str>, negated: bool) -> Result<Known, Unknown> {
     let p = if negated { 'P' } else { 'p' };
     let class = match value {
         Some(value) => match name {
@@ -51,8 +71,8 @@ pub(crate) fn lookup(name: &str, value: Option<&str>, negated: bool) -> Result<P
                 if UNICODE_17_SCRIPTS.contains(&value) =>
             {
                 return Err(Unknown::NotInEngine(format!(
-                    "the script `{value}` is new in Unicode 17, and the `regex` crate this \
-                     runs on has Unicode 16: list its characters in a class"
+                    "the script `{value}` is new in Unicode 17, and the Unicode tables this \
+                     runs on (`regex-syntax`'s) are Unicode 16: list its characters in a class"
                 )));
             }
             "General_Category" | "gc" | "Script" | "sc" | "Script_Extensions" | "scx" => {
@@ -76,7 +96,8 @@ pub(crate) fn lookup(name: &str, value: Option<&str>, negated: bool) -> Result<P
                 Some(long) => format!(r"\{p}{{{long}}}"),
                 None if name == "Changes_When_NFKC_Casefolded" || name == "CWKCF" => {
                     return Err(Unknown::NotInEngine(format!(
-                        "the property `{name}` is not one the `regex` crate this runs on has"
+                        "the property `{name}` is not one the Unicode tables this runs on \
+                         (`regex-syntax`'s) have"
                     )));
                 }
                 None if is_script(name) || UNICODE_17_SCRIPTS.contains(&name) => {
@@ -94,16 +115,16 @@ pub(crate) fn lookup(name: &str, value: Option<&str>, negated: bool) -> Result<P
             }
         }
     };
-    Ok(Property::Class(class))
+    Ok(Known::Class(class))
 }
 
-fn general_category(value: &str, negated: bool) -> Property {
+fn general_category(value: &str, negated: bool) -> Known {
     match (value, negated) {
         // Surrogate code points are never in a well-formed string.
-        ("Cs" | "Surrogate", false) => Property::Nothing,
-        ("Cs" | "Surrogate", true) => Property::Everything,
-        (_, false) => Property::Class(format!(r"\p{{gc={value}}}")),
-        (_, true) => Property::Class(format!(r"\P{{gc={value}}}")),
+        ("Cs" | "Surrogate", false) => Known::Nothing,
+        ("Cs" | "Surrogate", true) => Known::Everything,
+        (_, false) => Known::Class(format!(r"\p{{gc={value}}}")),
+        (_, true) => Known::Class(format!(r"\P{{gc={value}}}")),
     }
 }
 
@@ -113,6 +134,103 @@ fn is_general_category(value: &str) -> bool {
 
 fn is_script(value: &str) -> bool {
     SCRIPTS.binary_search(&value).is_ok()
+}
+
+/// The members of a `regex-syntax` class.
+#[cfg(feature = "unicode")]
+fn members(class: &str) -> Result<Property, Unknown> {
+    let set = tables::class(class).ok_or_else(|| {
+        Unknown::NotInEngine(format!(
+            "the Unicode tables this runs on have no class `{class}`"
+        ))
+    })?;
+    Ok(Property(
+        set.ranges()
+            .iter()
+            .map(|r| (u32::from(r.start()), u32::from(r.end())))
+            .collect(),
+    ))
+}
+
+#[cfg(not(feature = "unicode"))]
+fn members(_: &str) -> Result<Property, Unknown> {
+    Err(Unknown::NeedsTables)
+}
+
+/// Whether a group name is an ECMA-262 identifier: `None` when it is not
+/// ASCII and this build has no Unicode tables to tell.
+pub(crate) fn is_identifier(name: &str) -> Option<bool> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if name.is_ascii() {
+        return Some(
+            (first.is_ascii_alphabetic() || first == '$' || first == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '$' || c == '_'),
+        );
+    }
+    #[cfg(feature = "unicode")]
+    {
+        let ids = tables::identifiers();
+        let contains = |set: &regex_syntax::hir::ClassUnicode, c: char| {
+            set.ranges()
+                .binary_search_by(|r| {
+                    if r.end() < c {
+                        std::cmp::Ordering::Less
+                    } else if r.start() > c {
+                        std::cmp::Ordering::Greater
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+                .is_ok()
+        };
+        Some(
+            (first == '$' || first == '_' || contains(&ids.0, first))
+                && chars.all(|c| matches!(c, '$' | '\u{200C}' | '\u{200D}') || contains(&ids.1, c)),
+        )
+    }
+    #[cfg(not(feature = "unicode"))]
+    None
+}
+
+/// The Unicode tables: `regex-syntax`'s, read through its parser.
+#[cfg(feature = "unicode")]
+mod tables {
+    use std::sync::OnceLock;
+
+    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
+
+    /// The members of a `regex-syntax` class such as `\p{sc=Greek}`.
+    pub(super) fn class(class: &str) -> Option<ClassUnicode> {
+        let hir = regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(class)
+            .ok()?;
+        match hir.into_kind() {
+            HirKind::Class(Class::Unicode(set)) => Some(set),
+            // A class of one character (`\p{Zl}`) is read as that character.
+            HirKind::Literal(literal) => {
+                let mut chars = std::str::from_utf8(&literal.0).ok()?.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Some(ClassUnicode::new([ClassUnicodeRange::new(c, c)])),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `ID_Start` and `ID_Continue`.
+    pub(super) fn identifiers() -> &'static (ClassUnicode, ClassUnicode) {
+        static IDS: OnceLock<(ClassUnicode, ClassUnicode)> = OnceLock::new();
+        IDS.get_or_init(|| {
+            let empty = || ClassUnicode::new([]);
+            (
+                class(r"\p{ID_Start}").unwrap_or_else(empty),
+                class(r"\p{ID_Continue}").unwrap_or_else(empty),
+            )
+        })
+    }
 }
 
 /// The long name of a binary property, given any of its ECMA names.
@@ -125,7 +243,7 @@ fn binary(name: &str) -> Option<&'static str> {
 
 /// ECMA-262's table of binary Unicode properties: each long name, and its
 /// aliases. Without `Changes_When_NFKC_Casefolded`
-/// (`CWKCF`), which the `regex` crate does not have.
+/// (`CWKCF`), which `regex-syntax`'s tables do not have.
 pub(crate) const BINARY: &[(&str, &[&str])] = &[
     ("ASCII", &[]),
     ("ASCII_Hex_Digit", &["AHex"]),
@@ -630,9 +748,10 @@ mod tests {
         assert!(SCRIPTS.is_sorted());
     }
 
-    /// Every name maps to a class the `regex` crate has.
+    /// Every name maps to a class the Unicode tables have.
+    #[cfg(feature = "unicode")]
     #[test]
-    fn every_name_is_a_regex_class() {
+    fn every_name_is_a_class_of_the_tables() {
         let mut classes = Vec::new();
         for gc in GENERAL_CATEGORY {
             classes.push(lookup("gc", Some(gc), false));
@@ -649,12 +768,13 @@ mod tests {
         let mut failed = Vec::new();
         for class in classes {
             match class {
-                Ok(Property::Class(c)) => {
-                    if regex::Regex::new(&c).is_err() {
-                        failed.push(c);
+                Ok(Property(ranges)) => {
+                    let mut class = String::new();
+                    crate::set::CharSet::of(&ranges).write(&mut class);
+                    if regex_lite::Regex::new(&class).is_err() {
+                        failed.push(class);
                     }
                 }
-                Ok(Property::Nothing | Property::Everything) => {}
                 Err(Unknown::Name(why) | Unknown::NotInEngine(why)) => failed.push(why),
             }
         }

@@ -1,33 +1,48 @@
 //! The ECMA-262 `u`-mode grammar (22.2.1, without Annex B, which does not
 //! apply in `u` mode), read by recursive descent and written out as a
-//! `regex` program with the same meaning.
+//! `regex-lite` program with the same meaning.
 //!
-//! What the program spells out, because the `regex` defaults differ:
+//! What the program spells out, because the engine's defaults differ:
 //! - `\d \w \s` and their negations, and `\b \B`, are ECMA's ASCII and
-//!   white-space sets (`regex`'s are Unicode);
-//! - `.` is any character but ECMA's line terminators (`regex`'s stops
+//!   white-space sets;
+//! - `.` is any character but ECMA's line terminators (the engine's stops
 //!   at `\n` only);
 //! - every literal character is written as `\x{..}` unless it is an ASCII
 //!   letter or digit, so nothing JavaScript reads as a character is read
-//!   by `regex` as syntax (`--`, `&&` and `~~` in classes, `[` in classes,
+//!   by the engine as syntax (`--`, `&&` and `~~` in classes, `[` in classes,
 //!   `#` and spaces);
 //! - classes are written from their members, so `[^]` and `[]` mean
 //!   "any" and "none";
 //! - a lone surrogate (`\uD800`) matches nothing: a Rust string has none.
 //!
-//! `^` and `$` keep their `regex` meaning without the `m` flag, which is
+//! Reading the pattern also finds out whether it can match the empty string
+//! at a position inside a character outside the Basic Multilingual Plane,
+//! as JavaScript engines try (see [`crate::Regex::is_match`]).
+//!
+//! `^` and `$` keep the engine's meaning without the `m` flag, which is
 //! ECMA's (start and end of input only: `$` does not match before a final
 //! newline). Capturing and named groups become non-capturing: a pattern is
 //! only ever asked whether it matches.
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
 
 use crate::PatternError;
 use crate::error::PatternErrorKind;
 use crate::property::{self, Property};
+use crate::set::{CharSet, NONE, push_char};
 
-pub(crate) fn translate(source: &str) -> Result<String, PatternError> {
+/// A pattern read and written out.
+pub(crate) struct Translated {
+    /// The `regex-lite` program.
+    pub(crate) program: String,
+    /// Whether the pattern can match the empty string at a position inside
+    /// a surrogate pair: between two non-word characters, neither end of
+    /// the input near, where nothing can be consumed (so `\B` holds, and
+    /// `\b`, `^` and `$` do not).
+    pub(crate) empty_inside_pair: bool,
+}
+
+pub(crate) fn translate(source: &str) -> Result<Translated, PatternError> {
     let chars: Vec<char> = source.chars().collect();
     let (groups, names) = count_groups(&chars);
     let mut p = Parser {
@@ -38,7 +53,7 @@ pub(crate) fn translate(source: &str) -> Result<String, PatternError> {
         names,
         seen_names: Vec::new(),
     };
-    p.disjunction()?;
+    let empty_inside_pair = p.disjunction()?;
     if p.pos < p.chars.len() {
         // Only a `)` stops a top-level disjunction early.
         return Err(PatternError::syntax(
@@ -46,7 +61,10 @@ pub(crate) fn translate(source: &str) -> Result<String, PatternError> {
             "a `)` closes no group: write `\\)` to match a parenthesis",
         ));
     }
-    Ok(p.out)
+    Ok(Translated {
+        program: p.out,
+        empty_inside_pair,
+    })
 }
 
 /// The capturing groups of a pattern, and the names of the named ones, in
@@ -115,24 +133,28 @@ enum ClassAtom {
     Set(Set),
 }
 
-/// A set of characters as a `regex` class item: usable alone, or inside
-/// a class.
-enum Set {
-    Class(String),
-    Nothing,
-    Everything,
-}
+/// A set of characters (`\d`, `\p{..}`): usable alone, or inside a class.
+type Set = CharSet;
 
-const DIGIT: &str = "0-9";
-const WORD: &str = "0-9A-Za-z_";
+const DIGIT: &[(u32, u32)] = &[(0x30, 0x39)];
+const WORD: &[(u32, u32)] = &[(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
 /// ECMA-262's WhiteSpace and LineTerminator: tab, line tab, form feed,
 /// no-break space, the byte-order mark, the `Zs` category, line feed,
 /// carriage return, and the line and paragraph separators.
-const SPACE: &str = r"\x{9}-\x{D}\x{20}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
+const SPACE: &[(u32, u32)] = &[
+    (0x9, 0xD),
+    (0x20, 0x20),
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
+];
 /// Any character but ECMA-262's LineTerminators (`.` without the `s` flag).
 const DOT: &str = r"[^\x{A}\x{D}\x{2028}\x{2029}]";
-const ANY: &str = r"[\x{0}-\x{10FFFF}]";
-const NONE: &str = r"[^\x{0}-\x{10FFFF}]";
 
 impl Parser {
     fn peek(&self) -> Option<char> {
@@ -152,54 +174,61 @@ impl Parser {
         }
     }
 
-    /// Alternatives up to the end or a `)`, which is left unread.
-    fn disjunction(&mut self) -> Result<(), PatternError> {
+    /// Alternatives up to the end or a `)`, which is left unread. Each of
+    /// these readers returns whether what it read can match the empty
+    /// string inside a surrogate pair ([`Translated::empty_inside_pair`]).
+    fn disjunction(&mut self) -> Result<bool, PatternError> {
+        let mut empty = false;
         loop {
-            self.alternative()?;
+            empty |= self.alternative()?;
             if self.eat('|') {
                 self.out.push('|');
             } else {
-                return Ok(());
+                return Ok(empty);
             }
         }
     }
 
-    fn alternative(&mut self) -> Result<(), PatternError> {
+    fn alternative(&mut self) -> Result<bool, PatternError> {
+        let mut empty = true;
         while let Some(c) = self.peek() {
             if c == '|' || c == ')' {
-                return Ok(());
+                break;
             }
-            self.term()?;
+            empty &= self.term()?;
         }
-        Ok(())
+        Ok(empty)
     }
 
-    fn term(&mut self) -> Result<(), PatternError> {
+    fn term(&mut self) -> Result<bool, PatternError> {
         let start = self.pos;
         let Some(c) = self.peek() else {
-            return Ok(());
+            return Ok(true);
         };
+        // A character or class consumes one: never empty.
+        let mut empty = false;
         match c {
             '^' => {
                 self.pos += 1;
                 self.out.push('^');
-                return self.no_quantifier("`^`");
+                return self.no_quantifier("`^`").map(|()| false);
             }
             '$' => {
                 self.pos += 1;
                 self.out.push('$');
-                return self.no_quantifier("`$`");
+                return self.no_quantifier("`$`").map(|()| false);
             }
             '\\' if matches!(self.peek_at(1), Some('b' | 'B')) => {
                 let b = self.chars[self.pos + 1];
                 self.pos += 2;
-                // ASCII word boundaries: ECMA's word characters are
-                // [0-9A-Za-z_]. `regex` never reports one inside a
-                // character's UTF-8 bytes.
-                write!(self.out, r"(?-u:\{b})").unwrap_or(());
-                return self.no_quantifier(if b == 'b' { "`\\b`" } else { "`\\B`" });
+                // ASCII word boundaries, as ECMA's: its word characters
+                // are [0-9A-Za-z_], and so are `regex-lite`'s.
+                write!(self.out, r"\{b}").unwrap_or(());
+                return self
+                    .no_quantifier(if b == 'b' { "`\\b`" } else { "`\\B`" })
+                    .map(|()| b == 'B');
             }
-            '(' => self.group()?,
+            '(' => empty = self.group()?,
             '[' => {
                 self.pos += 1;
                 self.class()?;
@@ -237,7 +266,7 @@ impl Parser {
                 push_char(&mut self.out, c);
             }
         }
-        self.quantifier()
+        self.quantifier(empty)
     }
 
     /// An assertion takes no quantifier in `u` mode.
@@ -304,13 +333,15 @@ impl Parser {
         Some((min, max, i + 1 - self.pos))
     }
 
-    /// An optional quantifier after an atom, with its lazy `?`.
-    fn quantifier(&mut self) -> Result<(), PatternError> {
+    /// An optional quantifier after an atom, with its lazy `?`; `empty`
+    /// is the atom's [`Translated::empty_inside_pair`].
+    fn quantifier(&mut self, empty: bool) -> Result<bool, PatternError> {
         let start = self.pos;
-        match self.peek() {
+        let empty = match self.peek() {
             Some(q @ ('*' | '+' | '?')) => {
                 self.pos += 1;
                 self.out.push(q);
+                empty || q != '+'
             }
             Some('{') => {
                 let Some((min, max, len)) = self.quantifier_braces() else {
@@ -347,16 +378,17 @@ impl Parser {
                     None => write!(self.out, "{{{min},}}"),
                 }
                 .unwrap_or(());
+                empty || min == 0
             }
-            _ => return Ok(()),
-        }
+            _ => return Ok(empty),
+        };
         if self.eat('?') {
             self.out.push('?');
         }
-        Ok(())
+        Ok(empty)
     }
 
-    fn group(&mut self) -> Result<(), PatternError> {
+    fn group(&mut self) -> Result<bool, PatternError> {
         let start = self.pos;
         self.pos += 1;
         if self.eat('?') {
@@ -397,7 +429,7 @@ impl Parser {
             }
         }
         self.out.push_str("(?:");
-        self.disjunction()?;
+        let empty = self.disjunction()?;
         if !self.eat(')') {
             return Err(PatternError::syntax(
                 start,
@@ -405,7 +437,7 @@ impl Parser {
             ));
         }
         self.out.push(')');
-        Ok(())
+        Ok(empty)
     }
 
     /// A group name after `(?<`, through its `>`: an identifier, which may
@@ -446,13 +478,13 @@ impl Parser {
                 _ => return Err(bad_group_name(start)),
             }
         }
-        static IDENTIFIER: OnceLock<Option<regex::Regex>> = OnceLock::new();
-        let identifier = IDENTIFIER.get_or_init(|| {
-            regex::Regex::new(r"^[\p{ID_Start}$_][\p{ID_Continue}$\x{200C}\x{200D}]*$").ok()
-        });
-        match identifier {
-            Some(identifier) if identifier.is_match(&name) => Ok(name),
-            _ => Err(bad_group_name(start)),
+        match property::is_identifier(&name) {
+            Some(true) => Ok(name),
+            Some(false) => Err(bad_group_name(start)),
+            None => Err(PatternError::new(
+                PatternErrorKind::NeedsUnicode("a group name beyond ASCII"),
+                Some(start),
+            )),
         }
     }
 
@@ -523,7 +555,7 @@ impl Parser {
         }
         match self.class_escape(start, false)? {
             ClassAtom::Char(cp) => push_code_point(&mut self.out, cp),
-            ClassAtom::Set(set) => self.out.push_str(&set.standalone()),
+            ClassAtom::Set(set) => set.write(&mut self.out),
         }
         Ok(())
     }
@@ -535,11 +567,9 @@ impl Parser {
             return Err(trailing_backslash(start));
         };
         self.pos += 1;
-        let set = |s: &str, negated: bool| {
-            ClassAtom::Set(Set::Class(format!(
-                "[{}{s}]",
-                if negated { "^" } else { "" }
-            )))
+        let set = |ranges: &[(u32, u32)], negated: bool| {
+            let set = CharSet::of(ranges);
+            ClassAtom::Set(if negated { set.negated() } else { set })
         };
         let char = |c: char| Ok(ClassAtom::Char(CodePoint::Char(c)));
         match c {
@@ -714,12 +744,15 @@ impl Parser {
             ));
         }
         match property::lookup(&name, value.as_deref(), negated) {
-            Ok(Property::Class(class)) => Ok(Set::Class(class)),
-            Ok(Property::Nothing) => Ok(Set::Nothing),
-            Ok(Property::Everything) => Ok(Set::Everything),
+            Ok(Property(ranges)) => Ok(CharSet::of(&ranges)),
             Err(property::Unknown::Name(why)) => Err(PatternError::syntax(start, why)),
             Err(property::Unknown::NotInEngine(why)) => Err(PatternError::new(
                 PatternErrorKind::UnknownToEngine(why),
+                Some(start),
+            )),
+            #[cfg(not(feature = "unicode"))]
+            Err(property::Unknown::NeedsTables) => Err(PatternError::new(
+                PatternErrorKind::NeedsUnicode("`\\p{..}`"),
                 Some(start),
             )),
         }
@@ -729,8 +762,7 @@ impl Parser {
     fn class(&mut self) -> Result<(), PatternError> {
         let start = self.pos - 1;
         let negated = self.eat('^');
-        let mut items = String::new();
-        let mut everything = false;
+        let mut members = CharSet::default();
         loop {
             match self.peek() {
                 None => {
@@ -764,28 +796,19 @@ impl Parser {
                         "this range is out of order: write the lower character first",
                     ));
                 }
-                push_range(&mut items, lo.value(), hi.value());
+                members.add(lo.value(), hi.value());
             } else {
                 match first {
-                    ClassAtom::Char(cp) => push_range(&mut items, cp.value(), cp.value()),
-                    ClassAtom::Set(Set::Class(class)) => items.push_str(&class),
-                    ClassAtom::Set(Set::Nothing) => {}
-                    ClassAtom::Set(Set::Everything) => everything = true,
+                    ClassAtom::Char(cp) => members.add(cp.value(), cp.value()),
+                    ClassAtom::Set(set) => members.union(&set),
                 }
             }
         }
-        match (items.is_empty() && !everything, negated, everything) {
-            // Every character: `[^]`, `[\P{Cs}]`.
-            (_, false, true) | (true, true, _) => self.out.push_str(ANY),
-            (_, true, true) | (true, false, _) => self.out.push_str(NONE),
-            (false, negated, false) => {
-                self.out.push('[');
-                if negated {
-                    self.out.push('^');
-                }
-                self.out.push_str(&items);
-                self.out.push(']');
-            }
+        // Written from its members: `regex-lite` has no nested classes.
+        if negated {
+            members.negated().write(&mut self.out);
+        } else {
+            members.write(&mut self.out);
         }
         Ok(())
     }
@@ -806,16 +829,6 @@ impl Parser {
     }
 }
 
-impl Set {
-    fn standalone(&self) -> String {
-        match self {
-            Set::Class(class) => class.clone(),
-            Set::Nothing => NONE.to_owned(),
-            Set::Everything => ANY.to_owned(),
-        }
-    }
-}
-
 fn code_point(v: u32) -> CodePoint {
     match char::from_u32(v) {
         Some(c) => CodePoint::Char(c),
@@ -823,45 +836,10 @@ fn code_point(v: u32) -> CodePoint {
     }
 }
 
-fn push_char(out: &mut String, c: char) {
-    if c.is_ascii_alphanumeric() {
-        out.push(c);
-    } else {
-        write!(out, r"\x{{{:X}}}", c as u32).unwrap_or(());
-    }
-}
-
 fn push_code_point(out: &mut String, cp: CodePoint) {
     match cp {
         CodePoint::Char(c) => push_char(out, c),
         CodePoint::Surrogate(_) => out.push_str(NONE),
-    }
-}
-
-/// A range of a class, without its surrogates (which no Rust string
-/// holds); nothing when it holds only surrogates.
-fn push_range(items: &mut String, lo: u32, hi: u32) {
-    let lo = if (0xD800..0xE000).contains(&lo) {
-        0xE000
-    } else {
-        lo
-    };
-    let hi = if (0xD800..0xE000).contains(&hi) {
-        0xD7FF
-    } else {
-        hi
-    };
-    if lo > hi {
-        return;
-    }
-    // Both are scalar values now.
-    let (Some(lo), Some(hi)) = (char::from_u32(lo), char::from_u32(hi)) else {
-        return;
-    };
-    push_char(items, lo);
-    if hi != lo {
-        items.push('-');
-        push_char(items, hi);
     }
 }
 

@@ -25,23 +25,53 @@
 //! Arabic-Indic digits with European ones; its other labels are ASCII and
 //! start with a letter.
 //!
+//! The checks of a decoded label need Unicode's tables: the `unicode`
+//! feature. Without it, every `xn--` label is refused, with that feature
+//! named (stricter again, never looser).
+//!
 //! `tests/it/url_whatwg.rs` checks these rules against the `url` crate's UTS #46
 //! for every code point (one in 16 of the Han ideographs and Hangul
 //! syllables) in labels around it, and for the pairs of characters that
 //! could compose or reorder.
 
+#[cfg(feature = "unicode")]
 use std::sync::LazyLock;
 
-use regex::Regex;
+#[cfg(feature = "unicode")]
 use unicode_normalization::is_nfc;
+#[cfg(feature = "unicode")]
 use unicode_script::{Script, UnicodeScript};
+#[cfg(feature = "unicode")]
 use unicode_security::GeneralSecurityProfile;
 
 /// The one reason for refusing a label that does not decode.
 pub(super) const NOT_PUNYCODE: &str = "has an `xn--` label that is not valid Punycode";
 
+/// The reason for refusing an `xn--` label without Unicode's tables.
+#[cfg(not(feature = "unicode"))]
+const NO_TABLES: &str = "has an `xn--` label, which this build cannot check: turn on \
+    elicit-core's `unicode` feature (the Unicode tables the checks need)";
+
+/// Without Unicode's tables, no decoded label can be checked.
+#[cfg(not(feature = "unicode"))]
+pub(super) fn check_label(_decoded: &str) -> Result<(), &'static str> {
+    Err(NO_TABLES)
+}
+
+/// Without Unicode's tables, a host with a non-ASCII label (which has been
+/// refused already) cannot be checked either.
+#[cfg(not(feature = "unicode"))]
+pub(super) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
+    if labels.iter().all(|l| l.is_ascii()) {
+        Ok(())
+    } else {
+        Err(NO_TABLES)
+    }
+}
+
 /// Checks `decoded`, an `xn--` label's Unicode form, as a browser would,
 /// more strictly (see the module documentation). `Err` holds the reason.
+#[cfg(feature = "unicode")]
 pub(super) fn check_label(decoded: &str) -> Result<(), &'static str> {
     if decoded.starts_with("xn--") {
         return Err("has an `xn--` label that decodes to another `xn--` label");
@@ -80,6 +110,7 @@ pub(super) fn check_label(decoded: &str) -> Result<(), &'static str> {
 
 /// The bidi rule on a host's `labels` (the Unicode form of its `xn--` ones):
 /// nothing to check without a right-to-left label.
+#[cfg(feature = "unicode")]
 pub(super) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
     if !labels.iter().any(|l| l.chars().any(is_right_to_left)) {
         return Ok(());
@@ -110,6 +141,7 @@ pub(super) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
 
 /// A Hebrew, Arabic or Thaana character: the right-to-left scripts UTS #39
 /// allows.
+#[cfg(feature = "unicode")]
 fn is_right_to_left(c: char) -> bool {
     !c.is_ascii() && matches!(c.script(), Script::Hebrew | Script::Arabic | Script::Thaana)
 }
@@ -118,6 +150,7 @@ fn is_right_to_left(c: char) -> bool {
 /// 2 to 4): right-to-left letters, marks and digits, ASCII digits and `-`,
 /// starting with a letter, ending (before any marks) with a letter or
 /// digit, and not mixing Arabic-Indic digits with European ones.
+#[cfg(feature = "unicode")]
 fn is_right_to_left_label(label: &str) -> bool {
     let only_allowed = label
         .chars()
@@ -137,20 +170,26 @@ fn is_right_to_left_label(label: &str) -> bool {
     only_allowed && starts_well && ends_well && !(arabic_digits && european_digits)
 }
 
-/// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps. The
-/// pattern is fixed and valid.
-static CASE_FOLDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[\p{Changes_When_Casefolded}--[\x{DF}\x{3C2}]]").expect("a valid Unicode class")
-});
+/// Changes_When_Casefolded, through the pattern dialect's tables (the
+/// pattern is fixed and valid; were it not, every character would count).
+#[cfg(feature = "unicode")]
+static CASE_FOLDED: LazyLock<Option<elicit_pattern::Regex>> =
+    LazyLock::new(|| elicit_pattern::compile(r"^\p{Changes_When_Casefolded}$").ok());
 
 /// General_Category=Mark (`unicode-normalization`'s table, the one its NFC
 /// check uses).
+#[cfg(feature = "unicode")]
 fn is_mark(c: char) -> bool {
     unicode_normalization::char::is_combining_mark(c)
 }
 
+/// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps.
+#[cfg(feature = "unicode")]
 fn is_case_folded(c: char) -> bool {
-    CASE_FOLDED.is_match(c.encode_utf8(&mut [0; 4]))
+    !matches!(c, '\u{DF}' | '\u{3C2}')
+        && CASE_FOLDED
+            .as_ref()
+            .is_none_or(|folded| folded.is_match(c.encode_utf8(&mut [0; 4])))
 }
 
 // ---------------------------------------------------------------------------
@@ -259,6 +298,7 @@ mod tests {
         assert_eq!(punycode_decode("-a"), None);
     }
 
+    #[cfg(feature = "unicode")]
     #[test]
     fn labels() {
         for good in [
@@ -293,6 +333,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "unicode")]
     #[test]
     fn nfc() {
         let not_nfc =
@@ -311,6 +352,7 @@ mod tests {
         assert_eq!(check_label("\u{995}\u{9C7}\u{9BC}\u{9BE}"), Ok(()));
     }
 
+    #[cfg(feature = "unicode")]
     #[test]
     fn bidi() {
         let labels = |ls: &[&str]| ls.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>();

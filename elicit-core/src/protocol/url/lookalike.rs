@@ -2,8 +2,11 @@
 //! through `unicode-security`), very long hosts, and hosts whose first labels
 //! look like another domain (`example.com.evil.io`).
 
+#[cfg(feature = "unicode")]
 use unicode_script::Script;
+#[cfg(feature = "unicode")]
 use unicode_security::MixedScript;
+#[cfg(feature = "unicode")]
 use unicode_security::mixed_script::AugmentedScriptSet;
 
 use super::policy::UrlWarning;
@@ -27,6 +30,7 @@ const SECOND_LEVEL: &[&str] = &[
 /// it is not Latin with one of those CJK sets either (the "highly
 /// restrictive" level, ordinary in Japanese, Chinese and Korean names).
 /// Common characters (digits, `-`) and combining marks go with any script.
+#[cfg(feature = "unicode")]
 pub(super) fn mixes_scripts(label: &str) -> bool {
     // ASCII is Latin and Common (digits, `-`): one script.
     if label.is_ascii() || label.is_single_script() {
@@ -40,6 +44,14 @@ pub(super) fn mixes_scripts(label: &str) -> bool {
         }
     }
     !(without_latin.hanb || without_latin.jpan || without_latin.kore)
+}
+
+/// Without Unicode's tables (feature `unicode`), every non-ASCII label
+/// counts as mixing scripts (there is none: the `xn--` labels it would come
+/// from are refused).
+#[cfg(not(feature = "unicode"))]
+pub(super) fn mixes_scripts(label: &str) -> bool {
+    !label.is_ascii()
 }
 
 /// [`UrlWarning::LongHost`], for a host (without its trailing `.`) over
@@ -101,6 +113,7 @@ pub(super) fn deceptive(labels: &[&str]) -> Option<UrlWarning> {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "unicode")]
     #[test]
     fn scripts() {
         assert!(mixes_scripts("\u{430}pple")); // Cyrillic `а`, Latin `pple`

@@ -1,0 +1,497 @@
+#!/usr/bin/env bash
+# What a user pays to build elicit (BENCHMARKS.md, "Build cost").
+#
+#   bench/build-cost.sh                 every table: forms, agent, features
+#   bench/build-cost.sh forms [N]       N ten-field forms (default 200):
+#                                       #[derive(Elicit)] against
+#                                       #[derive(Deserialize, JsonSchema)]
+#   bench/build-cost.sh agent           a realistic ACP agent (the SDK over
+#                                       stdio, futures' executor, 20 forms
+#                                       asked in turn by one prompt handler):
+#                                       elicit-core `acp-sdk` against the same
+#                                       agent by hand (serde + schemars, the
+#                                       schema sent untyped, nothing checked)
+#   bench/build-cost.sh features        elicit-core alone: default features,
+#                                       then `sensitive`, then `oauth`
+#
+# Every crate is generated under target/build-cost/ (BUILD_COST_DIR), outside
+# the workspace, with a `[workspace]` of its own, so no feature of the
+# workspace is unified in: what is measured is what a user builds. Each has
+# its own target directory. Cargo.lock is seeded from the workspace's, so the
+# versions are the ones CI tests; the registry is fetched before timing.
+#
+# clean   `cargo build` (dev profile) in an empty target directory, every
+#         dependency compiled: the median of CLEAN_RUNS (3), the variants
+#         alternating run by run, so a change in the machine's load falls on
+#         all of them.
+# touch   `touch` the file with the forms, `cargo build`: the median of
+#         TOUCH_RUNS (3), as a user rebuilds (incremental on, the default).
+# crates  the `Compiling` lines of a clean build.
+#
+# The variables that change what cargo builds (CARGO_INCREMENTAL, RUSTFLAGS,
+# CARGO_PROFILE_*, CARGO_BUILD_*) are cleared: a user has none of them.
+# Run it when nothing else builds; compare the variants of one run.
+# Results: target/build-cost/results.md (each table is also printed).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+WORK="${BUILD_COST_DIR:-$ROOT/target/build-cost}"
+CLEAN_RUNS="${CLEAN_RUNS:-3}"
+TOUCH_RUNS="${TOUCH_RUNS:-3}"
+TIME=/usr/bin/time
+if [ ! -x "$TIME" ]; then
+    echo "needs /usr/bin/time (Debian: apt-get install time)" >&2
+    exit 1
+fi
+for v in $(env | grep -oE '^(CARGO_INCREMENTAL|RUSTFLAGS|CARGO_ENCODED_RUSTFLAGS|CARGO_PROFILE_[A-Z_]+|CARGO_BUILD_[A-Z_]+)=' | tr -d =); do
+    unset "$v"
+done
+mkdir -p "$WORK"
+RESULTS="$WORK/results.md"
+
+# --- generation --------------------------------------------------------------
+
+enums() { # $1: elicit|serde
+    local derive
+    if [ "$1" = elicit ]; then
+        derive='#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq)]
+#[elicit(rename_all = "lowercase")]'
+    else
+        derive='#[derive(Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]'
+    fi
+    cat <<EOF
+$derive
+pub enum Strategy {
+    Conservative,
+    Balanced,
+    Aggressive,
+}
+
+$derive
+pub enum Environment {
+    Dev,
+    Staging,
+    Production,
+}
+EOF
+}
+
+# One ten-field form: strings with a length, a pattern, an email, an optional
+# URI; bounded integers; a float; a bool; a single- and a multi-select.
+form_struct() { # $1: elicit|serde, $2: index
+    local i="$2" a
+    if [ "$1" = elicit ]; then a=elicit; else a=schemars; fi
+    local derive='#[derive(Elicit, Debug, Clone, PartialEq)]'
+    [ "$1" = serde ] && derive='#[derive(Deserialize, JsonSchema, Debug, Clone, PartialEq)]'
+    local pattern='pattern = "^[a-z][a-z0-9_]*$"' uri=uri
+    [ "$1" = serde ] && pattern='regex(pattern = "^[a-z][a-z0-9_]*$")' && uri=url
+    cat <<EOF
+
+/// Form number $i.
+$derive
+pub struct Form$i {
+    /// The name shown to others.
+    #[$a(length(min = 2, max = 40))]
+    pub name: String,
+    /// A lowercase handle.
+    #[$a($pattern, length(max = 16))]
+    pub handle: String,
+    /// Where to write to.
+    #[$a(email)]
+    pub email: String,
+    /// A home page, if any.
+    #[$a($uri)]
+    pub homepage: Option<String>,
+    /// Age in years.
+    #[$a(range(min = 13, max = 120))]
+    pub age: u8,
+    /// How many replicas to run.
+    #[$a(range(min = 1, max = 64))]
+    pub replicas: i32,
+    /// The share of traffic, from 0 to 1.
+    #[$a(range(min = 0.0, max = 1.0))]
+    pub ratio: f64,
+    /// Whether to notify the team.
+    pub notify: Option<bool>,
+    /// How aggressive to be.
+    pub strategy: Strategy,
+    /// Where to deploy.
+    #[$a(length(min = 1, max = 3))]
+    pub envs: Vec<Environment>,
+}
+EOF
+}
+
+new_crate() { # $1: dir, $2: name, $3: kind (lib|bin), then dependency lines
+    local dir="$1" name="$2" kind="$3"
+    shift 3
+    rm -rf "$dir"
+    mkdir -p "$dir/src"
+    {
+        printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[dependencies]\n' "$name"
+        printf '%s\n' "$@"
+        printf '\n# Not part of the repository'"'"'s workspace.\n[workspace]\n'
+    } >"$dir/Cargo.toml"
+    cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
+}
+
+forms_file() { # $1: elicit|serde, $2: N -> stdout
+    echo "use super::*;"
+    for ((i = 0; i < $2; i++)); do
+        form_struct "$1" "$i"
+    done
+}
+
+gen_forms() { # $1: elicit|serde, $2: N -> dir
+    local v="$1" n="$2" dir="$WORK/forms-$1-$2"
+    if [ "$v" = elicit ]; then
+        new_crate "$dir" "forms-$v-$n" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
+    else
+        new_crate "$dir" "forms-$v-$n" lib 'serde = { version = "1.0.200", features = ["derive"] }' \
+            'serde_json = "1.0.120"' 'schemars = "1.0"'
+    fi
+    {
+        echo "//! $n generated ten-field forms."
+        echo "#![allow(dead_code)]"
+        if [ "$v" = elicit ]; then
+            echo "use elicit_core::Elicit;"
+        else
+            printf 'use schemars::JsonSchema;\nuse serde::Deserialize;\n'
+        fi
+        enums "$v"
+        printf '\nmod forms;\npub use forms::*;\n'
+    } >"$dir/src/lib.rs"
+    forms_file "$v" "$n" >"$dir/src/forms.rs"
+    echo "$dir"
+}
+
+AGENT_FORMS=20
+
+# The agent both ways: `initialize`, `session/new`, and a `session/prompt`
+# that asks its forms in turn, off the dispatch loop, and answers with how
+# many were accepted.
+gen_agent() { # $1: elicit|serde -> dir
+    local v="$1" dir="$WORK/agent-$1"
+    local sdk='agent-client-protocol = { version = "5.2", features = ["stdio"] }'
+    local fut='futures = { version = "0.3", features = ["executor"] }'
+    if [ "$v" = elicit ]; then
+        new_crate "$dir" "agent-$v" bin "elicit-core = { path = \"$ROOT/elicit-core\", features = [\"acp-sdk\"] }" "$sdk" "$fut"
+    else
+        new_crate "$dir" "agent-$v" bin "$sdk" "$fut" 'serde = { version = "1.0.200", features = ["derive"] }' \
+            'serde_json = "1.0.120"' 'schemars = "1.0"'
+    fi
+    forms_file "$v" "$AGENT_FORMS" >"$dir/src/forms.rs"
+    {
+        cat <<'EOF'
+//! A generated ACP agent that asks its forms in turn.
+#![allow(dead_code)]
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
+    PromptResponse, StopReason,
+};
+use agent_client_protocol::{Agent, Client, ConnectTo, on_receive_request};
+EOF
+        if [ "$v" = elicit ]; then
+            cat <<'EOF'
+use elicit_core::acp::sdk::prelude::*;
+
+mod forms;
+use forms::*;
+EOF
+            enums elicit
+            cat <<'EOF'
+
+async fn serve(transport: impl ConnectTo<Agent> + 'static) -> Result<(), agent_client_protocol::Error> {
+    let elicitations = AgentElicitations::new();
+    let on_initialize = elicitations.clone();
+    Agent
+        .v1()
+        .name("agent")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+                on_initialize.initialize(&request);
+                responder.respond(InitializeResponse::new(request.protocol_version))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| responder.respond(NewSessionResponse::new("s")),
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                elicitations.spawn(&cx, async move |elicitor| {
+                    let scope = ElicitationScope::session(prompt.session_id.to_string());
+                    let mut accepted = 0;
+EOF
+            for ((i = 0; i < AGENT_FORMS; i++)); do
+                cat <<EOF
+                    match elicitor.elicit_form::<Form$i>(scope.clone(), "Form $i").await {
+                        Ok(Outcome::Accepted(form)) => accepted += usize::from(form.notify.unwrap_or(true)),
+                        Ok(_) => {}
+                        Err(error) => eprintln!("form $i: {error}"),
+                    }
+EOF
+            done
+            cat <<'EOF'
+                    eprintln!("{accepted} accepted");
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                })
+            },
+            on_receive_request!(),
+        )
+        .connect_to(transport)
+        .await
+}
+EOF
+        else
+            cat <<'EOF'
+use agent_client_protocol::UntypedMessage;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+mod forms;
+use forms::*;
+EOF
+            enums serde
+            cat <<'EOF'
+
+/// Sends the form's schema untyped and reads an accepted answer with serde:
+/// nothing the schema says is checked.
+async fn ask<T: DeserializeOwned + JsonSchema>(
+    cx: &ConnectionTo<Client>,
+    session: &str,
+    message: &str,
+) -> Result<Option<T>, agent_client_protocol::Error> {
+    let params = serde_json::json!({
+        "sessionId": session,
+        "mode": "form",
+        "message": message,
+        "requestedSchema": schemars::schema_for!(T),
+    });
+    let response = cx
+        .send_request(UntypedMessage::new("elicitation/create", params)?)
+        .block_task()
+        .await?;
+    if response["action"] != "accept" {
+        return Ok(None);
+    }
+    serde_json::from_value(response["content"].clone())
+        .map(Some)
+        .map_err(agent_client_protocol::Error::into_internal_error)
+}
+
+async fn serve(transport: impl ConnectTo<Agent> + 'static) -> Result<(), agent_client_protocol::Error> {
+    Agent
+        .v1()
+        .name("agent")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+                responder.respond(InitializeResponse::new(request.protocol_version))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| responder.respond(NewSessionResponse::new("s")),
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
+                let task = cx.clone();
+                cx.spawn(async move {
+                    let session = prompt.session_id.to_string();
+                    let mut accepted = 0;
+EOF
+            for ((i = 0; i < AGENT_FORMS; i++)); do
+                cat <<EOF
+                    match ask::<Form$i>(&task, &session, "Form $i").await {
+                        Ok(Some(form)) => accepted += usize::from(form.notify.unwrap_or(true)),
+                        Ok(None) => {}
+                        Err(error) => eprintln!("form $i: {error}"),
+                    }
+EOF
+            done
+            cat <<'EOF'
+                    eprintln!("{accepted} accepted");
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                })
+            },
+            on_receive_request!(),
+        )
+        .connect_to(transport)
+        .await
+}
+EOF
+        fi
+        cat <<'EOF'
+
+fn main() -> Result<(), agent_client_protocol::Error> {
+    futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))
+}
+EOF
+    } >"$dir/src/main.rs"
+    echo "$dir"
+}
+
+gen_features() { # $1: feature list (comma-separated) -> dir
+    local dir="$WORK/features-${1//,/-}" list=""
+    local f
+    IFS=, read -ra fs <<<"$1"
+    for f in "${fs[@]}"; do list+="\"$f\", "; done
+    new_crate "$dir" "features-${1//,/-}" lib \
+        "elicit-core = { path = \"$ROOT/elicit-core\", default-features = false, features = [${list%, }] }"
+    echo '//! elicit-core alone.' >"$dir/src/lib.rs"
+    echo "$dir"
+}
+
+# --- measurement --------------------------------------------------------------
+
+# Builds in $1 with its own target directory; prints "wall cpu" in seconds
+# (cpu = user + system of cargo and every rustc it ran).
+timed_build() { # $1: dir, $2: log file
+    (
+        cd "$1"
+        CARGO_TARGET_DIR="$1/target" "$TIME" -f "%e %U %S" -o "$2.time" \
+            cargo build --offline >"$2" 2>&1
+    ) || { cat "$2" >&2; exit 1; }
+    awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$2.time"
+}
+
+median() {
+    sort -g | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2]; else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
+
+# "wall_median cpu_median" of "wall cpu" lines.
+medians() {
+    echo "$(cut -d' ' -f1 <<<"$1" | median) $(cut -d' ' -f2 <<<"$1" | median)"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+crates() { grep -c "^ *Compiling " "$1/clean.log" || true; }
+
+prepare() { # dirs...: lockfile settled and registry fetched before timing
+    local d
+    for d in "$@"; do
+        (cd "$d" && cargo fetch --quiet)
+    done
+}
+
+# Clean builds of every dir, alternating; sets CLEAN[dir]="wall cpu".
+declare -A CLEAN TOUCH
+clean_all() {
+    local r d runs
+    declare -A acc=()
+    for ((r = 0; r < CLEAN_RUNS; r++)); do
+        for d in "$@"; do
+            rm -rf "$d/target"
+            acc[$d]+="$(timed_build "$d" "$d/clean.log")"$'\n'
+        done
+    done
+    for d in "$@"; do
+        runs="${acc[$d]}"
+        CLEAN[$d]="$(medians "${runs%$'\n'}")"
+    done
+}
+
+# Touch rebuilds of every dir (its src/forms.rs), alternating.
+touch_all() {
+    local r d runs
+    declare -A acc=()
+    for ((r = 0; r < TOUCH_RUNS; r++)); do
+        for d in "$@"; do
+            touch "$d/src/forms.rs"
+            acc[$d]+="$(timed_build "$d" "$d/touch.log")"$'\n'
+        done
+    done
+    for d in "$@"; do
+        runs="${acc[$d]}"
+        TOUCH[$d]="$(medians "${runs%$'\n'}")"
+    done
+}
+
+header() {
+    echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(rustc --version); medians of $CLEAN_RUNS clean and $TOUCH_RUNS touch builds, alternating; elicit at $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- elicit-core elicit-derive elicit-pattern || echo ' (with uncommitted changes)')"
+}
+
+# A two-variant table: elicit against the hand-written baseline.
+compare() { # $1: title, $2: elicit dir, $3: baseline dir, $4: baseline name
+    local e="$2" b="$3" ec ecc bc bcc et etc bt btc
+    prepare "$e" "$b"
+    clean_all "$e" "$b"
+    touch_all "$e" "$b"
+    read -r ec ecc <<<"${CLEAN[$e]}"
+    read -r bc bcc <<<"${CLEAN[$b]}"
+    read -r et etc <<<"${TOUCH[$e]}"
+    read -r bt btc <<<"${TOUCH[$b]}"
+    {
+        echo
+        echo "## $1"
+        echo
+        header
+        echo
+        echo "| | crates | clean wall | clean CPU | touch wall | touch CPU |"
+        echo "|---|---|---|---|---|---|"
+        echo "| elicit | $(crates "$e") | $ec s | $ecc s | $et s | $etc s |"
+        echo "| $4 | $(crates "$b") | $bc s | $bcc s | $bt s | $btc s |"
+        echo "| **ratio** | | **$(ratio "$ec" "$bc")** | $(ratio "$ecc" "$bcc") | **$(ratio "$et" "$bt")** | $(ratio "$etc" "$btc") |"
+    } | tee -a "$RESULTS"
+}
+
+run_forms() {
+    local n="${1:-200}"
+    compare "$n ten-field forms: #[derive(Elicit)] against #[derive(Deserialize, JsonSchema)]" \
+        "$(gen_forms elicit "$n")" "$(gen_forms serde "$n")" "serde + schemars"
+}
+
+run_agent() {
+    compare "An ACP agent with $AGENT_FORMS forms: elicit-core (acp-sdk) against the same agent by hand" \
+        "$(gen_agent elicit)" "$(gen_agent serde)" "by hand (serde + schemars)"
+}
+
+run_features() {
+    local sets=(derive derive,sensitive derive,oauth) dirs=() s d prev=""
+    for s in "${sets[@]}"; do dirs+=("$(gen_features "$s")"); done
+    prepare "${dirs[@]}"
+    clean_all "${dirs[@]}"
+    {
+        echo
+        echo "## elicit-core's features (elicit-core alone, \`default-features = false\`)"
+        echo
+        header
+        echo
+        echo "| features | crates | clean wall | clean CPU | CPU over the row above |"
+        echo "|---|---|---|---|---|"
+        for ((i = 0; i < ${#sets[@]}; i++)); do
+            d="${dirs[$i]}"
+            read -r w c <<<"${CLEAN[$d]}"
+            if [ -n "$prev" ]; then
+                over="+$(awk -v a="$c" -v b="$prev" 'BEGIN {printf "%.2f", a - b}') s"
+            else
+                over="-"
+            fi
+            echo "| \`${sets[$i]}\` | $(crates "$d") | $w s | $c s | $over |"
+            prev="$c"
+        done
+    } | tee -a "$RESULTS"
+}
+
+what="${1:-all}"
+[ $# -gt 0 ] && shift
+echo "# Build cost" >"$RESULTS"
+case "$what" in
+forms) run_forms "$@" ;;
+agent) run_agent ;;
+features) run_features ;;
+all)
+    run_forms 200
+    run_agent
+    run_features
+    ;;
+*)
+    echo "usage: bench/build-cost.sh [forms [N] | agent | features | all]" >&2
+    exit 2
+    ;;
+esac
