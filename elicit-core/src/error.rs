@@ -77,14 +77,12 @@ impl fmt::Display for JsonKind {
 }
 
 /// Which rule a field's value broke.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FieldErrorKind {
     /// A required field is absent or `null`.
-    #[error("is required but missing")]
     Missing,
     /// The value has the wrong JSON type.
-    #[error("must be {expected}, got {found}")]
     WrongType {
         /// What the schema asks for (`"a string"`, `"an integer"`, ...).
         expected: &'static str,
@@ -92,19 +90,16 @@ pub enum FieldErrorKind {
         found: JsonKind,
     },
     /// A multi-select item that is not a string.
-    #[error("must list options as strings, got an item that is {found}")]
     WrongItemType {
         /// What the item was.
         found: JsonKind,
     },
     /// An integer field got a number with a fraction (e.g. `2.5`).
-    #[error("must be a whole number, got {value}")]
     NotAnInteger {
         /// The value sent.
         value: f64,
     },
     /// Below the inclusive `minimum`.
-    #[error("must be at least {minimum}, got {value}")]
     BelowMinimum {
         /// The bound.
         minimum: Num,
@@ -112,7 +107,6 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// Above the inclusive `maximum`.
-    #[error("must be at most {maximum}, got {value}")]
     AboveMaximum {
         /// The bound.
         maximum: Num,
@@ -120,7 +114,6 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// The value does not fit the Rust field type (e.g. `1e39` for `f32`).
-    #[error("must fit in {rust_type}, got {value}")]
     OutOfTypeRange {
         /// The Rust type.
         rust_type: &'static str,
@@ -128,10 +121,6 @@ pub enum FieldErrorKind {
         value: Num,
     },
     /// Fewer characters than `minLength`.
-    #[error(
-        "must be at least {min_length} character{}, got {length}",
-        plural(u64::from(*.min_length))
-    )]
     TooShort {
         /// The bound, in Unicode scalar values.
         min_length: u32,
@@ -139,10 +128,6 @@ pub enum FieldErrorKind {
         length: usize,
     },
     /// More characters than `maxLength`.
-    #[error(
-        "must be at most {max_length} character{}, got {length}",
-        plural(u64::from(*.max_length))
-    )]
     TooLong {
         /// The bound, in Unicode scalar values.
         max_length: u32,
@@ -150,19 +135,16 @@ pub enum FieldErrorKind {
         length: usize,
     },
     /// The value contains no match of `pattern`.
-    #[error("must match the pattern `{pattern}`")]
     PatternMismatch {
         /// The pattern source.
         pattern: String,
     },
     /// The value is not valid for its known `format`.
-    #[error("must be a valid {format}")]
     InvalidFormat {
         /// The format.
         format: Format,
     },
     /// The value is not one of the select's options.
-    #[error("must be one of {}, got `{value}`", code_list(.allowed))]
     NotAnOption {
         /// The value sent, cut to [`MAX_ECHOED_CHARS`](crate::limits::MAX_ECHOED_CHARS) characters (then
         /// `…`): an error never copies a huge input.
@@ -171,7 +153,6 @@ pub enum FieldErrorKind {
         allowed: Vec<String>,
     },
     /// Fewer selected options than `minItems`.
-    #[error("must select at least {min_items} option{}, got {count}", plural(*.min_items))]
     TooFewItems {
         /// The bound.
         min_items: u64,
@@ -179,7 +160,6 @@ pub enum FieldErrorKind {
         count: usize,
     },
     /// More selected options than `maxItems`.
-    #[error("must select at most {max_items} option{}, got {count}", plural(*.max_items))]
     TooManyItems {
         /// The bound.
         max_items: u64,
@@ -187,7 +167,6 @@ pub enum FieldErrorKind {
         count: usize,
     },
     /// The same option was selected twice.
-    #[error("selects `{value}` more than once")]
     DuplicateItem {
         /// The repeated value, cut like [`NotAnOption`](Self::NotAnOption)'s.
         value: String,
@@ -196,7 +175,6 @@ pub enum FieldErrorKind {
     /// refused it when converting: its own parser (a date the type's range
     /// cannot hold, a URL with an invalid port) or a user type's `TryFrom`.
     /// `reason` is that refusal's message, as the type wrote it.
-    #[error("is not a valid `{rust_type}`: {reason}")]
     Refused {
         /// The Rust type that refused the value (`NaiveDate`, `Url`, a
         /// user type's name).
@@ -206,24 +184,82 @@ pub enum FieldErrorKind {
         reason: String,
     },
     /// A key the form does not have (only with `deny_unknown_fields`).
-    #[error("is not a field of this form")]
     UnknownField,
     /// A key the form does not have, after [`MAX_UNKNOWN_FIELDS_LISTED`](crate::limits::MAX_UNKNOWN_FIELDS_LISTED)
     /// others were listed: this one stands for itself and the `more` keys
     /// after it, so hostile content with many keys gives a bounded error.
-    #[error("is not a field of this form, nor are {more} more key{} (not listed)", plural(*.more as u64))]
     UnknownFieldAndMore {
         /// How many more unknown keys follow it.
         more: usize,
     },
     /// The field's own schema cannot be used to check a value: an unknown
     /// property kind, or a pattern the engine refuses.
-    #[error("cannot be checked: {reason}")]
     Unvalidatable {
         /// Why.
         reason: String,
     },
 }
+
+impl std::fmt::Display for FieldErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Missing => f.write_str("is required but missing"),
+            Self::WrongType { expected, found } => write!(f, "must be {expected}, got {found}"),
+            Self::WrongItemType { found } => write!(
+                f,
+                "must list options as strings, got an item that is {found}"
+            ),
+            Self::NotAnInteger { value } => write!(f, "must be a whole number, got {value}"),
+            Self::BelowMinimum { minimum, value } => {
+                write!(f, "must be at least {minimum}, got {value}")
+            }
+            Self::AboveMaximum { maximum, value } => {
+                write!(f, "must be at most {maximum}, got {value}")
+            }
+            Self::OutOfTypeRange { rust_type, value } => {
+                write!(f, "must fit in {rust_type}, got {value}")
+            }
+            Self::TooShort { min_length, length } => write!(
+                f,
+                "must be at least {min_length} character{}, got {length}",
+                plural(u64::from(*min_length))
+            ),
+            Self::TooLong { max_length, length } => write!(
+                f,
+                "must be at most {max_length} character{}, got {length}",
+                plural(u64::from(*max_length))
+            ),
+            Self::PatternMismatch { pattern } => write!(f, "must match the pattern `{pattern}`"),
+            Self::InvalidFormat { format } => write!(f, "must be a valid {format}"),
+            Self::NotAnOption { value, allowed } => {
+                write!(f, "must be one of {}, got `{value}`", code_list(allowed))
+            }
+            Self::TooFewItems { min_items, count } => write!(
+                f,
+                "must select at least {min_items} option{}, got {count}",
+                plural(*min_items)
+            ),
+            Self::TooManyItems { max_items, count } => write!(
+                f,
+                "must select at most {max_items} option{}, got {count}",
+                plural(*max_items)
+            ),
+            Self::DuplicateItem { value } => write!(f, "selects `{value}` more than once"),
+            Self::Refused { rust_type, reason } => {
+                write!(f, "is not a valid `{rust_type}`: {reason}")
+            }
+            Self::UnknownField => f.write_str("is not a field of this form"),
+            Self::UnknownFieldAndMore { more } => write!(
+                f,
+                "is not a field of this form, nor are {more} more key{} (not listed)",
+                plural(*more as u64)
+            ),
+            Self::Unvalidatable { reason } => write!(f, "cannot be checked: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for FieldErrorKind {}
 
 // ---------------------------------------------------------------------------
 // Bounds: what an error may hold of hostile input (crate::limits)
@@ -254,12 +290,21 @@ pub(crate) fn excerpt(text: &str, max: usize) -> String {
 // Content errors
 
 /// One field that broke a rule.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("`{field}` {kind}")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
     field: String,
     kind: FieldErrorKind,
 }
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { field, kind } => write!(f, "`{field}` {kind}"),
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
 
 impl FieldError {
     /// An error for the field with wire name `field`.
@@ -289,11 +334,20 @@ impl FieldError {
 /// let err = ContentError::new(vec![FieldError::new("replicas", FieldErrorKind::Missing)]);
 /// assert_eq!(err.to_string(), "invalid form content: `replicas` is required but missing");
 /// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("invalid form content: {}", separated(.errors, "; "))]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ContentError {
     errors: Vec<FieldError>,
 }
+
+impl std::fmt::Display for ContentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { errors } => write!(f, "invalid form content: {}", separated(errors, "; ")),
+        }
+    }
+}
+
+impl std::error::Error for ContentError {}
 
 impl ContentError {
     /// An error from its field errors.
@@ -321,24 +375,18 @@ impl ContentError {
 // Schema errors
 
 /// Why a schema is not a usable restricted form schema.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SchemaErrorKind {
     /// A property type this crate does not know (kept raw, but not
     /// renderable as a form control). `object` lands here: forms are flat.
-    #[error(
-        "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
-         (forms are flat: string, number, integer, boolean, or an array multi-select)"
-    )]
     UnknownPropertyType {
         /// The wire `type`.
         type_: String,
     },
     /// Multi-select `items` of an unknown kind.
-    #[error("is a multi-select whose `items` kind is unknown and cannot be rendered")]
     UnknownItemsType,
     /// A lower bound above its upper bound.
-    #[error("has `{min_key}` {min} above its upper bound {max}")]
     BoundsReversed {
         /// `minimum`, `minLength` or `minItems`.
         min_key: &'static str,
@@ -348,22 +396,18 @@ pub enum SchemaErrorKind {
         max: Num,
     },
     /// The `default` breaks the property's own rules.
-    #[error("has a default that {reason}")]
     InvalidDefault {
         /// The rule the default breaks.
         reason: FieldErrorKind,
     },
     /// A select with no options.
-    #[error("is a select with no options")]
     NoOptions,
     /// The same option value twice.
-    #[error("lists the option `{value}` twice")]
     DuplicateOption {
         /// The repeated value.
         value: String,
     },
     /// Multi-select `minItems` above the number of options: no answer is valid.
-    #[error("requires at least {min_items} selected options but has only {options}")]
     MinItemsAboveOptions {
         /// `minItems`.
         min_items: u64,
@@ -371,16 +415,12 @@ pub enum SchemaErrorKind {
         options: usize,
     },
     /// `required` names a property that does not exist.
-    #[error("is required but is not a property")]
     RequiredNotAProperty,
     /// `required` names the same property twice.
-    #[error("is listed twice in `required`")]
     DuplicateRequired,
     /// Two properties with the same name (e.g. through `flatten`).
-    #[error("is defined twice")]
     DuplicateProperty,
     /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::limits::MAX_PATTERN_LEN).
-    #[error("has a pattern of {len} bytes; the limit is {max}")]
     PatternTooLong {
         /// Its length in bytes.
         len: usize,
@@ -391,7 +431,6 @@ pub enum SchemaErrorKind {
     /// ECMA-262 regular expressions, read in `u` mode), or it needs
     /// lookaround or backreferences, which a linear-time engine cannot
     /// run, or it compiles to more than the size limits.
-    #[error("has a pattern `{pattern}` that cannot be used: {reason}")]
     InvalidPattern {
         /// The pattern source.
         pattern: String,
@@ -400,13 +439,58 @@ pub enum SchemaErrorKind {
     },
 }
 
+impl std::fmt::Display for SchemaErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UnknownPropertyType { type_ } => write!(
+                f,
+                "has unknown type `{type_}`: it is kept but cannot be rendered as a form control \
+         (forms are flat: string, number, integer, boolean, or an array multi-select)"
+            ),
+            Self::UnknownItemsType => f.write_str(
+                "is a multi-select whose `items` kind is unknown and cannot be rendered",
+            ),
+            Self::BoundsReversed { min_key, min, max } => {
+                write!(f, "has `{min_key}` {min} above its upper bound {max}")
+            }
+            Self::InvalidDefault { reason } => write!(f, "has a default that {reason}"),
+            Self::NoOptions => f.write_str("is a select with no options"),
+            Self::DuplicateOption { value } => write!(f, "lists the option `{value}` twice"),
+            Self::MinItemsAboveOptions { min_items, options } => write!(
+                f,
+                "requires at least {min_items} selected options but has only {options}"
+            ),
+            Self::RequiredNotAProperty => f.write_str("is required but is not a property"),
+            Self::DuplicateRequired => f.write_str("is listed twice in `required`"),
+            Self::DuplicateProperty => f.write_str("is defined twice"),
+            Self::PatternTooLong { len, max } => {
+                write!(f, "has a pattern of {len} bytes; the limit is {max}")
+            }
+            Self::InvalidPattern { pattern, reason } => {
+                write!(f, "has a pattern `{pattern}` that cannot be used: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SchemaErrorKind {}
+
 /// One problem found in a schema.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{} {kind}", subject(.property))]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SchemaIssue {
     property: Option<String>,
     kind: SchemaErrorKind,
 }
+
+impl std::fmt::Display for SchemaIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { property, kind } => write!(f, "{} {kind}", subject(property)),
+        }
+    }
+}
+
+impl std::error::Error for SchemaIssue {}
 
 impl SchemaIssue {
     /// The property's wire name, or `None` for the object level.
@@ -422,11 +506,20 @@ impl SchemaIssue {
 
 /// A schema that is not a restricted, self-consistent form schema. Holds
 /// every problem found.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("invalid elicitation schema: {}", separated(.issues, "; "))]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SchemaError {
     issues: Vec<SchemaIssue>,
 }
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { issues } => write!(f, "invalid elicitation schema: {}", separated(issues, "; ")),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
 
 impl SchemaError {
     pub(crate) fn single(property: Option<String>, kind: SchemaErrorKind) -> Self {

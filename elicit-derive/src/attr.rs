@@ -4,8 +4,9 @@
 //! decided in `valid.rs`. Every problem goes to the [`Ctxt`], never stops the
 //! parse of the other attributes.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit, LitStr, Token};
 
@@ -432,7 +433,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                         formats.push(sp(format, s.span));
                     }
                     "default" => {
-                        let expr: Expr = meta.value()?.parse()?;
+                        let expr = expression(meta.value()?)?;
                         default.set(at, sp(expr, at));
                     }
                     "skip" => skip.set_flag(&meta)?,
@@ -596,10 +597,47 @@ where
     }
 }
 
+/// The expression after `key =`, up to the next `,` of the attribute: any
+/// Rust expression. It is read by syn's expression parser when it can: a
+/// literal, `-` and a literal, a path, a call such as `Some(3)`, the forms
+/// the checks look at. Anything else (`BTreeSet::from([..])`, a `const`
+/// block) is kept as written, `Expr::Verbatim`, and compiled where the
+/// default is used. This is what lets the derive use syn without its
+/// `full` feature, whose parser for every expression would cost each
+/// user's build about a second (BENCHMARKS.md, "Build cost").
+fn expression(input: ParseStream<'_>) -> syn::Result<Expr> {
+    let mut tokens = TokenStream::new();
+    // `<` and `>` are not delimiters: count the ones of a turbofish
+    // (`HashSet::<A, B>::new()`), whose `,` does not end the expression.
+    let mut generics = 0usize;
+    let mut after_path_sep = false;
+    loop {
+        let at_end = input.is_empty() || (generics == 0 && input.peek(Token![,]));
+        if at_end {
+            break;
+        }
+        let token: TokenTree = input.parse()?;
+        if let TokenTree::Punct(p) = &token {
+            match p.as_char() {
+                '<' if after_path_sep || generics > 0 => generics += 1,
+                '>' if generics > 0 => generics -= 1,
+                _ => {}
+            }
+        }
+        after_path_sep =
+            matches!(&token, TokenTree::Punct(p) if p.as_char() == ':') && input.peek(Token![<]);
+        tokens.extend([token]);
+    }
+    if tokens.is_empty() {
+        return Err(input.error("expected a value after `=`"));
+    }
+    Ok(syn::parse2::<Expr>(tokens.clone()).unwrap_or(Expr::Verbatim(tokens)))
+}
+
 /// Consumes `= value` or `(..)` after a key we could not use.
 fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
+        expression(meta.value()?)?;
     } else if meta.input.peek(syn::token::Paren) {
         meta.parse_nested_meta(|inner| skip_value(&inner))?;
     }

@@ -63,7 +63,7 @@ use crate::protocol::agent::{CompletionError, SendError, UrlOutcomeError};
 ///     CallToolResult::success(vec![ContentBlock::text(text)])
 /// }
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum ElicitError {
     /// Nothing was sent: the client did not advertise the mode, sensitive
@@ -71,8 +71,7 @@ pub enum ElicitError {
     /// has a part this transport cannot carry), the id is empty or
     /// outstanding. The message says what to do instead (ask in the
     /// conversation, fail the operation, ...).
-    #[error("{0}")]
-    NotSent(#[source] SendError),
+    NotSent(SendError),
     /// The request failed: the client answered with a JSON-RPC error (a
     /// client refuses a request it cannot accept with `-32602`), the
     /// connection closed, the request timed out or was cancelled.
@@ -82,44 +81,76 @@ pub enum ElicitError {
     /// request), so they stay in the transport's error
     /// ([`RequestError::get_ref`]), for your log, never in text a user
     /// reads.
-    #[error("{0}")]
-    Request(#[source] RequestError),
+    Request(RequestError),
     /// The client's answer cannot be read (accepted content that is not an
     /// object, an action elicit cannot name, ...). Not asked again: it is a
     /// client fault, not the user's.
-    #[error("the client's answer cannot be read: {0}; nothing was accepted")]
-    Unreadable(#[source] ConversionError),
+    Unreadable(ConversionError),
     /// Every answer broke the form's rules, the last one as `errors`, after
     /// `attempts` requests (see [`FormCall::retry`](super::FormCall::retry)).
-    #[error(
-        "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
-         accepted: ask in the conversation or fail the operation"
-    )]
     Invalid {
         /// What was wrong with the last answer, by field.
-        #[source]
         errors: ContentError,
         /// How many form requests were sent.
         attempts: u32,
     },
     /// A URL answer could not be matched to its elicitation (abandoned
     /// meanwhile).
-    #[error("{0}")]
-    Url(#[source] UrlOutcomeError),
+    Url(UrlOutcomeError),
     /// A completion was refused (not outstanding, completed twice, another
     /// user): the client is not notified.
-    #[error("{0}")]
-    Completion(#[source] CompletionError),
+    Completion(CompletionError),
     /// The sensitive page or OAuth flow could not be opened (feature
     /// `sensitive`): nothing was sent.
     #[cfg(feature = "sensitive")]
-    #[error("{0}")]
-    PageNotOpened(#[source] crate::sensitive::OpenError),
+    PageNotOpened(crate::sensitive::OpenError),
     /// The sensitive page failed after the user consented (feature
     /// `sensitive`): its store failed, or its answer did not fit the form.
     #[cfg(feature = "sensitive")]
-    #[error("{0}")]
-    Page(#[source] crate::sensitive::PageError),
+    Page(crate::sensitive::PageError),
+}
+
+impl std::fmt::Display for ElicitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotSent(e) => write!(f, "{e}"),
+            Self::Request(e) => write!(f, "{e}"),
+            Self::Unreadable(e) => write!(
+                f,
+                "the client's answer cannot be read: {e}; nothing was accepted"
+            ),
+            Self::Invalid { errors, attempts } => write!(
+                f,
+                "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
+         accepted: ask in the conversation or fail the operation"
+            ),
+            Self::Url(e) => write!(f, "{e}"),
+            Self::Completion(e) => write!(f, "{e}"),
+            #[cfg(feature = "sensitive")]
+            Self::PageNotOpened(e) => write!(f, "{e}"),
+            #[cfg(feature = "sensitive")]
+            Self::Page(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ElicitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::NotSent(e) => Some(e),
+            Self::Request(e) => Some(e),
+            Self::Unreadable(e) => Some(e),
+            Self::Invalid { errors, .. } => Some(errors),
+            Self::Url(e) => Some(e),
+            Self::Completion(e) => Some(e),
+            #[cfg(feature = "sensitive")]
+            Self::PageNotOpened(e) => Some(e),
+            #[cfg(feature = "sensitive")]
+            Self::Page(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// A transport's request that failed: what happened, in words that hold

@@ -49,9 +49,17 @@ impl std::str::FromStr for StateId {
 }
 
 /// Text that is not a [`StateId`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("a requestState id is 32 lowercase hex digits")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadStateId;
+impl std::fmt::Display for BadStateId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self => f.write_str("a requestState id is 32 lowercase hex digits"),
+        }
+    }
+}
+
+impl std::error::Error for BadStateId {}
 
 impl fmt::Debug for StateId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -67,21 +75,39 @@ impl fmt::Display for StateId {
 
 /// A [`UsedStates`] store could not record a use. The call is refused (it
 /// fails closed): the client gets `-32603`, never the tool's work.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum UsedStatesError {
     /// The store holds as many unexpired uses as it may.
-    #[error(
-        "{max} used requestStates are remembered already: calls with a state are refused until \
-         some expire (raise the cap with `MemoryUsedStates::with_capacity`, or shorten the TTL)"
-    )]
     Full {
         /// The cap.
         max: usize,
     },
     /// The store's own failure (a shared store's connection, say).
-    #[error("used requestState store: {0}")]
-    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Backend(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl std::fmt::Display for UsedStatesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Full { max } => write!(
+                f,
+                "{max} used requestStates are remembered already: calls with a state are refused until \
+         some expire (raise the cap with `MemoryUsedStates::with_capacity`, or shorten the TTL)"
+            ),
+            Self::Backend(e) => write!(f, "used requestState store: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for UsedStatesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Backend(e) => Some(&**e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// Where the ids of used `requestState`s are remembered until they expire.

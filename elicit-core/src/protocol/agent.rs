@@ -177,85 +177,88 @@ impl UrlRequest {
 }
 
 /// Why the agent cannot send an elicitation. Each message says what to do.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SendError {
     /// No `initialize` was recorded on this connection, so what the client
     /// advertised is unknown (it may well support the mode): the agent's
     /// own setup is missing a call.
-    #[error(
-        "no `initialize` was recorded on this connection, so the client's elicitation \
-         capabilities are unknown: call `AgentElicitations::initialize(&request)` in your \
-         `initialize` handler (or build the state with `AgentElicitations::from_initialize`, \
-         or `AgentConnection::new` with the client's capabilities)"
-    )]
     NotInitialized,
     /// The client did not advertise this mode (or elicitation at all).
-    #[error(
-        "the client did not advertise elicitation {mode} mode (ACP: \
-         `clientCapabilities.elicitation.{mode}`; MCP: `capabilities.elicitation`, where an \
-         empty object means form mode only): nothing was sent; fall back (ask in the \
-         conversation, use a default) or fail the operation"
-    )]
     ModeNotAdvertised {
         /// The mode.
         mode: Mode,
     },
     /// Sensitive input needs URL mode, which the client did not advertise.
     /// There is no fallback to form mode.
-    #[error(
-        "sensitive input needs URL mode, which the client did not advertise: never fall \
-         back to form mode; use another safe flow (e.g. tell the user where to configure \
-         it) or fail the operation"
-    )]
     SensitiveInputNeedsUrlMode,
     /// The URL is refused by the URL policy.
-    #[error("unsafe elicitation URL: {0}")]
-    UnsafeUrl(#[source] UrlRejection),
+    UnsafeUrl(UrlRejection),
     /// The caller-given `elicitationId` is outstanding on this connection.
-    #[error(
-        "the elicitationId `{0}` is already outstanding on this connection: ids must be \
-         unique among outstanding URL elicitations; let the connection generate one"
-    )]
     DuplicateElicitationId(ElicitationId),
     /// The caller-given `elicitationId` is empty.
-    #[error(
-        "the elicitationId is empty: give a non-empty id or let the connection generate \
-         one"
-    )]
     EmptyElicitationId,
     /// [`MAX_OUTSTANDING_URLS`] URL elicitations are outstanding already.
-    #[error(
-        "{MAX_OUTSTANDING_URLS} URL elicitations are outstanding on this connection already: \
-         complete or abandon some before sending another"
-    )]
     TooManyOutstanding,
     /// The form's schema is not a valid restricted schema.
-    #[error("the form cannot be sent: {0}")]
-    InvalidFormSchema(#[source] SchemaError),
+    InvalidFormSchema(SchemaError),
     /// The request would go to the client in the middle of a call, and
     /// there is no session to send it on (an MCP 2025-11-25 server without
     /// sessions, behind a balancer).
-    #[error(
-        "this server has no session to send a request to the client in the middle of a call \
-         (MCP 2025-11-25 without sessions): ask on MCP 2026-07-28 (input-required rounds), \
-         keep sessions, or ask for the input on a page of the server's (which such a server \
-         sends as URL elicitation required, -32042)"
-    )]
     NoSession,
     /// The form has a part this transport cannot carry (MCP: a custom
     /// `format`, a select rmcp refuses: the `mcp` module's conversion rules).
-    #[error("the form cannot be sent over this transport: {0}; change the form")]
-    UnsendableForm(#[source] crate::ConversionError),
+    UnsendableForm(crate::ConversionError),
     /// A form property is named like a credential.
-    #[error(
-        "the form field `{field}` looks like a credential: form mode must never collect \
-         secrets; use URL mode (a `UrlRequest` marked `sensitive()`) instead"
-    )]
     CredentialField {
         /// The property's wire name.
         field: String,
     },
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotInitialized => f.write_str("no `initialize` was recorded on this connection, so the client's elicitation \
+         capabilities are unknown: call `AgentElicitations::initialize(&request)` in your \
+         `initialize` handler (or build the state with `AgentElicitations::from_initialize`, \
+         or `AgentConnection::new` with the client's capabilities)"),
+            Self::ModeNotAdvertised { mode } => write!(f, "the client did not advertise elicitation {mode} mode (ACP: \
+         `clientCapabilities.elicitation.{mode}`; MCP: `capabilities.elicitation`, where an \
+         empty object means form mode only): nothing was sent; fall back (ask in the \
+         conversation, use a default) or fail the operation"),
+            Self::SensitiveInputNeedsUrlMode => f.write_str("sensitive input needs URL mode, which the client did not advertise: never fall \
+         back to form mode; use another safe flow (e.g. tell the user where to configure \
+         it) or fail the operation"),
+            Self::UnsafeUrl(e) => write!(f, "unsafe elicitation URL: {e}"),
+            Self::DuplicateElicitationId(e) => write!(f, "the elicitationId `{e}` is already outstanding on this connection: ids must be \
+         unique among outstanding URL elicitations; let the connection generate one"),
+            Self::EmptyElicitationId => f.write_str("the elicitationId is empty: give a non-empty id or let the connection generate \
+         one"),
+            Self::TooManyOutstanding => write!(f, "{MAX_OUTSTANDING_URLS} URL elicitations are outstanding on this connection already: \
+         complete or abandon some before sending another"),
+            Self::InvalidFormSchema(e) => write!(f, "the form cannot be sent: {e}"),
+            Self::NoSession => f.write_str("this server has no session to send a request to the client in the middle of a call \
+         (MCP 2025-11-25 without sessions): ask on MCP 2026-07-28 (input-required rounds), \
+         keep sessions, or ask for the input on a page of the server's (which such a server \
+         sends as URL elicitation required, -32042)"),
+            Self::UnsendableForm(e) => write!(f, "the form cannot be sent over this transport: {e}; change the form"),
+            Self::CredentialField { field } => write!(f, "the form field `{field}` looks like a credential: form mode must never collect \
+         secrets; use URL mode (a `UrlRequest` marked `sensitive()`) instead"),
+        }
+    }
+}
+
+impl std::error::Error for SendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::UnsafeUrl(e) => Some(e),
+            Self::InvalidFormSchema(e) => Some(e),
+            Self::UnsendableForm(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// Why a form cannot be sent, whatever the SDK: the one check behind
@@ -292,52 +295,77 @@ pub(crate) fn sendable_schema<T: Elicit>()
 }
 
 /// Why a URL-mode response cannot be matched to its elicitation.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlOutcomeError {
     /// The [`PendingUrl`] belongs to another connection.
-    #[error(
-        "this pending URL elicitation belongs to another client connection: handle each \
-         response on the connection that sent the request"
-    )]
     WrongConnection,
     /// The elicitation is no longer outstanding (abandoned, or already
     /// declined or cancelled).
-    #[error(
-        "the URL elicitation `{0}` is not outstanding on this connection (abandoned or \
-         already answered): ignore this response"
-    )]
     NotOutstanding(ElicitationId),
 }
 
+impl std::fmt::Display for UrlOutcomeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::WrongConnection => f.write_str(
+                "this pending URL elicitation belongs to another client connection: handle each \
+         response on the connection that sent the request",
+            ),
+            Self::NotOutstanding(e) => write!(
+                f,
+                "the URL elicitation `{e}` is not outstanding on this connection (abandoned or \
+         already answered): ignore this response"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UrlOutcomeError {}
+
 /// Why an out-of-band completion is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompletionError {
     /// No such outstanding URL elicitation on this connection.
-    #[error(
-        "no outstanding URL elicitation `{0}` on this connection: do not notify this \
-         client (it may belong to another connection, or be abandoned)"
-    )]
     NotOutstanding(ElicitationId),
     /// It was completed already.
-    #[error("the URL elicitation `{0}` was already completed: do not complete it twice")]
     AlreadyCompleted(ElicitationId),
     /// The flow was completed by another user than the one it is bound to.
-    #[error(
-        "the URL elicitation `{0}` was completed by a different user than the one who \
-         started it: refuse the result (possible phishing) and keep waiting for the right \
-         user"
-    )]
     IdentityMismatch(ElicitationId),
     /// The elicitation is bound to a verified user, but the completion did
     /// not say who completed it.
-    #[error(
-        "the URL elicitation `{0}` is bound to a verified user, but the completion does \
-         not say who completed it: authenticate the user in the out-of-band flow"
-    )]
     IdentityMissing(ElicitationId),
 }
+
+impl std::fmt::Display for CompletionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotOutstanding(e) => write!(
+                f,
+                "no outstanding URL elicitation `{e}` on this connection: do not notify this \
+         client (it may belong to another connection, or be abandoned)"
+            ),
+            Self::AlreadyCompleted(e) => write!(
+                f,
+                "the URL elicitation `{e}` was already completed: do not complete it twice"
+            ),
+            Self::IdentityMismatch(e) => write!(
+                f,
+                "the URL elicitation `{e}` was completed by a different user than the one who \
+         started it: refuse the result (possible phishing) and keep waiting for the right \
+         user"
+            ),
+            Self::IdentityMissing(e) => write!(
+                f,
+                "the URL elicitation `{e}` is bound to a verified user, but the completion does \
+         not say who completed it: authenticate the user in the out-of-band flow"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompletionError {}
 
 /// A form request sent and not answered yet: reads the answer as `T`.
 #[must_use = "read the client's response with `outcome`"]

@@ -297,14 +297,29 @@ impl FormElicitation {
 }
 
 /// A form schema the client cannot render faithfully.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error(
-    "the form is not renderable ({error}): do not guess a control; answer with \
-     `to_jsonrpc_error()` (-32602) or cancel"
-)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NotRenderable {
-    #[source]
     error: SchemaError,
+}
+
+impl std::fmt::Display for NotRenderable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { error } => write!(
+                f,
+                "the form is not renderable ({error}): do not guess a control; answer with \
+     `to_jsonrpc_error()` (-32602) or cancel"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotRenderable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self { error } => Some(error),
+        }
+    }
 }
 
 impl NotRenderable {
@@ -342,17 +357,35 @@ impl NotRenderable {
 }
 
 /// Why a form answer cannot be sent.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AnswerError {
     /// The form cannot be rendered, so it cannot be answered with content.
     // Not `transparent`: `source()` is the `NotRenderable` itself.
-    #[error("{0}")]
-    NotRenderable(#[source] NotRenderable),
+    NotRenderable(NotRenderable),
     /// The input breaks the form's rules: show the errors, let the user fix
     /// them.
-    #[error("{0}: let the user correct the form")]
-    Invalid(#[source] ContentError),
+    Invalid(ContentError),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotRenderable(e) => write!(f, "{e}"),
+            Self::Invalid(e) => write!(f, "{e}: let the user correct the form"),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::NotRenderable(e) => Some(e),
+            Self::Invalid(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// A URL-mode request that passed the guard. Nothing here opens or fetches

@@ -75,9 +75,20 @@ pub(crate) struct RedisFlows {
 
 /// A flow this store cannot read back (another deployment's key, a changed
 /// byte): refused, never guessed.
-#[derive(Debug, thiserror::Error)]
-#[error("OAuth flow `{0}` in Redis does not open with these sealing keys")]
+#[derive(Debug)]
 struct Unreadable(PageId);
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self(e) => write!(
+                f,
+                "OAuth flow `{e}` in Redis does not open with these sealing keys"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unreadable {}
 
 fn unreadable(id: &PageId) -> StoreError {
     StoreError::Backend(Box::new(Unreadable(*id)))

@@ -92,9 +92,20 @@ impl RedisStore {
 
 /// A record or an end this store cannot read back (another deployment's
 /// key, a changed byte): refused, never guessed.
-#[derive(Debug, thiserror::Error)]
-#[error("page `{0}` in Redis does not open with these sealing keys, or is not a page's")]
+#[derive(Debug)]
 struct Unreadable(PageId);
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self(e) => write!(
+                f,
+                "page `{e}` in Redis does not open with these sealing keys, or is not a page's"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unreadable {}
 
 fn unreadable(id: &PageId) -> StoreError {
     StoreError::Backend(Box::new(Unreadable(*id)))

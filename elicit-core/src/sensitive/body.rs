@@ -15,38 +15,49 @@ use crate::schema::{ElicitationSchema, PropertySchema};
 /// Why a posted body is refused as a whole (the server answers 400): it is
 /// not what the page's own form sends. Field names are cut to
 /// [`MAX_ECHOED_CHARS`]; no error holds a value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BodyError {
     /// A `%` not followed by two hexadecimal digits.
-    #[error("the body is not URL-encoded: a `%` is not followed by two hexadecimal digits")]
     BadPercentEncoding,
     /// A name or a value is not UTF-8 once decoded.
-    #[error("a value of `{field}` is not UTF-8")]
     NotUtf8 {
         /// The field (or `?` if the name itself is not UTF-8).
         field: String,
     },
     /// A name the page does not post.
-    #[error("the page has no field `{field}`")]
     UnknownField {
         /// The name.
         field: String,
     },
     /// A name given twice that takes one value (only a multi-select's
     /// checkboxes repeat their name).
-    #[error("`{field}` is given more than once")]
     RepeatedField {
         /// The name.
         field: String,
     },
     /// More name-value pairs than any page posts.
-    #[error("the body has more than {max} fields")]
     TooManyPairs {
         /// [`MAX_BODY_PAIRS`].
         max: usize,
     },
 }
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadPercentEncoding => f.write_str(
+                "the body is not URL-encoded: a `%` is not followed by two hexadecimal digits",
+            ),
+            Self::NotUtf8 { field } => write!(f, "a value of `{field}` is not UTF-8"),
+            Self::UnknownField { field } => write!(f, "the page has no field `{field}`"),
+            Self::RepeatedField { field } => write!(f, "`{field}` is given more than once"),
+            Self::TooManyPairs { max } => write!(f, "the body has more than {max} fields"),
+        }
+    }
+}
+
+impl std::error::Error for BodyError {}
 
 /// A posted body, read: the form's [`Submission`], and the values of the
 /// server's own fields (`extra`, e.g. a CSRF token).

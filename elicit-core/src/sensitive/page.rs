@@ -73,16 +73,29 @@ pub const STYLE_HASH: &str = "'sha256-Lg8jsytionzjY4IztcWUotVp+AMp8BK4MFmoK4O03L
 
 /// A property the page cannot show: its type (or its items' type) is one
 /// elicit does not know, so there is no control for it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the page cannot show the property `{property}`: its type `{type_name}` is not a known form field type"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unrenderable {
     /// The property's wire name.
     pub property: String,
     /// Its `type` on the wire.
     pub type_name: String,
 }
+
+impl std::fmt::Display for Unrenderable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self {
+                property,
+                type_name,
+            } => write!(
+                f,
+                "the page cannot show the property `{property}`: its type `{type_name}` is not a known form field type"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unrenderable {}
 
 /// The form page of a sensitive elicitation, rendered from its schema.
 ///

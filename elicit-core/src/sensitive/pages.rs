@@ -33,72 +33,119 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why [`Pages`] could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// The public URL is not an absolute `https` URL (`http` only on
     /// loopback), or has a query or fragment.
-    #[error(
-        "the pages' public URL `{0}` must be https://host[:port][/path] (http only on a loopback \
-         host), with no query or fragment"
-    )]
     BadUrl(String),
 }
 
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadUrl(e) => write!(
+                f,
+                "the pages' public URL `{e}` must be https://host[:port][/path] (http only on a loopback \
+         host), with no query or fragment"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
 /// Why a page could not be opened. Nothing was sent to the client.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum OpenError {
     /// These pages verify users: open the page for one
     /// ([`Pages::open_for`]).
-    #[error(
-        "these pages verify users: open the page for the verified user it is for, with \
-         `Pages::open_for`"
-    )]
     UserRequired,
     /// These pages have no user verifier, so a page cannot be bound to a
     /// user: give [`Pages::hosted`] one, or open with [`Pages::open`].
-    #[error(
-        "these pages have no user verifier: a page opened for a user needs one \
-         (`Pages::hosted(url, verifier)`, or `Pages::loopback().verifier(..)`)"
-    )]
     NoVerifier,
     /// The form's schema has a property the page cannot show.
-    #[error("{0}")]
-    Unrenderable(#[source] super::page::Unrenderable),
+    Unrenderable(super::page::Unrenderable),
     /// The loopback server could not start.
-    #[error("the page server could not start: {0}")]
-    Server(#[source] std::io::Error),
+    Server(std::io::Error),
     /// The OS RNG failed.
-    #[error("the OS random number generator failed: {0}")]
     Random(getrandom::Error),
     /// The store refused the page.
-    #[error("{0}")]
-    Store(#[source] StoreError),
+    Store(StoreError),
     /// A flow's provider is unusable (an OAuth provider's endpoints).
-    #[error("the provider's endpoints are unusable: {0}")]
     Provider(String),
 }
 
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UserRequired => f.write_str(
+                "these pages verify users: open the page for the verified user it is for, with \
+         `Pages::open_for`",
+            ),
+            Self::NoVerifier => f.write_str(
+                "these pages have no user verifier: a page opened for a user needs one \
+         (`Pages::hosted(url, verifier)`, or `Pages::loopback().verifier(..)`)",
+            ),
+            Self::Unrenderable(e) => write!(f, "{e}"),
+            Self::Server(e) => write!(f, "the page server could not start: {e}"),
+            Self::Random(e) => write!(f, "the OS random number generator failed: {e}"),
+            Self::Store(e) => write!(f, "{e}"),
+            Self::Provider(e) => write!(f, "the provider's endpoints are unusable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Unrenderable(e) => Some(e),
+            Self::Server(e) => Some(e),
+            Self::Store(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}
+
 /// How a page the agent waited for ended without an answer, or failed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum PageError {
     /// Not answered before its expiry.
-    #[error("the page expired before it was answered")]
     Expired,
     /// Cancelled (by [`PendingPage::cancel`] elsewhere, or the store went
     /// away).
-    #[error("the page was cancelled")]
     Cancelled,
     /// The answer passed the page's checks but not the form's own (the
     /// page's schema and the form disagree: a bug, or a foreign record in a
     /// shared store).
-    #[error("the page's answer does not fit the form: {0}")]
-    Invalid(#[source] ContentError),
+    Invalid(ContentError),
     /// The store failed.
-    #[error("{0}")]
-    Store(#[source] StoreError),
+    Store(StoreError),
+}
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Expired => f.write_str("the page expired before it was answered"),
+            Self::Cancelled => f.write_str("the page was cancelled"),
+            Self::Invalid(e) => write!(f, "the page's answer does not fit the form: {e}"),
+            Self::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Invalid(e) => Some(e),
+            Self::Store(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// The pending pages of one agent: where they are served, how long they

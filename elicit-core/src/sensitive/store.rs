@@ -89,27 +89,47 @@ impl End {
 
 /// A store failed (a shared store's connection, say). The page shows a
 /// generic error; the message goes to the agent, never to the page.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum StoreError {
     /// The store holds as many open pages as it may.
-    #[error("too many pending pages (at most {max}): answer or cancel some first")]
     Full {
         /// The cap.
         max: usize,
     },
     /// The id is taken (an id is 128 random bits: this is a bug).
-    #[error("page id `{0}` is already in the store")]
     Taken(PageId),
     /// Someone already waits for this page.
-    #[error("page `{0}` already has a waiter")]
     AlreadyWaited(PageId),
     /// No such page.
-    #[error("no page `{0}` in the store")]
     Unknown(PageId),
     /// The store's own failure.
-    #[error("page store: {0}")]
-    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Backend(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Full { max } => write!(
+                f,
+                "too many pending pages (at most {max}): answer or cancel some first"
+            ),
+            Self::Taken(e) => write!(f, "page id `{e}` is already in the store"),
+            Self::AlreadyWaited(e) => write!(f, "page `{e}` already has a waiter"),
+            Self::Unknown(e) => write!(f, "no page `{e}` in the store"),
+            Self::Backend(e) => write!(f, "page store: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Backend(e) => Some(&**e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// Resolves with how a page ended, or `None` when the store dropped it

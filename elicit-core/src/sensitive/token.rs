@@ -139,9 +139,17 @@ impl fmt::Debug for PageId {
 }
 
 /// Not 32 lowercase hex digits.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("a page id is 32 lowercase hex digits")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadPageId;
+impl std::fmt::Display for BadPageId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self => f.write_str("a page id is 32 lowercase hex digits"),
+        }
+    }
+}
+
+impl std::error::Error for BadPageId {}
 
 impl FromStr for PageId {
     type Err = BadPageId;

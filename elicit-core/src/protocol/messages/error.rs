@@ -14,8 +14,7 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 
 /// A JSON-RPC error object (the `error` member of a response).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
-#[error("JSON-RPC error {code}: {message}")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JsonRpcError {
     /// The error code ([`INVALID_PARAMS`] for elicitation refusals).
     pub code: i64,
@@ -26,6 +25,16 @@ pub struct JsonRpcError {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
+
+impl std::fmt::Display for JsonRpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { code, message, .. } => write!(f, "JSON-RPC error {code}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for JsonRpcError {}
 
 impl JsonRpcError {
     /// `-32602` Invalid params with this message.

@@ -2,8 +2,6 @@
 //! review reports ([`UrlRejection`], [`UrlWarning`], [`UrlVerdict`],
 //! [`HostKind`]).
 
-use thiserror::Error;
-
 /// Schemes that run code or read local or inline data.
 pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
     "javascript",
@@ -17,17 +15,12 @@ pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
 ];
 
 /// Why a URL is refused. Each message says what to do instead.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlRejection {
     /// The URL is empty.
-    #[error("the URL is empty: give an absolute https URL")]
     Empty,
     /// Longer than [`MAX_URL_LEN`](crate::limits::MAX_URL_LEN).
-    #[error(
-        "the URL is {length} bytes long, over the limit of {max}: keep state on the server, \
-         keyed by the elicitationId"
-    )]
     TooLong {
         /// Its length in bytes.
         length: usize,
@@ -35,123 +28,115 @@ pub enum UrlRejection {
         max: usize,
     },
     /// A control, whitespace or invisible character (e.g. a bidi override).
-    #[error(
-        "the URL contains U+{:04X}, a control, whitespace or invisible character: remove it \
-         (such characters can disguise the real URL)",
-        u32::from(*.character)
-    )]
     ForbiddenCharacter {
         /// The character.
         character: char,
     },
     /// A `\`, which browsers read as `/`.
-    #[error("the URL contains `\\`, which browsers read as `/`: write `/`")]
     Backslash,
     /// No scheme: not an absolute URL.
-    #[error("the URL is not absolute: start it with `https://`")]
     Relative,
     /// `javascript:`, `data:`, `file:` and the like.
-    #[error("`{scheme}:` URLs run code or read local data and are never allowed: use an https URL")]
     DangerousScheme {
         /// The scheme, lowercased.
         scheme: String,
     },
     /// Any other scheme than `https` / `http`.
-    #[error(
-        "the `{scheme}` scheme is not allowed: use https (http only on localhost for development)"
-    )]
     UnsupportedScheme {
         /// The scheme, lowercased.
         scheme: String,
     },
     /// The scheme is not followed by `//host`.
-    #[error("the URL has no `//host` part: write `https://host/...`")]
     MissingAuthority,
     /// `user:password@` before the host.
-    #[error(
-        "the URL has userinfo (`user:password@`) before the host: never put credentials in a \
-         URL, and drop the `@` part (it also disguises the real host)"
-    )]
     Userinfo,
     /// No host.
-    #[error("the URL has no host: write `https://host/...`")]
     EmptyHost,
     /// A host that is not a valid domain name or IP address.
-    #[error("the host {reason}")]
     InvalidHost {
         /// What is wrong.
         reason: &'static str,
     },
     /// A host with `%` escapes (browsers decode them).
-    #[error(
-        "the host is percent-encoded: write it plainly (browsers decode it, so it can disguise \
-         the real host)"
-    )]
     PercentEncodedHost,
     /// A host with non-ASCII characters (write it as Punycode).
-    #[error("the host has non-ASCII characters: write it in its Punycode (`xn--`) form")]
     NonAsciiHost,
     /// An IPv4 address in a shorthand, hex or octal form.
-    #[error(
-        "the host `{host}` is an IPv4 address in a shorthand, hex or octal form (browsers read \
-         it as an address): write four decimal numbers, e.g. `127.0.0.1`"
-    )]
     NonCanonicalIpv4 {
         /// The host as written.
         host: String,
     },
     /// A port that is not a number up to 65535.
-    #[error("the port is not a number from 0 to 65535")]
     InvalidPort,
     /// A character that must be percent-encoded.
-    #[error("the URL contains `{character}`, which must be percent-encoded")]
     InvalidCharacter {
         /// The character.
         character: char,
     },
     /// Non-ASCII characters in the path, query or fragment.
-    #[error("the URL's path, query or fragment has non-ASCII characters: percent-encode them")]
     NotAscii,
     /// A `%` not followed by two hex digits.
-    #[error("the URL has a `%` not followed by two hex digits: write a literal `%` as `%25`")]
     InvalidPercentEncoding,
     /// `http` on a host that is not loopback.
-    #[error(
-        "plain http is allowed only for development on localhost, 127.0.0.0/8 or [::1], not on \
-         `{host}`: use https"
-    )]
     InsecureHttp {
         /// The host.
         host: String,
     },
     /// A query or fragment parameter whose name looks like a credential.
-    #[error(
-        "the URL parameter `{name}` looks like a credential: never put secrets in a URL; keep \
-         them on the server and identify the flow by its elicitationId"
-    )]
     CredentialParameter {
         /// The parameter name, percent-decoded.
         name: String,
     },
 }
 
+impl std::fmt::Display for UrlRejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the URL is empty: give an absolute https URL"),
+            Self::TooLong { length, max } => write!(f, "the URL is {length} bytes long, over the limit of {max}: keep state on the server, \
+         keyed by the elicitationId"),
+            Self::ForbiddenCharacter { character } => write!(f, "the URL contains U+{:04X}, a control, whitespace or invisible character: remove it \
+         (such characters can disguise the real URL)", u32::from(*character)),
+            Self::Backslash => f.write_str("the URL contains `\\`, which browsers read as `/`: write `/`"),
+            Self::Relative => f.write_str("the URL is not absolute: start it with `https://`"),
+            Self::DangerousScheme { scheme } => write!(f, "`{scheme}:` URLs run code or read local data and are never allowed: use an https URL"),
+            Self::UnsupportedScheme { scheme } => write!(f, "the `{scheme}` scheme is not allowed: use https (http only on localhost for development)"),
+            Self::MissingAuthority => f.write_str("the URL has no `//host` part: write `https://host/...`"),
+            Self::Userinfo => f.write_str("the URL has userinfo (`user:password@`) before the host: never put credentials in a \
+         URL, and drop the `@` part (it also disguises the real host)"),
+            Self::EmptyHost => f.write_str("the URL has no host: write `https://host/...`"),
+            Self::InvalidHost { reason } => write!(f, "the host {reason}"),
+            Self::PercentEncodedHost => f.write_str("the host is percent-encoded: write it plainly (browsers decode it, so it can disguise \
+         the real host)"),
+            Self::NonAsciiHost => f.write_str("the host has non-ASCII characters: write it in its Punycode (`xn--`) form"),
+            Self::NonCanonicalIpv4 { host } => write!(f, "the host `{host}` is an IPv4 address in a shorthand, hex or octal form (browsers read \
+         it as an address): write four decimal numbers, e.g. `127.0.0.1`"),
+            Self::InvalidPort => f.write_str("the port is not a number from 0 to 65535"),
+            Self::InvalidCharacter { character } => write!(f, "the URL contains `{character}`, which must be percent-encoded"),
+            Self::NotAscii => f.write_str("the URL's path, query or fragment has non-ASCII characters: percent-encode them"),
+            Self::InvalidPercentEncoding => f.write_str("the URL has a `%` not followed by two hex digits: write a literal `%` as `%25`"),
+            Self::InsecureHttp { host } => write!(f, "plain http is allowed only for development on localhost, 127.0.0.0/8 or [::1], not on \
+         `{host}`: use https"),
+            Self::CredentialParameter { name } => write!(f, "the URL parameter `{name}` looks like a credential: never put secrets in a URL; keep \
+         them on the server and identify the flow by its elicitationId"),
+        }
+    }
+}
+
+impl std::error::Error for UrlRejection {}
+
 /// Something a user should be told before consenting to open a URL.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlWarning {
     /// The scheme is not `https`.
-    #[error("the URL uses `{scheme}`, not https: the connection is not protected")]
     NotHttps {
         /// The scheme, lowercased.
         scheme: String,
     },
     /// A `user@` part before the host: the site opened is the host after it.
-    #[error(
-        "the URL has a `user@` part before the host: the site that opens is the host after the `@`"
-    )]
     Userinfo,
     /// A Punycode (IDN) label.
-    #[error("{}", punycode_message(.label, .decoded.as_deref()))]
     Punycode {
         /// The label as written (`xn--...`).
         label: String,
@@ -159,25 +144,15 @@ pub enum UrlWarning {
         decoded: Option<String>,
     },
     /// Non-ASCII characters in the host.
-    #[error("the host contains non-ASCII characters: it may imitate another domain")]
     NonAsciiHost,
     /// A label that mixes writing systems (e.g. Latin and Cyrillic).
-    #[error(
-        "the host label `{label}` mixes writing systems (e.g. Latin and Cyrillic), a look-alike \
-         trick"
-    )]
     MixedScripts {
         /// The label, in Unicode.
         label: String,
     },
     /// The host is an IP address, not a name.
-    #[error("the host is a raw IP address, not a domain name")]
     IpLiteral,
     /// A very long host, or one with many labels.
-    #[error(
-        "the host is very long ({length} characters, {labels} labels): check its end, which is \
-         the real domain"
-    )]
     LongHost {
         /// Its length in bytes.
         length: usize,
@@ -185,7 +160,6 @@ pub enum UrlWarning {
         labels: usize,
     },
     /// The host's first labels look like another domain.
-    #[error("the host starts with `{looks_like}` but the domain is `{domain}`")]
     DeceptiveHost {
         /// What it imitates (`example.com`).
         looks_like: String,
@@ -194,12 +168,31 @@ pub enum UrlWarning {
         domain: String,
     },
     /// A parameter whose name looks like a credential.
-    #[error("the URL carries a parameter named `{name}`, which looks like a credential")]
     CredentialParameter {
         /// The parameter name, percent-decoded.
         name: String,
     },
 }
+
+impl std::fmt::Display for UrlWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotHttps { scheme } => write!(f, "the URL uses `{scheme}`, not https: the connection is not protected"),
+            Self::Userinfo => f.write_str("the URL has a `user@` part before the host: the site that opens is the host after the `@`"),
+            Self::Punycode { label, decoded } => write!(f, "{}", punycode_message(label, decoded.as_deref())),
+            Self::NonAsciiHost => f.write_str("the host contains non-ASCII characters: it may imitate another domain"),
+            Self::MixedScripts { label } => write!(f, "the host label `{label}` mixes writing systems (e.g. Latin and Cyrillic), a look-alike \
+         trick"),
+            Self::IpLiteral => f.write_str("the host is a raw IP address, not a domain name"),
+            Self::LongHost { length, labels } => write!(f, "the host is very long ({length} characters, {labels} labels): check its end, which is \
+         the real domain"),
+            Self::DeceptiveHost { looks_like, domain } => write!(f, "the host starts with `{looks_like}` but the domain is `{domain}`"),
+            Self::CredentialParameter { name } => write!(f, "the URL carries a parameter named `{name}`, which looks like a credential"),
+        }
+    }
+}
+
+impl std::error::Error for UrlWarning {}
 
 /// The message of [`UrlWarning::Punycode`]: it depends on whether the label
 /// decodes.

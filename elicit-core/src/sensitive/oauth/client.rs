@@ -27,32 +27,50 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Why a request to the provider failed. Never holds a body, a header or a
 /// query: nothing secret.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "redis", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum HttpError {
     /// Not `https`, nor `http` to a loopback host.
-    #[error("the endpoint must be https (http only on a loopback host)")]
     Insecure,
     /// The connection, TLS or HTTP exchange failed.
-    #[error("the endpoint could not be reached: {0}")]
     Connect(String),
     /// The endpoint answered with a redirect, which is not followed.
-    #[error("the endpoint answered a redirect (HTTP {0}), which is not followed")]
     Redirect(u16),
     /// The endpoint answered with a server error.
-    #[error("the endpoint answered HTTP {0}")]
     Status(u16),
     /// The reply is larger than the cap.
-    #[error("the endpoint's reply is larger than {BODY_LIMIT} bytes")]
     TooLarge,
     /// No whole reply in time.
-    #[error("the endpoint did not answer within {} seconds", TIMEOUT.as_secs())]
     Timeout,
     /// The thread or runtime that runs the request could not start.
-    #[error("the request could not be run: {0}")]
     Runtime(String),
 }
+
+impl std::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Insecure => {
+                f.write_str("the endpoint must be https (http only on a loopback host)")
+            }
+            Self::Connect(e) => write!(f, "the endpoint could not be reached: {e}"),
+            Self::Redirect(e) => write!(
+                f,
+                "the endpoint answered a redirect (HTTP {e}), which is not followed"
+            ),
+            Self::Status(e) => write!(f, "the endpoint answered HTTP {e}"),
+            Self::TooLarge => write!(f, "the endpoint's reply is larger than {BODY_LIMIT} bytes"),
+            Self::Timeout => write!(
+                f,
+                "the endpoint did not answer within {} seconds",
+                TIMEOUT.as_secs()
+            ),
+            Self::Runtime(e) => write!(f, "the request could not be run: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for HttpError {}
 
 /// The client: each request runs on a thread of its own with a
 /// current-thread tokio runtime, so the caller's future is runtime-neutral

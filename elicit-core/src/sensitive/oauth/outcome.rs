@@ -52,29 +52,22 @@ pub(crate) const NO_VERIFIER: &str = "the flow has no verifier";
 
 /// Why an OAuth flow failed. The texts hold no code, token, verifier or
 /// response body.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OAuthFailure {
     /// The authorization response came back to a browser that did not
     /// start this flow (its binding cookie is missing or another flow's),
     /// or for another user: the flow is ended, nothing was exchanged.
-    #[error(
-        "the authorization response came back to another browser or user than the one that \
-         started the flow"
-    )]
     OtherBrowser,
     /// The authorization response's `iss` is missing or not the provider's
     /// issuer (RFC 9207: a mix-up attack, or a misconfigured provider).
-    #[error("the authorization response's `iss` is not the provider's issuer")]
     WrongIssuer,
     /// The authorization response has neither a `code` nor an `error`, or
     /// repeats a parameter.
-    #[error("the authorization response is malformed: {0}")]
     BadAuthorizationResponse(&'static str),
     /// The token endpoint refused the code: its `error` code and
     /// `error_description` (an error sent with HTTP 200, as GitHub does,
     /// counts too).
-    #[error("the token endpoint refused the code: {error}{}", description.as_ref().map(|d| format!(" ({d})")).unwrap_or_default())]
     TokenRefused {
         /// The endpoint's `error` code.
         error: String,
@@ -83,13 +76,50 @@ pub enum OAuthFailure {
     },
     /// The token endpoint's reply is not a token response (not JSON, or
     /// JSON of another shape): where it went wrong, never what it held.
-    #[error("the token endpoint's reply is not a token response: {0}")]
     BadTokenResponse(String),
     /// The token endpoint could not be reached, or answered a redirect, a
     /// server error, too much or too late.
-    #[error("the token request failed: {0}")]
-    TokenRequest(#[source] HttpError),
+    TokenRequest(HttpError),
     /// The provider's endpoints could not be used (a bad URL).
-    #[error("the provider is misconfigured: {0}")]
     Provider(String),
+}
+
+impl std::fmt::Display for OAuthFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OtherBrowser => f.write_str(
+                "the authorization response came back to another browser or user than the one that \
+         started the flow",
+            ),
+            Self::WrongIssuer => {
+                f.write_str("the authorization response's `iss` is not the provider's issuer")
+            }
+            Self::BadAuthorizationResponse(e) => {
+                write!(f, "the authorization response is malformed: {e}")
+            }
+            Self::TokenRefused { error, description } => write!(
+                f,
+                "the token endpoint refused the code: {error}{}",
+                description
+                    .as_ref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ),
+            Self::BadTokenResponse(e) => {
+                write!(f, "the token endpoint's reply is not a token response: {e}")
+            }
+            Self::TokenRequest(e) => write!(f, "the token request failed: {e}"),
+            Self::Provider(e) => write!(f, "the provider is misconfigured: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OAuthFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::TokenRequest(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }

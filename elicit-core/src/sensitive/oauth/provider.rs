@@ -20,27 +20,20 @@ pub(crate) type Client =
     BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
 /// Why a [`Provider`] could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ProviderError {
     /// An endpoint or issuer is not an absolute `https` URL (`http` only on
     /// a loopback host) without user info or a fragment.
-    #[error(
-        "`{0}` must be an absolute https URL (http only on a loopback host) with no user info or fragment"
-    )]
     BadUrl(String),
     /// The discovery document could not be fetched.
-    #[error("the discovery document could not be fetched: {0}")]
-    Fetch(#[source] HttpError),
+    Fetch(HttpError),
     /// The discovery request got a status other than 200.
-    #[error("the discovery document's request got HTTP {0}")]
     Status(u16),
     /// The discovery document is not an OpenID provider configuration.
-    #[error("the discovery document is not a provider configuration: {0}")]
     BadDocument(String),
     /// The discovery document names another issuer than the one asked
     /// (OpenID Connect Discovery, section 4.3).
-    #[error("the discovery document's issuer is `{found}`, not `{expected}`")]
     IssuerMismatch {
         /// The issuer asked for.
         expected: String,
@@ -48,8 +41,39 @@ pub enum ProviderError {
         found: String,
     },
     /// The provider does not support PKCE with `S256`.
-    #[error("the provider does not support PKCE with S256")]
     NoPkce,
+}
+
+impl std::fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadUrl(e) => write!(
+                f,
+                "`{e}` must be an absolute https URL (http only on a loopback host) with no user info or fragment"
+            ),
+            Self::Fetch(e) => write!(f, "the discovery document could not be fetched: {e}"),
+            Self::Status(e) => write!(f, "the discovery document's request got HTTP {e}"),
+            Self::BadDocument(e) => write!(
+                f,
+                "the discovery document is not a provider configuration: {e}"
+            ),
+            Self::IssuerMismatch { expected, found } => write!(
+                f,
+                "the discovery document's issuer is `{found}`, not `{expected}`"
+            ),
+            Self::NoPkce => f.write_str("the provider does not support PKCE with S256"),
+        }
+    }
+}
+
+impl std::error::Error for ProviderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Fetch(e) => Some(e),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
 }
 
 /// An OAuth 2.0 provider: its authorization and token endpoints, the
