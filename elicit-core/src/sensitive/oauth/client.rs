@@ -5,7 +5,7 @@
 //! error into the 400 it should have been (GitHub's token endpoint).
 
 use std::future::Future;
-use std::pin::Pin;
+
 use std::thread;
 use std::time::Duration;
 
@@ -99,16 +99,6 @@ impl HttpClient {
                 .await
                 .unwrap_or_else(|_| Err(HttpError::Runtime("the request's thread ended".into())))
         }
-    }
-}
-
-impl<'c> oauth2::AsyncHttpClient<'c> for HttpClient {
-    type Error = HttpError;
-    type Future =
-        Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, HttpError>> + Send + 'c>>;
-
-    fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
-        Box::pin(Self::send(request))
     }
 }
 

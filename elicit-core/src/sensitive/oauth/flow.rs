@@ -5,8 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
-
+use super::exchange;
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
 use super::table::{CALLBACK, Flow, FlowState, WaitingOAuth, flows};
@@ -71,21 +70,19 @@ impl Pages {
         let origin = self.ensure_origin()?;
         let base = &shared.config.base_path;
         let redirect_uri = format!("{}{base}{CALLBACK}", origin.as_str());
-        let client = provider
-            .client(&redirect_uri)
-            .map_err(OpenError::Provider)?;
         let id = PageId::random().map_err(OpenError::Random)?;
         let state = Token::random().map_err(OpenError::Random)?;
-        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (authorize_url, _) = client
-            .authorize_url(|| CsrfToken::new(FlowState::write(id, state)))
-            .add_scopes(provider.requested_scopes().iter().cloned().map(Scope::new))
-            .set_pkce_challenge(challenge)
-            .url();
+        let verifier = exchange::new_verifier().map_err(OpenError::Random)?;
+        let authorize_url = exchange::authorize_url(
+            provider,
+            &redirect_uri,
+            &FlowState::write(id, state),
+            &exchange::challenge(&verifier),
+        );
         let expiry = shared.config.expiry;
         let flow = Flow {
             provider: provider.clone(),
-            authorize_url: authorize_url.into(),
+            authorize_url,
             redirect_uri,
             state,
             verifier,

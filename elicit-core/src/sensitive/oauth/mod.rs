@@ -55,6 +55,7 @@
 //! | secrets in logs | [`OAuthToken`]'s `Debug` is redacted; no error holds the code, the verifier or a token |
 
 mod client;
+mod exchange;
 mod flow;
 mod outcome;
 mod provider;

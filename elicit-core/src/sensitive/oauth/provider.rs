@@ -1,23 +1,14 @@
 //! [`Provider`]: where the user authorizes, and where the code is
 //! exchanged.
 
-use oauth2::basic::BasicClient;
-use oauth2::{
-    AuthType, AuthUrl, ClientId, ClientSecret, EndpointNotSet, EndpointSet, RedirectUrl, TokenUrl,
-};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 
 use super::client::{HttpClient, HttpError};
-use crate::sensitive::origin::is_loopback;
 
 /// GitHub's authorization endpoint.
 const GITHUB_AUTHORIZE: &str = "https://github.com/login/oauth/authorize";
 /// GitHub's token endpoint.
 const GITHUB_TOKEN: &str = "https://github.com/login/oauth/access_token";
-
-/// The `oauth2` client a flow uses: authorization and token endpoints set.
-pub(crate) type Client =
-    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
 /// Why a [`Provider`] could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,37 +261,15 @@ impl Provider {
     pub fn expected_issuer(&self) -> Option<&str> {
         self.issuer.as_deref()
     }
-
-    /// The `oauth2` client for a flow whose callback is `redirect_uri`.
-    pub(crate) fn client(&self, redirect_uri: &str) -> Result<Client, String> {
-        let bad = |e: oauth2::url::ParseError| e.to_string();
-        let mut client = BasicClient::new(ClientId::new(self.client_id.clone()))
-            .set_auth_uri(AuthUrl::new(self.authorization_url.clone()).map_err(bad)?)
-            .set_token_uri(TokenUrl::new(self.token_url.clone()).map_err(bad)?)
-            .set_redirect_uri(RedirectUrl::new(redirect_uri.to_owned()).map_err(bad)?);
-        if let Some(secret) = &self.client_secret {
-            client = client.set_client_secret(ClientSecret::new(secret.expose_secret().to_owned()));
-        }
-        if self.secret_in_body {
-            client = client.set_auth_type(AuthType::RequestBody);
-        }
-        Ok(client)
-    }
 }
 
 /// `url` if it is an absolute `https` URL (`http` on a loopback host)
 /// without user info or a fragment.
 fn checked(url: &str) -> Result<String, ProviderError> {
-    let bad = || ProviderError::BadUrl(url.to_owned());
-    let parsed = oauth2::url::Url::parse(url).map_err(|_| bad())?;
-    let host = parsed.host_str().ok_or_else(bad)?;
-    let secure = match parsed.scheme() {
-        "https" => true,
-        "http" => is_loopback(host),
-        _ => false,
-    };
-    if !secure || parsed.fragment().is_some() || !parsed.username().is_empty() {
-        return Err(bad());
+    // The agent's own URL check (`https`, or `http` on a loopback host; no
+    // user info; a host a browser reads as written), and no fragment.
+    if url.contains('#') || crate::protocol::url::check_url(url).is_err() {
+        return Err(ProviderError::BadUrl(url.to_owned()));
     }
     Ok(url.to_owned())
 }

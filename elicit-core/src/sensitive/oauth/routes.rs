@@ -8,12 +8,10 @@ use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{Method, StatusCode};
 use http_body_util::Full;
-use oauth2::{AuthorizationCode, RequestTokenError};
 
 use super::client::HttpClient;
 use super::outcome::{NEITHER, NO_VERIFIER, OAuthFailure, OAuthOutcome, REPEATED};
 use super::table::{CALLBACK, Flow, FlowState, FlowTable, Found, Phase};
-use super::token::OAuthToken;
 use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
 use crate::sensitive::page::Notice;
@@ -23,7 +21,7 @@ use crate::sensitive::token::{PageId, Token};
 
 /// The most characters of a provider's `error` or `error_description`
 /// kept.
-const TEXT_LIMIT: usize = 256;
+pub(crate) const TEXT_LIMIT: usize = 256;
 
 /// The response to an OAuth route, or `None` if the request is for
 /// another page.
@@ -135,8 +133,8 @@ struct Params {
 impl Params {
     fn read(query: &str) -> Self {
         let mut params = Self::default();
-        for (name, value) in oauth2::url::form_urlencoded::parse(query.as_bytes()) {
-            let slot = match &*name {
+        for (name, value) in super::exchange::form_pairs(query) {
+            let slot = match name.as_str() {
                 "state" => &mut params.state,
                 "code" => &mut params.code,
                 "error" => &mut params.error,
@@ -147,7 +145,7 @@ impl Params {
             if slot.is_some() {
                 params.repeated = true;
             }
-            *slot = Some(value.into_owned());
+            *slot = Some(value);
         }
         params
     }
@@ -172,7 +170,7 @@ struct Taken {
     bound: bool,
     provider: super::provider::Provider,
     redirect_uri: String,
-    verifier: Option<oauth2::PkceCodeVerifier>,
+    verifier: Option<secrecy::SecretString>,
 }
 
 /// The callback: finds the flow by `state` (used once), checks that the
@@ -301,45 +299,22 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
             OAuthFailure::BadAuthorizationResponse(NO_VERIFIER),
         );
     };
-    let client = match taken.provider.client(&taken.redirect_uri) {
-        Ok(client) => client,
+    let request = match super::exchange::token_request(
+        &taken.provider,
+        &taken.redirect_uri,
+        &code,
+        &verifier,
+    ) {
+        Ok(request) => request,
         Err(reason) => return failed(StatusCode::BAD_GATEWAY, OAuthFailure::Provider(reason)),
     };
-    let result = client
-        .exchange_code(AuthorizationCode::new(code))
-        .set_pkce_verifier(verifier)
-        .request_async(&HttpClient)
-        .await;
+    let result = match HttpClient::send(request).await {
+        Ok(response) => super::exchange::read_token_response(&response),
+        Err(error) => Err(OAuthFailure::TokenRequest(error)),
+    };
     match result {
-        Ok(response) => (
-            StatusCode::OK,
-            OAuthOutcome::Authorized(OAuthToken::from_response(&response)),
-        ),
-        Err(error) => failed(StatusCode::BAD_GATEWAY, token_failure(error)),
-    }
-}
-
-/// Why the token request failed, without the reply's body.
-fn token_failure(
-    error: RequestTokenError<
-        super::client::HttpError,
-        oauth2::StandardErrorResponse<oauth2::basic::BasicErrorResponseType>,
-    >,
-) -> OAuthFailure {
-    match error {
-        RequestTokenError::ServerResponse(response) => OAuthFailure::TokenRefused {
-            error: capped(response.error().as_ref()),
-            description: response.error_description().map(|d| capped(d)),
-        },
-        RequestTokenError::Request(error) => OAuthFailure::TokenRequest(error),
-        RequestTokenError::Parse(error, _body) => {
-            let what = match error.inner().classify() {
-                serde_json::error::Category::Data => "a field is missing or of the wrong type",
-                _ => "not JSON",
-            };
-            OAuthFailure::BadTokenResponse(format!("{what} (at `{}`)", error.path()))
-        }
-        RequestTokenError::Other(text) => OAuthFailure::BadTokenResponse(capped(&text)),
+        Ok(token) => (StatusCode::OK, OAuthOutcome::Authorized(token)),
+        Err(failure) => failed(StatusCode::BAD_GATEWAY, failure),
     }
 }
 
@@ -363,10 +338,7 @@ fn cookie_name(id: PageId) -> String {
     format!("elicit_oauth_{id}")
 }
 
-/// At most [`TEXT_LIMIT`] characters of a provider's text.
-fn capped(text: &str) -> String {
-    text.chars().take(TEXT_LIMIT).collect()
-}
+use super::exchange::capped;
 
 fn not_allowed() -> PageResponse {
     let mut response = refusal(

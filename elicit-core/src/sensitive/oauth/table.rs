@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use futures::channel::oneshot;
-use oauth2::PkceCodeVerifier;
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
@@ -36,7 +35,7 @@ pub(crate) struct Flow {
     pub(crate) state: Token,
     /// The PKCE verifier: never leaves the server but to the token
     /// endpoint.
-    pub(crate) verifier: PkceCodeVerifier,
+    pub(crate) verifier: secrecy::SecretString,
     /// The verified user the flow was opened for (hosted pages).
     pub(crate) user: Option<String>,
     pub(crate) expires_at: SystemTime,
@@ -50,7 +49,7 @@ impl Flow {
             authorize_url: self.authorize_url.clone(),
             redirect_uri: self.redirect_uri.clone(),
             state: self.state,
-            verifier: PkceCodeVerifier::new(self.verifier.secret().clone()),
+            verifier: self.verifier.clone(),
             user: self.user.clone(),
             expires_at: self.expires_at,
         }

@@ -3,7 +3,6 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use oauth2::TokenResponse;
 use secrecy::SecretString;
 
 /// The token an authorized flow returns: the access token and what the
@@ -21,20 +20,22 @@ pub struct OAuthToken {
 impl OAuthToken {
     /// The token from the token endpoint's response, received now (its
     /// [`expires_at`](Self::expires_at) counts from here).
-    pub(crate) fn from_response(response: &oauth2::basic::BasicTokenResponse) -> Self {
+    pub(crate) fn received(
+        access_token: SecretString,
+        token_type: String,
+        refresh_token: Option<SecretString>,
+        expires_in: Option<u64>,
+        scopes: Option<Vec<String>>,
+    ) -> Self {
         let received = SystemTime::now();
-        let expires_in = response.expires_in();
+        let expires_in = expires_in.map(Duration::from_secs);
         Self {
-            access_token: SecretString::from(response.access_token().secret().as_str()),
-            token_type: response.token_type().as_ref().to_owned(),
-            refresh_token: response
-                .refresh_token()
-                .map(|t| SecretString::from(t.secret().as_str())),
+            access_token,
+            token_type,
+            refresh_token,
             expires_in,
             expires_at: expires_in.and_then(|d| received.checked_add(d)),
-            scopes: response
-                .scopes()
-                .map(|scopes| scopes.iter().map(|s| s.as_str().to_owned()).collect()),
+            scopes,
         }
     }
 

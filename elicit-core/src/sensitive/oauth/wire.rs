@@ -5,7 +5,6 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use oauth2::PkceCodeVerifier;
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
@@ -55,7 +54,7 @@ pub(crate) fn flow_bytes(flow: &Flow) -> Zeroizing<Vec<u8>> {
         authorize_url: flow.authorize_url.clone(),
         redirect_uri: flow.redirect_uri.clone(),
         state: flow.state,
-        verifier: flow.verifier.secret(),
+        verifier: flow.verifier.expose_secret(),
         user: flow.user.clone(),
         expires_at: millis(flow.expires_at),
     };
@@ -81,7 +80,7 @@ pub(crate) fn flow_of(bytes: &[u8]) -> Option<Flow> {
         authorize_url: wire.authorize_url,
         redirect_uri: wire.redirect_uri,
         state: wire.state,
-        verifier: PkceCodeVerifier::new(wire.verifier),
+        verifier: SecretString::from(wire.verifier),
         user: wire.user,
         expires_at: at(wire.expires_at),
     })
