@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
 
-use futures::channel::oneshot;
+use futures_channel::oneshot;
 use zeroize::Zeroizing;
 
 use crate::sensitive::{PageId, StoreError};

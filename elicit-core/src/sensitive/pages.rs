@@ -362,7 +362,6 @@ impl Pages {
     /// [`PageError::Cancelled`]. A page another replica opened is read from
     /// a store the replicas share ([`Store::take_end`]).
     pub fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
-        use futures::FutureExt;
         let mut detached = lock(&self.shared.detached);
         let end = match detached.get_mut(&id).map(|(page, _)| page) {
             None => {
@@ -374,7 +373,14 @@ impl Pages {
             Some(Detached::Waiting(_)) if self.shared.ends_in_store => {
                 Some(self.shared.store.take_end(&id).ok().flatten()?)
             }
-            Some(Detached::Waiting(waiting)) => waiting.now_or_never()?,
+            Some(Detached::Waiting(waiting)) => {
+                // Polled once, never waited for.
+                let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+                match std::pin::Pin::new(waiting).poll(&mut cx) {
+                    std::task::Poll::Ready(end) => end,
+                    std::task::Poll::Pending => return None,
+                }
+            }
             Some(Detached::Ended(end)) => end.take(),
         };
         detached.remove(&id);

@@ -5,7 +5,9 @@
 use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener as StdListener};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::thread::{self, JoinHandle, ThreadId};
 use std::time::Duration;
 
@@ -114,9 +116,9 @@ async fn serve<H, F>(
     loop {
         let accepted = {
             let accept = std::pin::pin!(listener.accept());
-            match futures::future::select(&mut stopped, accept).await {
-                futures::future::Either::Left(_) => None,
-                futures::future::Either::Right((accepted, _)) => Some(accepted),
+            match first(&mut stopped, accept).await {
+                First::Left(_) => None,
+                First::Right(accepted) => Some(accepted),
             }
         };
         let Some(accepted) = accepted else {
@@ -161,9 +163,7 @@ async fn serve<H, F>(
                     // The guard `wait_for` returns is dropped at once.
                     let _ = closed.wait_for(|closing| *closing).await;
                 });
-                if let futures::future::Either::Right(_) =
-                    futures::future::select(connection.as_mut(), stop).await
-                {
+                if let First::Right(()) = first(connection.as_mut(), stop).await {
                     // The server stops: finish the request in flight, then close.
                     connection.as_mut().graceful_shutdown();
                     let _ = connection.await;
@@ -173,4 +173,30 @@ async fn serve<H, F>(
             drop(slot);
         });
     }
+}
+
+/// Which of two futures finished first.
+enum First<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Waits for the first of two futures (`a` is polled first); the other is
+/// left as it is. What `futures::future::select` does, without the
+/// `futures-util` crate (BENCHMARKS.md, "Build cost").
+async fn first<A, B>(mut a: A, mut b: B) -> First<A::Output, B::Output>
+where
+    A: Future + Unpin,
+    B: Future + Unpin,
+{
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(out) = Pin::new(&mut a).poll(cx) {
+            return Poll::Ready(First::Left(out));
+        }
+        if let Poll::Ready(out) = Pin::new(&mut b).poll(cx) {
+            return Poll::Ready(First::Right(out));
+        }
+        Poll::Pending
+    })
+    .await
 }

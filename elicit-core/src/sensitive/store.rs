@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 use std::time::SystemTime;
 
-use futures::channel::oneshot;
+use futures_channel::oneshot;
 use serde::{Deserialize, Serialize};
 
 use super::form::Submission;

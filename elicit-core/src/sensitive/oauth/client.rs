@@ -10,7 +10,7 @@ use std::thread;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures::channel::oneshot;
+use futures_channel::oneshot;
 use http::{Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::Client;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
-use futures::channel::oneshot;
+use futures_channel::oneshot;
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
