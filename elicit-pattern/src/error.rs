@@ -51,21 +51,6 @@ impl PatternError {
         Self::new(PatternErrorKind::Syntax(message.into()), Some(at))
     }
 
-    /// The engine refused a translated program: only its limits can
-    /// (`regex-lite`'s error is opaque; its text says which limit).
-    pub(crate) fn engine(e: regex_lite::Error) -> Self {
-        let text = e.to_string();
-        let reason = if text.contains("size limit") {
-            format!(
-                "the compiled pattern exceeds the size limit of {} bytes",
-                crate::PATTERN_SIZE_LIMIT
-            )
-        } else {
-            text
-        };
-        Self::new(PatternErrorKind::TooBig(reason), None)
-    }
-
     /// What is wrong.
     pub fn kind(&self) -> &PatternErrorKind {
         &self.kind

@@ -41,6 +41,7 @@
 
 #![deny(missing_docs)]
 
+mod engine;
 mod error;
 mod property;
 mod set;
@@ -51,7 +52,9 @@ pub use error::{PatternError, PatternErrorKind};
 /// A compiled pattern: [`compile`]'s result.
 #[derive(Debug, Clone)]
 pub struct Regex {
-    program: regex_lite::Regex,
+    /// The translated program's text.
+    program: String,
+    nfa: std::sync::Arc<engine::Nfa>,
     /// Whether the pattern matches the empty string between the two
     /// halves of a surrogate pair (see [`Regex::is_match`]), read from the
     /// pattern itself.
@@ -70,14 +73,14 @@ impl Regex {
     /// Patterns that can match the empty string there give `true` on any
     /// input with such a character, as they do in those clients.
     pub fn is_match(&self, input: &str) -> bool {
-        self.program.is_match(input)
+        self.nfa.is_match(input)
             || (self.empty_inside_pair && input.chars().any(|c| c > '\u{FFFF}'))
     }
 
     /// The program (see [`translate`]), which gives ECMA-262's own verdict:
     /// without the match inside a surrogate pair.
     pub fn program(&self) -> &str {
-        self.program.as_str()
+        &self.program
     }
 }
 
@@ -101,13 +104,17 @@ pub const PATTERN_NEST_LIMIT: u32 = 64;
 pub fn compile(source: &str) -> Result<Regex, PatternError> {
     check_len(source)?;
     let translated = translate::translate(source)?;
-    let program = regex_lite::RegexBuilder::new(&translated.program)
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .nest_limit(PATTERN_NEST_LIMIT)
-        .build()
-        .map_err(PatternError::engine)?;
+    let nfa = engine::Nfa::new(translated.node).map_err(|engine::TooBig| {
+        PatternError::new(
+            PatternErrorKind::TooBig(format!(
+                "the compiled pattern exceeds the size limit of {PATTERN_SIZE_LIMIT} bytes"
+            )),
+            None,
+        )
+    })?;
     Ok(Regex {
-        program,
+        program: translated.program,
+        nfa: std::sync::Arc::new(nfa),
         empty_inside_pair: translated.empty_inside_pair,
     })
 }

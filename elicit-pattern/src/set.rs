@@ -50,6 +50,12 @@ impl CharSet {
         }
     }
 
+    /// Whether `c` is in the set.
+    pub(crate) fn contains(&self, c: u32) -> bool {
+        let i = self.0.partition_point(|&(_, hi)| hi < c);
+        self.0.get(i).is_some_and(|&(lo, _)| lo <= c)
+    }
+
     /// The characters not in this set.
     pub(crate) fn negated(&self) -> CharSet {
         let mut out = CharSet::default();

@@ -27,6 +27,7 @@
 use std::fmt::Write as _;
 
 use crate::PatternError;
+use crate::engine::{Assertion, Node};
 use crate::error::PatternErrorKind;
 use crate::property::{self, Property};
 use crate::set::{CharSet, NONE, push_char};
@@ -40,6 +41,8 @@ pub(crate) struct Translated {
     /// the input near, where nothing can be consumed (so `\B` holds, and
     /// `\b`, `^` and `$` do not).
     pub(crate) empty_inside_pair: bool,
+    /// The pattern read, for the engine.
+    pub(crate) node: Node,
 }
 
 pub(crate) fn translate(source: &str) -> Result<Translated, PatternError> {
@@ -52,8 +55,9 @@ pub(crate) fn translate(source: &str) -> Result<Translated, PatternError> {
         groups,
         names,
         seen_names: Vec::new(),
+        depth: 0,
     };
-    let empty_inside_pair = p.disjunction()?;
+    let (empty_inside_pair, node) = p.disjunction()?;
     if p.pos < p.chars.len() {
         // Only a `)` stops a top-level disjunction early.
         return Err(PatternError::syntax(
@@ -64,6 +68,7 @@ pub(crate) fn translate(source: &str) -> Result<Translated, PatternError> {
     Ok(Translated {
         program: p.out,
         empty_inside_pair,
+        node,
     })
 }
 
@@ -108,6 +113,8 @@ struct Parser {
     names: Vec<String>,
     /// The group names read so far, decoded: a name is given once.
     seen_names: Vec<String>,
+    /// How many groups are open.
+    depth: u32,
 }
 
 /// One character a pattern stands for: a Unicode scalar value, or a lone
@@ -155,6 +162,8 @@ const SPACE: &[(u32, u32)] = &[
 ];
 /// Any character but ECMA-262's LineTerminators (`.` without the `s` flag).
 const DOT: &str = r"[^\x{A}\x{D}\x{2028}\x{2029}]";
+/// `DOT`'s members.
+const DOT_MEMBERS: &[(u32, u32)] = &[(0, 0x9), (0xB, 0xC), (0xE, 0x2027), (0x202A, 0x10FFFF)];
 
 impl Parser {
     fn peek(&self) -> Option<char> {
@@ -177,46 +186,61 @@ impl Parser {
     /// Alternatives up to the end or a `)`, which is left unread. Each of
     /// these readers returns whether what it read can match the empty
     /// string inside a surrogate pair ([`Translated::empty_inside_pair`]).
-    fn disjunction(&mut self) -> Result<bool, PatternError> {
+    fn disjunction(&mut self) -> Result<(bool, Node), PatternError> {
         let mut empty = false;
+        let mut alternatives = Vec::new();
         loop {
-            empty |= self.alternative()?;
+            let (e, node) = self.alternative()?;
+            empty |= e;
+            alternatives.push(node);
             if self.eat('|') {
                 self.out.push('|');
             } else {
-                return Ok(empty);
+                let node = if alternatives.len() == 1 {
+                    alternatives.pop().unwrap_or(Node::Empty)
+                } else {
+                    Node::Alt(alternatives)
+                };
+                return Ok((empty, node));
             }
         }
     }
 
-    fn alternative(&mut self) -> Result<bool, PatternError> {
+    fn alternative(&mut self) -> Result<(bool, Node), PatternError> {
         let mut empty = true;
+        let mut terms = Vec::new();
         while let Some(c) = self.peek() {
             if c == '|' || c == ')' {
                 break;
             }
-            empty &= self.term()?;
+            let (e, node) = self.term()?;
+            empty &= e;
+            terms.push(node);
         }
-        Ok(empty)
+        Ok((empty, Node::Concat(terms)))
     }
 
-    fn term(&mut self) -> Result<bool, PatternError> {
+    fn term(&mut self) -> Result<(bool, Node), PatternError> {
         let start = self.pos;
         let Some(c) = self.peek() else {
-            return Ok(true);
+            return Ok((true, Node::Empty));
         };
         // A character or class consumes one: never empty.
         let mut empty = false;
-        match c {
+        let node = match c {
             '^' => {
                 self.pos += 1;
                 self.out.push('^');
-                return self.no_quantifier("`^`").map(|()| false);
+                return self
+                    .no_quantifier("`^`")
+                    .map(|()| (false, Node::Assert(Assertion::Start)));
             }
             '$' => {
                 self.pos += 1;
                 self.out.push('$');
-                return self.no_quantifier("`$`").map(|()| false);
+                return self
+                    .no_quantifier("`$`")
+                    .map(|()| (false, Node::Assert(Assertion::End)));
             }
             '\\' if matches!(self.peek_at(1), Some('b' | 'B')) => {
                 let b = self.chars[self.pos + 1];
@@ -224,22 +248,32 @@ impl Parser {
                 // ASCII word boundaries, as ECMA's: its word characters
                 // are [0-9A-Za-z_], and so are `regex-lite`'s.
                 write!(self.out, r"\{b}").unwrap_or(());
+                let assertion = if b == 'b' {
+                    Assertion::Word
+                } else {
+                    Assertion::NotWord
+                };
                 return self
                     .no_quantifier(if b == 'b' { "`\\b`" } else { "`\\B`" })
-                    .map(|()| b == 'B');
+                    .map(|()| (b == 'B', Node::Assert(assertion)));
             }
-            '(' => empty = self.group()?,
+            '(' => {
+                let (e, node) = self.group()?;
+                empty = e;
+                node
+            }
             '[' => {
                 self.pos += 1;
-                self.class()?;
+                Node::Set(self.class()?)
             }
             '.' => {
                 self.pos += 1;
                 self.out.push_str(DOT);
+                Node::Set(CharSet::of(DOT_MEMBERS))
             }
             '\\' => {
                 self.pos += 1;
-                self.atom_escape(start)?;
+                self.atom_escape(start)?
             }
             '*' | '+' | '?' => return Err(nothing_to_repeat(start, c)),
             '{' => {
@@ -264,9 +298,10 @@ impl Parser {
             _ => {
                 self.pos += 1;
                 push_char(&mut self.out, c);
+                Node::Set(CharSet::of(&[(c as u32, c as u32)]))
             }
-        }
-        self.quantifier(empty)
+        };
+        self.quantifier(empty, node)
     }
 
     /// An assertion takes no quantifier in `u` mode.
@@ -335,13 +370,23 @@ impl Parser {
 
     /// An optional quantifier after an atom, with its lazy `?`; `empty`
     /// is the atom's [`Translated::empty_inside_pair`].
-    fn quantifier(&mut self, empty: bool) -> Result<bool, PatternError> {
+    fn quantifier(&mut self, empty: bool, node: Node) -> Result<(bool, Node), PatternError> {
         let start = self.pos;
-        let empty = match self.peek() {
+        let repeat = |node: Node, min: u32, max: Option<u32>| Node::Repeat {
+            node: Box::new(node),
+            min,
+            max,
+        };
+        let (empty, node) = match self.peek() {
             Some(q @ ('*' | '+' | '?')) => {
                 self.pos += 1;
                 self.out.push(q);
-                empty || q != '+'
+                let node = match q {
+                    '*' => repeat(node, 0, None),
+                    '+' => repeat(node, 1, None),
+                    _ => repeat(node, 0, Some(1)),
+                };
+                (empty || q != '+', node)
             }
             Some('{') => {
                 let Some((min, max, len)) = self.quantifier_braces() else {
@@ -378,19 +423,33 @@ impl Parser {
                     None => write!(self.out, "{{{min},}}"),
                 }
                 .unwrap_or(());
-                empty || min == 0
+                // Both fit in a u32 (checked above).
+                let min32 = u32::try_from(min).unwrap_or(u32::MAX);
+                let max32 = max.map(|m| u32::try_from(m).unwrap_or(u32::MAX));
+                (empty || min == 0, repeat(node, min32, max32))
             }
-            _ => return Ok(empty),
+            _ => return Ok((empty, node)),
         };
+        // Lazy or greedy: the same for whether there is a match.
         if self.eat('?') {
             self.out.push('?');
         }
-        Ok(empty)
+        Ok((empty, node))
     }
 
-    fn group(&mut self) -> Result<bool, PatternError> {
+    fn group(&mut self) -> Result<(bool, Node), PatternError> {
         let start = self.pos;
         self.pos += 1;
+        self.depth += 1;
+        if self.depth > crate::PATTERN_NEST_LIMIT {
+            return Err(PatternError::new(
+                PatternErrorKind::TooBig(format!(
+                    "the groups nest deeper than the limit of {}",
+                    crate::PATTERN_NEST_LIMIT
+                )),
+                Some(start),
+            ));
+        }
         if self.eat('?') {
             match self.peek() {
                 Some(':') => self.pos += 1,
@@ -429,7 +488,7 @@ impl Parser {
             }
         }
         self.out.push_str("(?:");
-        let empty = self.disjunction()?;
+        let (empty, node) = self.disjunction()?;
         if !self.eat(')') {
             return Err(PatternError::syntax(
                 start,
@@ -437,7 +496,8 @@ impl Parser {
             ));
         }
         self.out.push(')');
-        Ok(empty)
+        self.depth -= 1;
+        Ok((empty, node))
     }
 
     /// A group name after `(?<`, through its `>`: an identifier, which may
@@ -489,7 +549,7 @@ impl Parser {
     }
 
     /// After a `\` outside a class.
-    fn atom_escape(&mut self, start: usize) -> Result<(), PatternError> {
+    fn atom_escape(&mut self, start: usize) -> Result<Node, PatternError> {
         let Some(c) = self.peek() else {
             return Err(trailing_backslash(start));
         };
@@ -553,11 +613,20 @@ impl Parser {
             }
             _ => {}
         }
-        match self.class_escape(start, false)? {
-            ClassAtom::Char(cp) => push_code_point(&mut self.out, cp),
-            ClassAtom::Set(set) => set.write(&mut self.out),
-        }
-        Ok(())
+        Ok(Node::Set(match self.class_escape(start, false)? {
+            ClassAtom::Char(cp) => {
+                push_code_point(&mut self.out, cp);
+                match cp {
+                    CodePoint::Char(c) => CharSet::of(&[(c as u32, c as u32)]),
+                    // No Rust string holds a lone surrogate.
+                    CodePoint::Surrogate(_) => CharSet::default(),
+                }
+            }
+            ClassAtom::Set(set) => {
+                set.write(&mut self.out);
+                set
+            }
+        }))
     }
 
     /// After a `\` (read): a character or a set. `in_class` adds `\b`
@@ -759,7 +828,7 @@ impl Parser {
     }
 
     /// After `[` (read), through its `]`.
-    fn class(&mut self) -> Result<(), PatternError> {
+    fn class(&mut self) -> Result<CharSet, PatternError> {
         let start = self.pos - 1;
         let negated = self.eat('^');
         let mut members = CharSet::default();
@@ -805,12 +874,9 @@ impl Parser {
             }
         }
         // Written from its members: `regex-lite` has no nested classes.
-        if negated {
-            members.negated().write(&mut self.out);
-        } else {
-            members.write(&mut self.out);
-        }
-        Ok(())
+        let members = if negated { members.negated() } else { members };
+        members.write(&mut self.out);
+        Ok(members)
     }
 
     fn class_atom(&mut self) -> Result<ClassAtom, PatternError> {
@@ -852,6 +918,7 @@ fn decode_name(written: &str) -> Option<String> {
         groups: 0,
         names: Vec::new(),
         seen_names: Vec::new(),
+        depth: 0,
     };
     p.identifier(0).ok()
 }

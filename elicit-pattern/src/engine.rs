@@ -1,0 +1,511 @@
+//! The engine: a pattern read by `translate` becomes a Thompson NFA, run
+//! as a set of states over the input (a PikeVM without captures: a pattern
+//! is only asked whether it matches). Time is linear in the input, times the
+//! number of states, which the size limit bounds; memory is two sets of
+//! states. Every state of the NFA is a step of the pattern as written, so
+//! it means what `translate`'s program means, and the tests hold both to
+//! JavaScript's verdicts (`tests/it/ecma_patterns.rs`).
+//!
+//! Written here rather than taken from a regex crate: `regex` is about 5
+//! CPU-s of a user's clean build and `regex-lite` about 300 ns per match of
+//! a short form answer, against tens of nanoseconds here (BENCHMARKS.md,
+//! "Build cost").
+
+use crate::set::CharSet;
+
+/// A zero-width assertion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Assertion {
+    /// `^`: the start of the input.
+    Start,
+    /// `$`: the end of the input.
+    End,
+    /// `\b`: an ASCII word character on one side only.
+    Word,
+    /// `\B`: on both sides or neither.
+    NotWord,
+}
+
+/// A pattern as `translate` read it.
+#[derive(Debug)]
+pub(crate) enum Node {
+    /// Matches the empty string.
+    Empty,
+    /// One character of the set.
+    Set(CharSet),
+    /// A zero-width assertion.
+    Assert(Assertion),
+    /// One after the other.
+    Concat(Vec<Node>),
+    /// Either.
+    Alt(Vec<Node>),
+    /// `min` to `max` (no bound: `None`) times.
+    Repeat {
+        node: Box<Node>,
+        min: u32,
+        max: Option<u32>,
+    },
+}
+
+/// One state of the NFA.
+#[derive(Debug, Clone, Copy)]
+enum State {
+    /// Consumes one character of class `class`, then goes to `next`.
+    Char { class: u32, next: u32 },
+    /// Goes to both.
+    Split(u32, u32),
+    /// Goes to `next` if the assertion holds here.
+    Assert(Assertion, u32),
+    /// The pattern matched.
+    Match,
+}
+
+/// A class of the NFA: its ranges, and its ASCII members as a bitmap.
+#[derive(Debug)]
+struct Class {
+    ascii: u128,
+    set: CharSet,
+}
+
+impl Class {
+    fn new(set: CharSet) -> Self {
+        let ascii = (0u8..128)
+            .filter(|b| set.contains(u32::from(*b)))
+            .fold(0u128, |bits, b| bits | 1 << b);
+        Self { ascii, set }
+    }
+
+    #[inline]
+    fn contains(&self, c: char) -> bool {
+        if c.is_ascii() {
+            self.ascii & (1 << c as u32) != 0
+        } else {
+            self.set.contains(c as u32)
+        }
+    }
+}
+
+/// Why a pattern has no NFA: it needs more states than the size limit
+/// allows.
+#[derive(Debug)]
+pub(crate) struct TooBig;
+
+/// A compiled pattern.
+#[derive(Debug)]
+pub(crate) struct Nfa {
+    states: Vec<State>,
+    classes: Vec<Class>,
+    start: u32,
+    /// For an NFA of at most 64 states without `\b` or `\B`: each state's
+    /// closure (the states it reaches without consuming), as bits, in the
+    /// four places assertions can tell apart (start of the input or not,
+    /// end or not: [`place`]).
+    closures: Option<Vec<[u64; 4]>>,
+}
+
+/// The index of a place in [`Nfa::closures`].
+fn place(start: bool, end: bool) -> usize {
+    usize::from(start) | usize::from(end) << 1
+}
+
+/// The most states an NFA may have: the size limit over a state's size.
+fn max_states() -> usize {
+    crate::PATTERN_SIZE_LIMIT / std::mem::size_of::<State>()
+}
+
+impl Nfa {
+    /// The NFA of `node`, or [`TooBig`].
+    pub(crate) fn new(node: Node) -> Result<Self, TooBig> {
+        let mut builder = Builder {
+            states: vec![State::Match],
+            classes: Vec::new(),
+            limit: max_states(),
+        };
+        let start = builder.compile(&node, 0, &mut Vec::new())?;
+        let mut nfa = Self {
+            states: builder.states,
+            classes: builder.classes,
+            start,
+            closures: None,
+        };
+        let word = nfa
+            .states
+            .iter()
+            .any(|s| matches!(s, State::Assert(Assertion::Word | Assertion::NotWord, _)));
+        if nfa.states.len() <= 64 && !word {
+            let closures = (0..nfa.states.len() as u32)
+                .map(|s| {
+                    [(true, false), (false, false), (true, true), (false, true)].map(
+                        |(start, end)| {
+                            // Only `^` and `$` are asked: the characters
+                            // around do not matter, only whether there are.
+                            let at = Position {
+                                start,
+                                prev: None,
+                                next: if end { None } else { Some('a') },
+                            };
+                            let mut set = 0;
+                            nfa.add_small(&mut set, s, &at);
+                            set
+                        },
+                    )
+                })
+                .collect::<Vec<_>>();
+            // The array above is in `place` order.
+            debug_assert_eq!(place(true, false), 1);
+            nfa.closures = Some(
+                closures
+                    .into_iter()
+                    .map(|[sf, mf, se, me]| [mf, sf, me, se])
+                    .collect(),
+            );
+        }
+        Ok(nfa)
+    }
+
+    /// Whether `input` contains a match (anywhere: the pattern is not
+    /// anchored unless it says `^` or `$`).
+    pub(crate) fn is_match(&self, input: &str) -> bool {
+        if let Some(closures) = &self.closures {
+            return self.is_match_closed(closures, input);
+        }
+        if self.states.len() <= 64 {
+            return self.is_match_small(input);
+        }
+        let n = self.states.len();
+        let mut current = Set::new(n);
+        let mut next = Set::new(n);
+        let mut stack = Vec::new();
+        let mut prev: Option<char> = None;
+        let mut chars = input.chars().peekable();
+        loop {
+            let here = chars.peek().copied();
+            let at = Position {
+                start: prev.is_none(),
+                prev,
+                next: here,
+            };
+            // A match may start at every position.
+            if self.add(&mut current, self.start, &at, &mut stack) {
+                return true;
+            }
+            let Some(c) = here else {
+                return false;
+            };
+            chars.next();
+            let after = Position {
+                start: false,
+                prev: Some(c),
+                next: chars.peek().copied(),
+            };
+            for i in 0..current.len {
+                let State::Char { class, next: to } = self.states[current.dense[i] as usize] else {
+                    continue;
+                };
+                if self.classes[class as usize].contains(c)
+                    && self.add(&mut next, to, &after, &mut stack)
+                {
+                    return true;
+                }
+            }
+            std::mem::swap(&mut current, &mut next);
+            next.clear();
+            prev = Some(c);
+        }
+    }
+
+    /// [`is_match`](Self::is_match) with the closures computed once: a step
+    /// is the union of the closures of the states its character leads to.
+    fn is_match_closed(&self, closures: &[[u64; 4]], input: &str) -> bool {
+        const MATCH: u64 = 1; // The match is state 0.
+        let anchored = matches!(
+            self.states[self.start as usize],
+            State::Assert(Assertion::Start, _)
+        );
+        let start = closures[self.start as usize];
+        let mut current = start[place(true, input.is_empty())];
+        if current & MATCH != 0 {
+            return true;
+        }
+        for (i, c) in input.char_indices() {
+            if current == 0 && anchored {
+                return false;
+            }
+            let here = place(false, i + c.len_utf8() == input.len());
+            let mut next = 0u64;
+            let mut states = current;
+            while states != 0 {
+                let s = states.trailing_zeros();
+                states &= states - 1;
+                if let State::Char { class, next: to } = self.states[s as usize]
+                    && self.classes[class as usize].contains(c)
+                {
+                    next |= closures[to as usize][here];
+                }
+            }
+            if !anchored {
+                next |= start[here];
+            }
+            if next & MATCH != 0 {
+                return true;
+            }
+            current = next;
+        }
+        false
+    }
+
+    /// [`is_match`](Self::is_match) for an NFA of at most 64 states (most
+    /// patterns of a form): the sets are bits of a `u64`, nothing is
+    /// allocated.
+    fn is_match_small(&self, input: &str) -> bool {
+        // Only a pattern that starts with `^` may give up once no state is
+        // left: any other may still start a match further on.
+        let anchored = matches!(
+            self.states[self.start as usize],
+            State::Assert(Assertion::Start, _)
+        );
+        let mut current = 0u64;
+        let mut prev: Option<char> = None;
+        let mut chars = input.chars().peekable();
+        loop {
+            let here = chars.peek().copied();
+            let at = Position {
+                start: prev.is_none(),
+                prev,
+                next: here,
+            };
+            if (prev.is_none() || !anchored) && self.add_small(&mut current, self.start, &at) {
+                return true;
+            }
+            let Some(c) = here else {
+                return false;
+            };
+            if current == 0 && anchored {
+                return false;
+            }
+            chars.next();
+            let after = Position {
+                start: false,
+                prev: Some(c),
+                next: chars.peek().copied(),
+            };
+            let mut next = 0u64;
+            let mut states = current;
+            while states != 0 {
+                let s = states.trailing_zeros();
+                states &= states - 1;
+                if let State::Char { class, next: to } = self.states[s as usize]
+                    && self.classes[class as usize].contains(c)
+                    && self.add_small(&mut next, to, &after)
+                {
+                    return true;
+                }
+            }
+            current = next;
+            prev = Some(c);
+        }
+    }
+
+    /// [`add`](Self::add) on a set of bits: the whole closure is added
+    /// (the precomputed closures need all of it), then whether it holds the
+    /// match.
+    fn add_small(&self, set: &mut u64, state: u32, at: &Position) -> bool {
+        let mut todo = 1u64 << state;
+        let mut matched = false;
+        while todo != 0 {
+            let s = todo.trailing_zeros();
+            todo &= todo - 1;
+            let bit = 1u64 << s;
+            if *set & bit != 0 {
+                continue;
+            }
+            *set |= bit;
+            match self.states[s as usize] {
+                State::Match => matched = true,
+                State::Char { .. } => {}
+                State::Split(a, b) => todo |= (1u64 << a) | (1u64 << b),
+                State::Assert(assertion, to) => {
+                    if at.holds(assertion) {
+                        todo |= 1u64 << to;
+                    }
+                }
+            }
+        }
+        matched
+    }
+
+    /// Adds `state` and every state it reaches without consuming a
+    /// character at `at`; `true` when that reaches the match.
+    fn add(&self, set: &mut Set, state: u32, at: &Position, stack: &mut Vec<u32>) -> bool {
+        stack.push(state);
+        while let Some(s) = stack.pop() {
+            if !set.insert(s) {
+                continue;
+            }
+            match self.states[s as usize] {
+                State::Match => {
+                    stack.clear();
+                    return true;
+                }
+                State::Char { .. } => {}
+                State::Split(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                State::Assert(assertion, to) => {
+                    if at.holds(assertion) {
+                        stack.push(to);
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Where in the input a state is added: what assertions see.
+struct Position {
+    start: bool,
+    prev: Option<char>,
+    next: Option<char>,
+}
+
+impl Position {
+    fn holds(&self, assertion: Assertion) -> bool {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        match assertion {
+            Assertion::Start => self.start,
+            Assertion::End => self.next.is_none(),
+            Assertion::Word => word(self.prev) != word(self.next),
+            Assertion::NotWord => word(self.prev) == word(self.next),
+        }
+    }
+}
+
+/// A set of states, in the order they were added (a sparse set: clearing
+/// is constant time).
+struct Set {
+    dense: Vec<u32>,
+    sparse: Vec<u32>,
+    len: usize,
+}
+
+impl Set {
+    fn new(n: usize) -> Self {
+        Self {
+            dense: vec![0; n],
+            sparse: vec![0; n],
+            len: 0,
+        }
+    }
+
+    /// Adds `s`; `false` if it was there.
+    fn insert(&mut self, s: u32) -> bool {
+        let i = self.sparse[s as usize] as usize;
+        if i < self.len && self.dense[i] == s {
+            return false;
+        }
+        self.dense[self.len] = s;
+        self.sparse[s as usize] = self.len as u32;
+        self.len += 1;
+        true
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+struct Builder {
+    states: Vec<State>,
+    classes: Vec<Class>,
+    limit: usize,
+}
+
+impl Builder {
+    fn push(&mut self, state: State) -> Result<u32, TooBig> {
+        if self.states.len() >= self.limit {
+            return Err(TooBig);
+        }
+        self.states.push(state);
+        // Below the limit, which is far below u32::MAX.
+        Ok((self.states.len() - 1) as u32)
+    }
+
+    /// The states of `node` followed by `next`; returns where they start.
+    /// `classes` maps the `Set` nodes met so far (by address) to their
+    /// class, so that a repeated node shares one class.
+    fn compile(
+        &mut self,
+        node: &Node,
+        next: u32,
+        classes: &mut Vec<(*const CharSet, u32)>,
+    ) -> Result<u32, TooBig> {
+        match node {
+            Node::Empty => Ok(next),
+            Node::Set(set) => {
+                let key: *const CharSet = set;
+                let class = match classes.iter().find(|(k, _)| *k == key) {
+                    Some((_, class)) => *class,
+                    None => {
+                        let class = self.classes.len() as u32;
+                        self.classes.push(Class::new(set.clone()));
+                        classes.push((key, class));
+                        class
+                    }
+                };
+                self.push(State::Char { class, next })
+            }
+            Node::Assert(assertion) => self.push(State::Assert(*assertion, next)),
+            Node::Concat(nodes) => {
+                let mut at = next;
+                for node in nodes.iter().rev() {
+                    at = self.compile(node, at, classes)?;
+                }
+                Ok(at)
+            }
+            Node::Alt(nodes) => {
+                let mut starts = Vec::with_capacity(nodes.len());
+                for node in nodes {
+                    starts.push(self.compile(node, next, classes)?);
+                }
+                let mut at = starts.pop().unwrap_or(next);
+                while let Some(start) = starts.pop() {
+                    at = self.push(State::Split(start, at))?;
+                }
+                Ok(at)
+            }
+            Node::Repeat { node, min, max } => {
+                let mut at = match max {
+                    // `node*` after the copies: a loop.
+                    None => {
+                        let looping = self.push(State::Split(0, next))?;
+                        let body = self.compile(node, looping, classes)?;
+                        self.states[looping as usize] = State::Split(body, next);
+                        looping
+                    }
+                    // Up to `max - min` optional copies, each of which may
+                    // end the repetition.
+                    Some(max) => {
+                        let mut at = next;
+                        for _ in *min..*max {
+                            let body = self.compile(node, at, classes)?;
+                            at = self.push(State::Split(body, next))?;
+                        }
+                        at
+                    }
+                };
+                for _ in 0..*min {
+                    let before = self.states.len();
+                    at = self.compile(node, at, classes)?;
+                    if self.states.len() == before {
+                        // A node without states matches only the empty
+                        // string: once is every time.
+                        break;
+                    }
+                }
+                Ok(at)
+            }
+        }
+    }
+}
