@@ -101,7 +101,25 @@ pub(crate) struct Nfa {
     /// four places assertions can tell apart (start of the input or not,
     /// end or not: [`place`]).
     closures: Option<Vec<[u64; 4]>>,
+    /// With `closures`, when its states are few: the DFA over ASCII.
+    dfa: Option<Dfa>,
 }
+
+/// A DFA over ASCII characters for an NFA with [`Nfa::closures`]: each of
+/// its states is a set of the NFA's (as bits), stepped through the middle
+/// of the input; a character beyond ASCII goes back to the closures.
+#[derive(Debug)]
+struct Dfa {
+    /// The sets, the first the one at the start of a non-empty input.
+    sets: Vec<u64>,
+    /// `next[state * 128 + byte]`: the state after that ASCII character.
+    next: Vec<u8>,
+    /// Whether a set matches if the input ends there.
+    accepts_at_end: Vec<bool>,
+}
+
+/// The most states a DFA may have before the NFA runs without one.
+const DFA_STATES: usize = 32;
 
 /// The index of a place in [`Nfa::closures`].
 fn place(start: bool, end: bool) -> usize {
@@ -127,6 +145,7 @@ impl Nfa {
             classes: builder.classes,
             start,
             closures: None,
+            dfa: None,
         };
         let word = nfa
             .states
@@ -159,8 +178,94 @@ impl Nfa {
                     .map(|[sf, mf, se, me]| [mf, sf, me, se])
                     .collect(),
             );
+            nfa.dfa = nfa.build_dfa();
         }
         Ok(nfa)
+    }
+
+    /// The DFA, unless it needs more than [`DFA_STATES`] states.
+    fn build_dfa(&self) -> Option<Dfa> {
+        const MATCH: u64 = 1;
+        let closures = self.closures.as_ref()?;
+        let anchored = self.anchored();
+        let start = closures[self.start as usize];
+        let middle = place(false, false);
+        let step = |set: u64, c: char| {
+            let mut next = self.step(closures, set, c, middle);
+            if !anchored {
+                next |= start[middle];
+            }
+            next
+        };
+        let mut dfa = Dfa {
+            sets: vec![start[place(true, false)]],
+            next: Vec::new(),
+            accepts_at_end: Vec::new(),
+        };
+        let mut i = 0;
+        while i < dfa.sets.len() {
+            let set = dfa.sets[i];
+            for byte in 0u8..128 {
+                let next = if set & MATCH != 0 {
+                    // A match was found: whatever follows.
+                    set
+                } else {
+                    step(set, char::from(byte))
+                };
+                let index = match dfa.sets.iter().position(|s| *s == next) {
+                    Some(index) => index,
+                    None if dfa.sets.len() < DFA_STATES => {
+                        dfa.sets.push(next);
+                        dfa.sets.len() - 1
+                    }
+                    None => return None,
+                };
+                dfa.next.push(index as u8);
+            }
+            i += 1;
+        }
+        let end = place(false, true);
+        dfa.accepts_at_end = dfa
+            .sets
+            .iter()
+            .map(|&set| {
+                let mut reach = if anchored { 0 } else { start[end] };
+                let mut states = set;
+                while states != 0 {
+                    let s = states.trailing_zeros();
+                    states &= states - 1;
+                    reach |= closures[s as usize][end];
+                }
+                reach & MATCH != 0
+            })
+            .collect();
+        Some(dfa)
+    }
+
+    /// Whether the pattern starts with `^`: then a match starts only at
+    /// the start of the input.
+    fn anchored(&self) -> bool {
+        matches!(
+            self.states[self.start as usize],
+            State::Assert(Assertion::Start, _)
+        )
+    }
+
+    /// The states the character `c` leads to from `set`, with their
+    /// closures at `here`.
+    fn step(&self, closures: &[[u64; 4]], set: u64, c: char, here: usize) -> u64 {
+        let mut next = 0u64;
+        let mut states = set;
+        while states != 0 {
+            let s = states.trailing_zeros();
+            states &= states - 1;
+            if let State::Char { class, next: to } = self.states[s as usize]
+                && self.classes[class as usize].contains(c)
+            {
+                next |= closures[to as usize][here];
+            }
+        }
+        next
     }
 
     /// Whether `input` contains a match (anywhere: the pattern is not
@@ -172,6 +277,11 @@ impl Nfa {
         if self.states.len() <= 64 {
             return self.is_match_small(input);
         }
+        self.is_match_sparse(input)
+    }
+
+    /// [`is_match`](Self::is_match) for any NFA: the sets are sparse sets.
+    fn is_match_sparse(&self, input: &str) -> bool {
         let n = self.states.len();
         let mut current = Set::new(n);
         let mut next = Set::new(n);
@@ -218,31 +328,54 @@ impl Nfa {
     /// is the union of the closures of the states its character leads to.
     fn is_match_closed(&self, closures: &[[u64; 4]], input: &str) -> bool {
         const MATCH: u64 = 1; // The match is state 0.
-        let anchored = matches!(
-            self.states[self.start as usize],
-            State::Assert(Assertion::Start, _)
-        );
         let start = closures[self.start as usize];
         let mut current = start[place(true, input.is_empty())];
         if current & MATCH != 0 {
             return true;
         }
-        for (i, c) in input.char_indices() {
+        let mut from = 0;
+        if let Some(dfa) = &self.dfa
+            && !input.is_empty()
+        {
+            // Through the DFA while the input is ASCII.
+            let mut d = 0usize;
+            for &byte in input.as_bytes() {
+                if !byte.is_ascii() {
+                    break;
+                }
+                d = usize::from(dfa.next[d * 128 + usize::from(byte)]);
+                from += 1;
+            }
+            if from == input.len() {
+                return dfa.accepts_at_end[d] || dfa.sets[d] & MATCH != 0;
+            }
+            current = dfa.sets[d];
+            if current & MATCH != 0 {
+                return true;
+            }
+        }
+        self.run_closed(closures, current, input, from)
+    }
+
+    /// The rest of [`is_match_closed`](Self::is_match_closed), from byte
+    /// `from` with the states `current`.
+    fn run_closed(
+        &self,
+        closures: &[[u64; 4]],
+        mut current: u64,
+        input: &str,
+        from: usize,
+    ) -> bool {
+        const MATCH: u64 = 1;
+        let anchored = self.anchored();
+        let start = closures[self.start as usize];
+        for (i, c) in input[from..].char_indices() {
+            let i = from + i;
             if current == 0 && anchored {
                 return false;
             }
             let here = place(false, i + c.len_utf8() == input.len());
-            let mut next = 0u64;
-            let mut states = current;
-            while states != 0 {
-                let s = states.trailing_zeros();
-                states &= states - 1;
-                if let State::Char { class, next: to } = self.states[s as usize]
-                    && self.classes[class as usize].contains(c)
-                {
-                    next |= closures[to as usize][here];
-                }
-            }
+            let mut next = self.step(closures, current, c, here);
             if !anchored {
                 next |= start[here];
             }
@@ -507,5 +640,86 @@ impl Builder {
                 Ok(at)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nfa(pattern: &str) -> Nfa {
+        Nfa::new(crate::translate::translate(pattern).unwrap().node).unwrap()
+    }
+
+    /// The four ways of running an NFA give the same verdicts: the DFA, the
+    /// closures, the sets of bits, the sparse sets.
+    #[test]
+    fn every_way_of_running_agrees() {
+        let patterns = [
+            r"^[a-z][a-z0-9_]*$",
+            r"^\d{3}-\d{4}$",
+            r"ab|cd",
+            r"^(?:a|b)*c$",
+            r"x*",
+            r"^$",
+            r"$",
+            r"\bfoo\b",
+            r"\B",
+            r"^é+$",
+            r"[^a]{2}",
+            r"^(?:ab){2,3}$",
+            r"(?:a?){3}b",
+            r"^.{0,3}$",
+        ];
+        let inputs = [
+            "", "a", "ab", "abc", "cd", "xcdx", "abab", "ababab", "abababab", "a_1", "A", "1a",
+            "123-4567", "123-456", "foo", "a foo b", "afoob", "éé", "é", "aé", "😀", "a😀b", "\n",
+            "aab", "b", "ac", "bac", "abcd",
+        ];
+        for pattern in patterns {
+            let nfa = nfa(pattern);
+            for input in inputs {
+                let sparse = nfa.is_match_sparse(input);
+                let small = nfa.is_match_small(input);
+                assert_eq!(small, sparse, "{pattern} on {input:?}: bits");
+                if let Some(closures) = &nfa.closures {
+                    let first = closures[nfa.start as usize][place(true, input.is_empty())];
+                    let closed = first & 1 != 0 || nfa.run_closed(closures, first, input, 0);
+                    assert_eq!(closed, sparse, "{pattern} on {input:?}: closures");
+                    assert_eq!(
+                        nfa.is_match_closed(closures, input),
+                        sparse,
+                        "{pattern} on {input:?}: DFA"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_paths_are_taken() {
+        assert!(nfa(r"^[a-z]+$").dfa.is_some());
+        // `\b` needs the characters around: no precomputed closures.
+        assert!(nfa(r"\ba").closures.is_none());
+        // Over 64 states: sparse sets.
+        let big = nfa(r"^a{100}$");
+        assert!(big.states.len() > 64 && big.closures.is_none());
+        assert!(big.is_match(&"a".repeat(100)));
+        assert!(!big.is_match(&"a".repeat(99)));
+        // More DFA states than the cap: the closures alone.
+        let wide = nfa(r"[ab]*a[ab]{5}$");
+        assert!(wide.closures.is_some() && wide.dfa.is_none());
+        assert!(wide.is_match("bbabbbbb"));
+        assert!(!wide.is_match("bbbbbbbb"));
+    }
+
+    #[test]
+    fn too_many_states_is_too_big() {
+        let node = crate::translate::translate("(?:a{1000}){1000}")
+            .unwrap()
+            .node;
+        assert!(Nfa::new(node).is_err());
+        // A repetition of nothing adds nothing, however many times.
+        assert!(nfa("(?:){4294967295}x").is_match("x"));
     }
 }
