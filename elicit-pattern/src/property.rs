@@ -742,6 +742,31 @@ pub(crate) const SCRIPTS: &[&str] = &[
 mod tests {
     use super::*;
 
+    /// Without the tables, a property JavaScript knows is refused naming
+    /// the feature, and one it does not know is still a syntax error.
+    #[cfg(not(feature = "unicode"))]
+    #[test]
+    fn without_the_tables_a_property_names_the_feature() {
+        let e = crate::compile(r"^\p{L}+$").unwrap_err();
+        assert!(
+            matches!(e.kind(), crate::PatternErrorKind::NeedsUnicode(_)),
+            "{e}"
+        );
+        assert!(e.is_valid_javascript());
+        assert!(e.to_string().contains("`unicode` feature"), "{e}");
+        let e = crate::compile(r"^\p{Letterz}$").unwrap_err();
+        assert!(
+            matches!(e.kind(), crate::PatternErrorKind::Syntax(_)),
+            "{e}"
+        );
+        let e = crate::compile(r"(?<ñ>a)").unwrap_err();
+        assert!(
+            matches!(e.kind(), crate::PatternErrorKind::NeedsUnicode(_)),
+            "{e}"
+        );
+        assert!(crate::compile(r"(?<n1>a)").is_ok());
+    }
+
     #[test]
     fn the_tables_are_sorted_for_binary_search() {
         assert!(GENERAL_CATEGORY.is_sorted());

@@ -298,6 +298,20 @@ mod tests {
         assert_eq!(punycode_decode("-a"), None);
     }
 
+    /// Without Unicode's tables, every `xn--` host is refused, naming the
+    /// feature; other hosts are untouched.
+    #[cfg(not(feature = "unicode"))]
+    #[test]
+    fn without_the_tables_an_xn_label_is_refused_naming_the_feature() {
+        use crate::protocol::url::{UrlRejection, check_url};
+        assert_eq!(check_label("münchen"), Err(NO_TABLES));
+        assert!(matches!(
+            check_url("https://xn--mnchen-3ya.example/"),
+            Err(UrlRejection::InvalidHost { reason }) if reason.contains("`unicode` feature")
+        ));
+        assert_eq!(check_url("https://muenchen.example/"), Ok(()));
+    }
+
     #[cfg(feature = "unicode")]
     #[test]
     fn labels() {
