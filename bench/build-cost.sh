@@ -12,7 +12,8 @@
 #                                       agent by hand (serde + schemars, the
 #                                       schema sent untyped, nothing checked)
 #   bench/build-cost.sh features        elicit-core alone: default features,
-#                                       then `sensitive`, then `oauth`
+#                                       then with `unicode`, with `sensitive`,
+#                                       with `oauth` (which needs `sensitive`)
 #
 # Every crate is generated under target/build-cost/ (BUILD_COST_DIR), outside
 # the workspace, with a `[workspace]` of its own, so no feature of the
@@ -452,7 +453,10 @@ run_agent() {
 }
 
 run_features() {
-    local sets=(derive derive,sensitive derive,oauth) dirs=() s d prev=""
+    # Each set, and the set its cost is counted over.
+    local sets=(derive derive,unicode derive,sensitive derive,oauth)
+    local bases=("" derive derive derive,sensitive)
+    local dirs=() s d
     for s in "${sets[@]}"; do dirs+=("$(gen_features "$s")"); done
     prepare "${dirs[@]}"
     clean_all "${dirs[@]}"
@@ -462,18 +466,20 @@ run_features() {
         echo
         header
         echo
-        echo "| features | crates | clean wall | clean CPU | CPU over the row above |"
+        echo "| features | crates | clean wall | clean CPU | CPU over |"
         echo "|---|---|---|---|---|"
+        declare -A cpu=()
         for ((i = 0; i < ${#sets[@]}; i++)); do
             d="${dirs[$i]}"
             read -r w c <<<"${CLEAN[$d]}"
-            if [ -n "$prev" ]; then
-                over="+$(awk -v a="$c" -v b="$prev" 'BEGIN {printf "%.2f", a - b}') s"
+            cpu[${sets[$i]}]="$c"
+            base="${bases[$i]}"
+            if [ -n "$base" ]; then
+                over="\`$base\`: +$(awk -v a="$c" -v b="${cpu[$base]}" 'BEGIN {printf "%.2f", a - b}') s"
             else
                 over="-"
             fi
             echo "| \`${sets[$i]}\` | $(crates "$d") | $w s | $c s | $over |"
-            prev="$c"
         done
     } | tee -a "$RESULTS"
 }

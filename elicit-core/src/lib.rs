@@ -66,6 +66,11 @@
 //!   client".
 //! - `terminal` (feature `terminal`): a terminal renderer of client
 //!   requests (`inquire` prompts, or scripted JSON-lines answers).
+//! - Feature `unicode` (off by default, on with `terminal`): Unicode's tables
+//!   for `\p{..}` in a `pattern` and for the URL review's checks of `xn--`
+//!   hosts. Without it both are refused, each error naming the feature: a
+//!   form without such a pattern, and an agent whose URLs are ASCII, build
+//!   without the tables (BENCHMARKS.md, "Build cost").
 //!
 //! # Form mode never collects secrets
 //!

@@ -6,9 +6,10 @@
 //! pattern that meaning on the Rust side:
 //!
 //! - [`compile`] reads the pattern with ECMA-262 `u`-mode syntax, refuses
-//!   what JavaScript refuses (with what to write instead), and translates
-//!   the rest into an equivalent program of the [`regex_lite`] crate, whose
-//!   matching time is linear in the input: `\d` is `[0-9]`, `\w` and `\b`
+//!   what JavaScript refuses (with what to write instead), and runs the
+//!   rest on this crate's own automaton (a Thompson NFA run as sets of
+//!   states, with a DFA over ASCII for small patterns), whose matching time
+//!   is linear in the input: `\d` is `[0-9]`, `\w` and `\b`
 //!   are ASCII, `\s` is ECMA's white space and line terminators, `.` stops
 //!   at ECMA's four line terminators, `$` matches only at the end, and
 //!   `\p{..}` takes exactly ECMA's property names.
@@ -77,7 +78,7 @@ impl Regex {
             || (self.empty_inside_pair && input.chars().any(|c| c > '\u{FFFF}'))
     }
 
-    /// The program (see [`translate`]), which gives ECMA-262's own verdict:
+    /// The program (see [`translate()`]), which gives ECMA-262's own verdict:
     /// without the match inside a surrogate pair.
     pub fn program(&self) -> &str {
         &self.program
@@ -119,9 +120,12 @@ pub fn compile(source: &str) -> Result<Regex, PatternError> {
     })
 }
 
-/// The `regex-lite` program [`compile`] builds for an ECMA-262 (`u` mode)
-/// pattern, or why there is none. Every construct is spelled out, so the
-/// program means the same whatever the engine's defaults.
+/// The pattern as a program of Rust's `regex` syntax (which `regex` and
+/// `regex-lite` both read), with the meaning [`compile`] gives it, or why
+/// there is none: what the pattern means, written out. Every construct is
+/// spelled out, so the program means the same whatever the engine's
+/// defaults. [`compile`] does not run it: it runs the same reading of the
+/// pattern on its own automaton.
 ///
 /// ```
 /// assert_eq!(elicit_pattern::translate(r"^\d+$").unwrap(), "^[0-9]+$");

@@ -1,6 +1,7 @@
 //! The ECMA-262 `u`-mode grammar (22.2.1, without Annex B, which does not
-//! apply in `u` mode), read by recursive descent and written out as a
-//! `regex-lite` program with the same meaning.
+//! apply in `u` mode), read by recursive descent into the [`Node`] the
+//! engine runs, and written out as a program of Rust's `regex` syntax with
+//! the same meaning (what [`crate::translate()`] returns).
 //!
 //! What the program spells out, because the engine's defaults differ:
 //! - `\d \w \s` and their negations, and `\b \B`, are ECMA's ASCII and
