@@ -163,8 +163,8 @@ impl Nfa {
                                 prev: None,
                                 next: if end { None } else { Some('a') },
                             };
-                            let mut set = 0;
-                            nfa.add_small(&mut set, s, &at);
+                            let mut set = 0u64;
+                            nfa.add(&mut set, s, &at, &mut Vec::new());
                             set
                         },
                     )
@@ -283,8 +283,20 @@ impl Nfa {
     /// [`is_match`](Self::is_match) for any NFA: the sets are sparse sets.
     fn is_match_sparse(&self, input: &str) -> bool {
         let n = self.states.len();
-        let mut current = Set::new(n);
-        let mut next = Set::new(n);
+        self.run(Sparse::new(n), Sparse::new(n), input)
+    }
+
+    /// [`is_match`](Self::is_match) for an NFA of at most 64 states: the
+    /// sets are bits of a `u64`.
+    fn is_match_small(&self, input: &str) -> bool {
+        self.run(0u64, 0u64, input)
+    }
+
+    /// Runs the NFA over `input`, its states in sets of kind `S`: at each
+    /// position a match may start (only at the first for a pattern that
+    /// starts with `^`), then each character leads on.
+    fn run<S: States>(&self, mut current: S, mut next: S, input: &str) -> bool {
+        let anchored = self.anchored();
         let mut stack = Vec::new();
         let mut prev: Option<char> = None;
         let mut chars = input.chars().peekable();
@@ -295,28 +307,32 @@ impl Nfa {
                 prev,
                 next: here,
             };
-            // A match may start at every position.
-            if self.add(&mut current, self.start, &at, &mut stack) {
+            if (prev.is_none() || !anchored) && self.add(&mut current, self.start, &at, &mut stack)
+            {
                 return true;
             }
             let Some(c) = here else {
                 return false;
             };
+            if anchored && current.is_empty() {
+                return false;
+            }
             chars.next();
             let after = Position {
                 start: false,
                 prev: Some(c),
                 next: chars.peek().copied(),
             };
-            for i in 0..current.len {
-                let State::Char { class, next: to } = self.states[current.dense[i] as usize] else {
-                    continue;
-                };
-                if self.classes[class as usize].contains(c)
-                    && self.add(&mut next, to, &after, &mut stack)
-                {
-                    return true;
-                }
+            let matched = current.any(|s| {
+                matches!(
+                    self.states[s as usize],
+                    State::Char { class, next: to }
+                        if self.classes[class as usize].contains(c)
+                            && self.add(&mut next, to, &after, &mut stack)
+                )
+            });
+            if matched {
+                return true;
             }
             std::mem::swap(&mut current, &mut next);
             next.clear();
@@ -387,99 +403,18 @@ impl Nfa {
         false
     }
 
-    /// [`is_match`](Self::is_match) for an NFA of at most 64 states (most
-    /// patterns of a form): the sets are bits of a `u64`, nothing is
-    /// allocated.
-    fn is_match_small(&self, input: &str) -> bool {
-        // Only a pattern that starts with `^` may give up once no state is
-        // left: any other may still start a match further on.
-        let anchored = matches!(
-            self.states[self.start as usize],
-            State::Assert(Assertion::Start, _)
-        );
-        let mut current = 0u64;
-        let mut prev: Option<char> = None;
-        let mut chars = input.chars().peekable();
-        loop {
-            let here = chars.peek().copied();
-            let at = Position {
-                start: prev.is_none(),
-                prev,
-                next: here,
-            };
-            if (prev.is_none() || !anchored) && self.add_small(&mut current, self.start, &at) {
-                return true;
-            }
-            let Some(c) = here else {
-                return false;
-            };
-            if current == 0 && anchored {
-                return false;
-            }
-            chars.next();
-            let after = Position {
-                start: false,
-                prev: Some(c),
-                next: chars.peek().copied(),
-            };
-            let mut next = 0u64;
-            let mut states = current;
-            while states != 0 {
-                let s = states.trailing_zeros();
-                states &= states - 1;
-                if let State::Char { class, next: to } = self.states[s as usize]
-                    && self.classes[class as usize].contains(c)
-                    && self.add_small(&mut next, to, &after)
-                {
-                    return true;
-                }
-            }
-            current = next;
-            prev = Some(c);
-        }
-    }
-
-    /// [`add`](Self::add) on a set of bits: the whole closure is added
-    /// (the precomputed closures need all of it), then whether it holds the
-    /// match.
-    fn add_small(&self, set: &mut u64, state: u32, at: &Position) -> bool {
-        let mut todo = 1u64 << state;
-        let mut matched = false;
-        while todo != 0 {
-            let s = todo.trailing_zeros();
-            todo &= todo - 1;
-            let bit = 1u64 << s;
-            if *set & bit != 0 {
-                continue;
-            }
-            *set |= bit;
-            match self.states[s as usize] {
-                State::Match => matched = true,
-                State::Char { .. } => {}
-                State::Split(a, b) => todo |= (1u64 << a) | (1u64 << b),
-                State::Assert(assertion, to) => {
-                    if at.holds(assertion) {
-                        todo |= 1u64 << to;
-                    }
-                }
-            }
-        }
-        matched
-    }
-
     /// Adds `state` and every state it reaches without consuming a
-    /// character at `at`; `true` when that reaches the match.
-    fn add(&self, set: &mut Set, state: u32, at: &Position, stack: &mut Vec<u32>) -> bool {
+    /// character at `at` (all of them: the precomputed closures need the
+    /// whole closure); `true` when that reaches the match.
+    fn add<S: States>(&self, set: &mut S, state: u32, at: &Position, stack: &mut Vec<u32>) -> bool {
+        let mut matched = false;
         stack.push(state);
         while let Some(s) = stack.pop() {
             if !set.insert(s) {
                 continue;
             }
             match self.states[s as usize] {
-                State::Match => {
-                    stack.clear();
-                    return true;
-                }
+                State::Match => matched = true,
                 State::Char { .. } => {}
                 State::Split(a, b) => {
                     stack.push(b);
@@ -492,7 +427,7 @@ impl Nfa {
                 }
             }
         }
-        false
+        matched
     }
 }
 
@@ -515,15 +450,54 @@ impl Position {
     }
 }
 
-/// A set of states, in the order they were added (a sparse set: clearing
-/// is constant time).
-struct Set {
+/// A set of the NFA's states.
+trait States {
+    /// Adds `s`; `false` if it was there.
+    fn insert(&mut self, s: u32) -> bool;
+    fn is_empty(&self) -> bool;
+    fn clear(&mut self);
+    /// Whether `f` holds for a member (each is given in turn until it does).
+    fn any(&self, f: impl FnMut(u32) -> bool) -> bool;
+}
+
+/// Up to 64 states: one bit each.
+impl States for u64 {
+    fn insert(&mut self, s: u32) -> bool {
+        let bit = 1u64 << s;
+        let new = *self & bit == 0;
+        *self |= bit;
+        new
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == 0
+    }
+
+    fn clear(&mut self) {
+        *self = 0;
+    }
+
+    fn any(&self, mut f: impl FnMut(u32) -> bool) -> bool {
+        let mut bits = *self;
+        while bits != 0 {
+            let s = bits.trailing_zeros();
+            bits &= bits - 1;
+            if f(s) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Any number of states: a sparse set (clearing is constant time).
+struct Sparse {
     dense: Vec<u32>,
     sparse: Vec<u32>,
     len: usize,
 }
 
-impl Set {
+impl Sparse {
     fn new(n: usize) -> Self {
         Self {
             dense: vec![0; n],
@@ -531,21 +505,31 @@ impl Set {
             len: 0,
         }
     }
+}
 
-    /// Adds `s`; `false` if it was there.
+impl States for Sparse {
     fn insert(&mut self, s: u32) -> bool {
         let i = self.sparse[s as usize] as usize;
         if i < self.len && self.dense[i] == s {
             return false;
         }
         self.dense[self.len] = s;
+        // `len` is below the number of states, a `u32`.
         self.sparse[s as usize] = self.len as u32;
         self.len += 1;
         true
     }
 
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     fn clear(&mut self) {
         self.len = 0;
+    }
+
+    fn any(&self, f: impl FnMut(u32) -> bool) -> bool {
+        self.dense[..self.len].iter().copied().any(f)
     }
 }
 
