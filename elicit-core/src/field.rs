@@ -44,8 +44,8 @@ not_a_form_field! {
 /// `NonZero` integers, `f32`, `f64`, enums that `#[derive(Elicit)]`,
 /// `Vec`/`BTreeSet`/`HashSet` of such enums, newtypes that derive it with
 /// `transparent` or `try_from`/`into`, and, behind features, the date, time,
-/// URL and UUID types of `chrono`, `time`, `jiff`, `url` and `uuid` (see the
-/// README's type table).
+/// URL and UUID types of `chrono`, `time`, `jiff`, `url` and `uuid` (see
+/// [`reference::types`](crate::reference::types)).
 pub trait FormValue: Sized {
     /// The Rust type's name, for error messages.
     const RUST_TYPE: &'static str;

@@ -148,9 +148,28 @@ pub use schema::{
 
 /// Derives [`Elicit`] for a struct with named fields (a form), or [`Choice`]
 /// for a unit-only enum (a single-select; a `Vec`/set of it is a
-/// multi-select). See the README's attribute reference.
+/// multi-select). Every attribute: [`reference::attributes`]; what each
+/// field type becomes: [`reference::types`]; what does not compile:
+/// [`reference::guarantees`].
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
+
+/// The reference: what the derive makes of a struct, chapter by chapter.
+/// Each chapter is a page of its own (`elicit-core/docs/*.md`), its
+/// examples compiled and run as doctests.
+pub mod reference {
+    #[doc = include_str!("../docs/types.md")]
+    pub mod types {}
+
+    #[doc = include_str!("../docs/attributes.md")]
+    pub mod attributes {}
+
+    #[doc = include_str!("../docs/guarantees.md")]
+    pub mod guarantees {}
+
+    #[doc = include_str!("../docs/validation.md")]
+    pub mod validation {}
+}
 
 /// Support for generated code. Not public API: may change in any release.
 #[doc(hidden)]

@@ -23,7 +23,7 @@ use proc_macro::TokenStream;
 /// Derives `elicit_core::Elicit` for a struct with named fields (a form), or
 /// `elicit_core::Choice` for a unit-only enum (a single-select).
 ///
-/// See the elicit-core documentation for the attributes.
+/// Every attribute: elicit-core's [`reference::attributes`](https://docs.rs/elicit-core/latest/elicit_core/reference/attributes/index.html).
 #[proc_macro_derive(Elicit, attributes(elicit, secret))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
