@@ -3,9 +3,11 @@
 //! of the same name (`acp_sdk` is `tests/it/acp_sdk.rs`); run one with
 //! `cargo test --all-features --test it acp_sdk::`.
 //!
-//! Two tests stay binaries of their own: `tests/memory.rs`, whose counting
-//! global allocator would count every other test's allocations too, and
-//! `tests/ui.rs`, trybuild's compile-fail and pass cases.
+//! One test stays a binary of its own: `tests/memory.rs`, whose counting
+//! global allocator would count every other test's allocations too.
+//! trybuild's compile-fail and pass cases are the package `tests/ui`
+//! (`cargo test -p elicit-ui-tests`), whose few dependencies are all trybuild
+//! builds again.
 
 mod common;
 
