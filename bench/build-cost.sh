@@ -169,6 +169,60 @@ gen_forms() { # $1: elicit|serde, $2: N -> dir
 
 AGENT_FORMS=20
 
+# The agent's `serve`, the same handlers both ways: $1 the state it keeps
+# (lines, or nothing), $2 what `initialize` records (or nothing), $3 how the
+# turn starts off the dispatch loop, $4 the call that asks form N (`N` is
+# the number), $5 and $6 the patterns of an accepted answer and of any other.
+agent_serve() {
+    echo
+    echo "async fn serve(transport: impl ConnectTo<Agent> + 'static) -> Result<(), agent_client_protocol::Error> {"
+    if [ -n "$1" ]; then printf '%s\n' "$1"; fi
+    cat <<'EOF'
+    Agent
+        .v1()
+        .name("agent")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+EOF
+    if [ -n "$2" ]; then printf '%s\n' "$2"; fi
+    cat <<'EOF'
+                responder.respond(InitializeResponse::new(request.protocol_version))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_: NewSessionRequest, responder, _cx| responder.respond(NewSessionResponse::new("s")),
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
+EOF
+    printf '%s\n' "$3"
+    echo "                    let mut accepted = 0;"
+    local i ask
+    for ((i = 0; i < AGENT_FORMS; i++)); do
+        ask="${4//N/$i}"
+        cat <<EOF
+                    match $ask.await {
+                        $5 => accepted += usize::from(form.notify.unwrap_or(true)),
+                        $6 => {}
+                        Err(error) => eprintln!("form $i: {error}"),
+                    }
+EOF
+    done
+    cat <<'EOF'
+                    eprintln!("{accepted} accepted");
+                    responder.respond(PromptResponse::new(StopReason::EndTurn))
+                })
+            },
+            on_receive_request!(),
+        )
+        .connect_to(transport)
+        .await
+}
+EOF
+}
+
 # The agent both ways: `initialize`, `session/new`, and a `session/prompt`
 # that asks its forms in turn, off the dispatch loop, and answers with how
 # many were accepted.
@@ -202,51 +256,12 @@ mod forms;
 use forms::*;
 EOF
             enums elicit
-            cat <<'EOF'
-
-async fn serve(transport: impl ConnectTo<Agent> + 'static) -> Result<(), agent_client_protocol::Error> {
-    let elicitations = AgentElicitations::new();
-    let on_initialize = elicitations.clone();
-    Agent
-        .v1()
-        .name("agent")
-        .on_receive_request(
-            async move |request: InitializeRequest, responder, _cx| {
-                on_initialize.initialize(&request);
-                responder.respond(InitializeResponse::new(request.protocol_version))
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |_: NewSessionRequest, responder, _cx| responder.respond(NewSessionResponse::new("s")),
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                elicitations.spawn(&cx, async move |elicitor| {
-                    let scope = ElicitationScope::session(prompt.session_id.to_string());
-                    let mut accepted = 0;
-EOF
-            for ((i = 0; i < AGENT_FORMS; i++)); do
-                cat <<EOF
-                    match elicitor.elicit_form::<Form$i>(scope.clone(), "Form $i").await {
-                        Ok(Outcome::Accepted(form)) => accepted += usize::from(form.notify.unwrap_or(true)),
-                        Ok(_) => {}
-                        Err(error) => eprintln!("form $i: {error}"),
-                    }
-EOF
-            done
-            cat <<'EOF'
-                    eprintln!("{accepted} accepted");
-                    responder.respond(PromptResponse::new(StopReason::EndTurn))
-                })
-            },
-            on_receive_request!(),
-        )
-        .connect_to(transport)
-        .await
-}
-EOF
+            agent_serve '    let elicitations = AgentElicitations::new();
+    let on_initialize = elicitations.clone();' \
+                '                on_initialize.initialize(&request);' \
+                '                elicitations.spawn(&cx, async move |elicitor| {
+                    let scope = ElicitationScope::session(prompt.session_id.to_string());' \
+                'elicitor.elicit_form::<FormN>(scope.clone(), "Form N")' 'Ok(Outcome::Accepted(form))' 'Ok(_)'
         else
             cat <<'EOF'
 use agent_client_protocol::UntypedMessage;
@@ -284,48 +299,12 @@ async fn ask<T: DeserializeOwned + JsonSchema>(
         .map(Some)
         .map_err(agent_client_protocol::Error::into_internal_error)
 }
-
-async fn serve(transport: impl ConnectTo<Agent> + 'static) -> Result<(), agent_client_protocol::Error> {
-    Agent
-        .v1()
-        .name("agent")
-        .on_receive_request(
-            async move |request: InitializeRequest, responder, _cx| {
-                responder.respond(InitializeResponse::new(request.protocol_version))
-            },
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |_: NewSessionRequest, responder, _cx| responder.respond(NewSessionResponse::new("s")),
-            on_receive_request!(),
-        )
-        .on_receive_request(
-            async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
-                let task = cx.clone();
+EOF
+            agent_serve '' '' \
+                '                let task = cx.clone();
                 cx.spawn(async move {
-                    let session = prompt.session_id.to_string();
-                    let mut accepted = 0;
-EOF
-            for ((i = 0; i < AGENT_FORMS; i++)); do
-                cat <<EOF
-                    match ask::<Form$i>(&task, &session, "Form $i").await {
-                        Ok(Some(form)) => accepted += usize::from(form.notify.unwrap_or(true)),
-                        Ok(None) => {}
-                        Err(error) => eprintln!("form $i: {error}"),
-                    }
-EOF
-            done
-            cat <<'EOF'
-                    eprintln!("{accepted} accepted");
-                    responder.respond(PromptResponse::new(StopReason::EndTurn))
-                })
-            },
-            on_receive_request!(),
-        )
-        .connect_to(transport)
-        .await
-}
-EOF
+                    let session = prompt.session_id.to_string();' \
+                'ask::<FormN>(&task, &session, "Form N")' 'Ok(Some(form))' 'Ok(None)'
         fi
         cat <<'EOF'
 

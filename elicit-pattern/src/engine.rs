@@ -121,7 +121,8 @@ struct Dfa {
 /// The most states a DFA may have before the NFA runs without one.
 const DFA_STATES: usize = 32;
 
-/// The index of a place in [`Nfa::closures`].
+/// The index of a place in [`Nfa::closures`]: bit 0 the start of the
+/// input, bit 1 its end.
 fn place(start: bool, end: bool) -> usize {
     usize::from(start) | usize::from(end) << 1
 }
@@ -154,30 +155,22 @@ impl Nfa {
         if nfa.states.len() <= 64 && !word {
             let closures = (0..nfa.states.len() as u32)
                 .map(|s| {
-                    [(true, false), (false, false), (true, true), (false, true)].map(
-                        |(start, end)| {
-                            // Only `^` and `$` are asked: the characters
-                            // around do not matter, only whether there are.
-                            let at = Position {
-                                start,
-                                prev: None,
-                                next: if end { None } else { Some('a') },
-                            };
-                            let mut set = 0u64;
-                            nfa.add(&mut set, s, &at, &mut Vec::new());
-                            set
-                        },
-                    )
+                    // Indexed by `place`: bit 0 the start, bit 1 the end.
+                    std::array::from_fn(|place| {
+                        // Only `^` and `$` are asked: the characters around
+                        // do not matter, only whether there are.
+                        let at = Position {
+                            start: place & 1 != 0,
+                            prev: None,
+                            next: if place & 2 != 0 { None } else { Some('a') },
+                        };
+                        let mut set = 0u64;
+                        nfa.add(&mut set, s, &at, &mut Vec::new());
+                        set
+                    })
                 })
-                .collect::<Vec<_>>();
-            // The array above is in `place` order.
-            debug_assert_eq!(place(true, false), 1);
-            nfa.closures = Some(
-                closures
-                    .into_iter()
-                    .map(|[sf, mf, se, me]| [mf, sf, me, se])
-                    .collect(),
-            );
+                .collect();
+            nfa.closures = Some(closures);
             nfa.dfa = nfa.build_dfa();
         }
         Ok(nfa)

@@ -88,10 +88,11 @@ impl Regex {
 /// The largest pattern source accepted, in bytes.
 pub const MAX_PATTERN_LEN: usize = 1024;
 
-/// The compiled-program size limit for a pattern, in bytes.
+/// The size limit of a compiled pattern, in bytes: its automaton's states
+/// (each repetition written out) may take at most this much.
 pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 
-/// The deepest nesting of groups and repetitions a pattern may have.
+/// The deepest nesting of groups a pattern may have.
 pub const PATTERN_NEST_LIMIT: u32 = 64;
 
 /// Compiles an ECMA-262 (`u` mode) pattern into a linear-time [`Regex`]

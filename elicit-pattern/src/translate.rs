@@ -163,8 +163,8 @@ const SPACE: &[(u32, u32)] = &[
 ];
 /// Any character but ECMA-262's LineTerminators (`.` without the `s` flag).
 const DOT: &str = r"[^\x{A}\x{D}\x{2028}\x{2029}]";
-/// `DOT`'s members.
-const DOT_MEMBERS: &[(u32, u32)] = &[(0, 0x9), (0xB, 0xC), (0xE, 0x2027), (0x202A, 0x10FFFF)];
+/// ECMA-262's LineTerminators, which `DOT` leaves out.
+const LINE_TERMINATORS: &[(u32, u32)] = &[(0xA, 0xA), (0xD, 0xD), (0x2028, 0x2029)];
 
 impl Parser {
     fn peek(&self) -> Option<char> {
@@ -270,7 +270,7 @@ impl Parser {
             '.' => {
                 self.pos += 1;
                 self.out.push_str(DOT);
-                Node::Set(CharSet::of(DOT_MEMBERS))
+                Node::Set(CharSet::of(LINE_TERMINATORS).negated())
             }
             '\\' => {
                 self.pos += 1;

@@ -29,8 +29,6 @@ impl std::error::Error for UrlResponseError {
         match self {
             Self::Conversion(e) => Some(e),
             Self::Outcome(e) => Some(e),
-            #[allow(unreachable_patterns)]
-            _ => None,
         }
     }
 }

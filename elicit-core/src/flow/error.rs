@@ -147,8 +147,6 @@ impl std::error::Error for ElicitError {
             Self::PageNotOpened(e) => Some(e),
             #[cfg(feature = "sensitive")]
             Self::Page(e) => Some(e),
-            #[allow(unreachable_patterns)]
-            _ => None,
         }
     }
 }

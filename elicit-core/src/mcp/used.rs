@@ -104,7 +104,6 @@ impl std::error::Error for UsedStatesError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Backend(e) => Some(&**e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

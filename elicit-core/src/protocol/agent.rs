@@ -255,7 +255,6 @@ impl std::error::Error for SendError {
             Self::UnsafeUrl(e) => Some(e),
             Self::InvalidFormSchema(e) => Some(e),
             Self::UnsendableForm(e) => Some(e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

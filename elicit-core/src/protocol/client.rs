@@ -382,8 +382,6 @@ impl std::error::Error for AnswerError {
         match self {
             Self::NotRenderable(e) => Some(e),
             Self::Invalid(e) => Some(e),
-            #[allow(unreachable_patterns)]
-            _ => None,
         }
     }
 }

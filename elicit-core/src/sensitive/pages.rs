@@ -103,7 +103,6 @@ impl std::error::Error for OpenError {
             Self::Unrenderable(e) => Some(e),
             Self::Server(e) => Some(e),
             Self::Store(e) => Some(e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }
@@ -142,7 +141,6 @@ impl std::error::Error for PageError {
         match self {
             Self::Invalid(e) => Some(e),
             Self::Store(e) => Some(e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

@@ -126,7 +126,6 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Backend(e) => Some(&**e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

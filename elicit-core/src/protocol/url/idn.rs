@@ -35,161 +35,162 @@
 //! could compose or reorder.
 
 #[cfg(feature = "unicode")]
-use std::sync::LazyLock;
-
-#[cfg(feature = "unicode")]
-use unicode_normalization::is_nfc;
-#[cfg(feature = "unicode")]
-use unicode_script::{Script, UnicodeScript};
-#[cfg(feature = "unicode")]
-use unicode_security::GeneralSecurityProfile;
+pub(super) use tables::{check_bidi, check_label};
+#[cfg(not(feature = "unicode"))]
+pub(super) use without_tables::{check_bidi, check_label};
 
 /// The one reason for refusing a label that does not decode.
 pub(super) const NOT_PUNYCODE: &str = "has an `xn--` label that is not valid Punycode";
 
-/// The reason for refusing an `xn--` label without Unicode's tables.
+/// The checks without Unicode's tables: every decoded label is refused.
 #[cfg(not(feature = "unicode"))]
-const NO_TABLES: &str = "has an `xn--` label, which this build cannot check: turn on \
-    elicit-core's `unicode` feature (the Unicode tables the checks need)";
+mod without_tables {
+    /// The reason for refusing an `xn--` label without Unicode's tables.
+    pub(super) const NO_TABLES: &str = "has an `xn--` label, which this build cannot check: turn on \
+        elicit-core's `unicode` feature (the Unicode tables the checks need)";
 
-/// Without Unicode's tables, no decoded label can be checked.
-#[cfg(not(feature = "unicode"))]
-pub(super) fn check_label(_decoded: &str) -> Result<(), &'static str> {
-    Err(NO_TABLES)
-}
-
-/// Without Unicode's tables, a host with a non-ASCII label (which has been
-/// refused already) cannot be checked either.
-#[cfg(not(feature = "unicode"))]
-pub(super) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
-    if labels.iter().all(|l| l.is_ascii()) {
-        Ok(())
-    } else {
+    /// Without Unicode's tables, no decoded label can be checked.
+    pub(crate) fn check_label(_decoded: &str) -> Result<(), &'static str> {
         Err(NO_TABLES)
     }
+
+    /// Without Unicode's tables, a host with a non-ASCII label (which has been
+    /// refused already) cannot be checked either.
+    pub(crate) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
+        if labels.iter().all(|l| l.is_ascii()) {
+            Ok(())
+        } else {
+            Err(NO_TABLES)
+        }
+    }
 }
 
-/// Checks `decoded`, an `xn--` label's Unicode form, as a browser would,
-/// more strictly (see the module documentation). `Err` holds the reason.
+/// The checks with Unicode's tables (feature `unicode`).
 #[cfg(feature = "unicode")]
-pub(super) fn check_label(decoded: &str) -> Result<(), &'static str> {
-    if decoded.starts_with("xn--") {
-        return Err("has an `xn--` label that decodes to another `xn--` label");
-    }
-    for c in decoded.chars().filter(|c| !c.is_ascii()) {
-        if !c.identifier_allowed() {
-            return Err(
-                "has an `xn--` label with a character Unicode does not allow in identifiers \
-                 (UTS #39), such as a symbol, an emoji or an invisible character",
-            );
-        }
-        if c.script() == Script::Inherited {
-            return Err(
-                "has an `xn--` label with a combining mark shared by several scripts, such as \
-                 an accent written apart from its letter",
-            );
-        }
-        if is_case_folded(c) {
-            return Err(
-                "has an `xn--` label with an uppercase or other case-folded character, which \
-                 browsers refuse",
-            );
-        }
-    }
-    if decoded.chars().next().is_some_and(is_mark) {
-        return Err("has an `xn--` label that starts with a combining mark, which browsers refuse");
-    }
-    if !is_nfc(decoded) {
-        return Err(
-            "has an `xn--` label that is not in Unicode normalization form C, which browsers \
-             refuse",
-        );
-    }
-    Ok(())
-}
+mod tables {
+    use std::sync::LazyLock;
 
-/// The bidi rule on a host's `labels` (the Unicode form of its `xn--` ones):
-/// nothing to check without a right-to-left label.
-#[cfg(feature = "unicode")]
-pub(super) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
-    if !labels.iter().any(|l| l.chars().any(is_right_to_left)) {
-        return Ok(());
-    }
-    for label in labels {
-        if label.is_ascii() {
-            if !label.starts_with(|c: char| c.is_ascii_alphabetic()) {
+    use unicode_normalization::is_nfc;
+    use unicode_script::{Script, UnicodeScript};
+    use unicode_security::GeneralSecurityProfile;
+
+    /// Checks `decoded`, an `xn--` label's Unicode form, as a browser would,
+    /// more strictly (see the module documentation). `Err` holds the reason.
+    pub(crate) fn check_label(decoded: &str) -> Result<(), &'static str> {
+        if decoded.starts_with("xn--") {
+            return Err("has an `xn--` label that decodes to another `xn--` label");
+        }
+        for c in decoded.chars().filter(|c| !c.is_ascii()) {
+            if !c.identifier_allowed() {
                 return Err(
-                    "has a right-to-left label beside a label that does not start with a letter, \
-                     which browsers refuse (the IDNA bidi rule, RFC 5893)",
+                    "has an `xn--` label with a character Unicode does not allow in identifiers \
+                     (UTS #39), such as a symbol, an emoji or an invisible character",
                 );
             }
-        } else if !label.chars().any(is_right_to_left) {
+            if c.script() == Script::Inherited {
+                return Err(
+                    "has an `xn--` label with a combining mark shared by several scripts, such as \
+                     an accent written apart from its letter",
+                );
+            }
+            if is_case_folded(c) {
+                return Err(
+                    "has an `xn--` label with an uppercase or other case-folded character, which \
+                     browsers refuse",
+                );
+            }
+        }
+        if decoded.chars().next().is_some_and(is_mark) {
             return Err(
-                "has a right-to-left label beside a non-ASCII left-to-right label, which is \
-                 refused here",
-            );
-        } else if !is_right_to_left_label(label) {
-            return Err(
-                "has a right-to-left label that mixes directions, or does not start with a \
-                 letter and end with a letter or digit (the IDNA bidi rule, RFC 5893; here only \
-                 Hebrew, Arabic or Thaana letters, marks and digits, ASCII digits and `-`)",
+                "has an `xn--` label that starts with a combining mark, which browsers refuse",
             );
         }
+        if !is_nfc(decoded) {
+            return Err(
+                "has an `xn--` label that is not in Unicode normalization form C, which browsers \
+                 refuse",
+            );
+        }
+        Ok(())
     }
-    Ok(())
-}
 
-/// A Hebrew, Arabic or Thaana character: the right-to-left scripts UTS #39
-/// allows.
-#[cfg(feature = "unicode")]
-fn is_right_to_left(c: char) -> bool {
-    !c.is_ascii() && matches!(c.script(), Script::Hebrew | Script::Arabic | Script::Thaana)
-}
+    /// The bidi rule on a host's `labels` (the Unicode form of its `xn--` ones):
+    /// nothing to check without a right-to-left label.
+    pub(crate) fn check_bidi(labels: &[String]) -> Result<(), &'static str> {
+        if !labels.iter().any(|l| l.chars().any(is_right_to_left)) {
+            return Ok(());
+        }
+        for label in labels {
+            if label.is_ascii() {
+                if !label.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    return Err(
+                        "has a right-to-left label beside a label that does not start with a letter, \
+                         which browsers refuse (the IDNA bidi rule, RFC 5893)",
+                    );
+                }
+            } else if !label.chars().any(is_right_to_left) {
+                return Err(
+                    "has a right-to-left label beside a non-ASCII left-to-right label, which is \
+                     refused here",
+                );
+            } else if !is_right_to_left_label(label) {
+                return Err(
+                    "has a right-to-left label that mixes directions, or does not start with a \
+                     letter and end with a letter or digit (the IDNA bidi rule, RFC 5893; here only \
+                     Hebrew, Arabic or Thaana letters, marks and digits, ASCII digits and `-`)",
+                );
+            }
+        }
+        Ok(())
+    }
 
-/// The narrow form of the bidi rule's right-to-left label (RFC 5893, rules
-/// 2 to 4): right-to-left letters, marks and digits, ASCII digits and `-`,
-/// starting with a letter, ending (before any marks) with a letter or
-/// digit, and not mixing Arabic-Indic digits with European ones.
-#[cfg(feature = "unicode")]
-fn is_right_to_left_label(label: &str) -> bool {
-    let only_allowed = label
-        .chars()
-        .all(|c| is_right_to_left(c) || c.is_ascii_digit() || c == '-');
-    let starts_well = label
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() && !is_mark(c));
-    let ends_well = label
-        .chars()
-        .rfind(|c| !is_mark(*c))
-        .is_some_and(|c| c.is_alphabetic() || c.is_numeric());
-    let arabic_digits = label.chars().any(|c| ('\u{660}'..='\u{669}').contains(&c));
-    let european_digits = label
-        .chars()
-        .any(|c| c.is_ascii_digit() || ('\u{6F0}'..='\u{6F9}').contains(&c));
-    only_allowed && starts_well && ends_well && !(arabic_digits && european_digits)
-}
+    /// A Hebrew, Arabic or Thaana character: the right-to-left scripts UTS #39
+    /// allows.
+    fn is_right_to_left(c: char) -> bool {
+        !c.is_ascii() && matches!(c.script(), Script::Hebrew | Script::Arabic | Script::Thaana)
+    }
 
-/// Changes_When_Casefolded, through the pattern dialect's tables (the
-/// pattern is fixed and valid; were it not, every character would count).
-#[cfg(feature = "unicode")]
-static CASE_FOLDED: LazyLock<Option<elicit_pattern::Regex>> =
-    LazyLock::new(|| elicit_pattern::compile(r"^\p{Changes_When_Casefolded}$").ok());
+    /// The narrow form of the bidi rule's right-to-left label (RFC 5893, rules
+    /// 2 to 4): right-to-left letters, marks and digits, ASCII digits and `-`,
+    /// starting with a letter, ending (before any marks) with a letter or
+    /// digit, and not mixing Arabic-Indic digits with European ones.
+    fn is_right_to_left_label(label: &str) -> bool {
+        let only_allowed = label
+            .chars()
+            .all(|c| is_right_to_left(c) || c.is_ascii_digit() || c == '-');
+        let starts_well = label
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() && !is_mark(c));
+        let ends_well = label
+            .chars()
+            .rfind(|c| !is_mark(*c))
+            .is_some_and(|c| c.is_alphabetic() || c.is_numeric());
+        let arabic_digits = label.chars().any(|c| ('\u{660}'..='\u{669}').contains(&c));
+        let european_digits = label
+            .chars()
+            .any(|c| c.is_ascii_digit() || ('\u{6F0}'..='\u{6F9}').contains(&c));
+        only_allowed && starts_well && ends_well && !(arabic_digits && european_digits)
+    }
 
-/// General_Category=Mark (`unicode-normalization`'s table, the one its NFC
-/// check uses).
-#[cfg(feature = "unicode")]
-fn is_mark(c: char) -> bool {
-    unicode_normalization::char::is_combining_mark(c)
-}
+    /// Changes_When_Casefolded, through the pattern dialect's tables (the
+    /// pattern is fixed and valid; were it not, every character would count).
+    static CASE_FOLDED: LazyLock<Option<elicit_pattern::Regex>> =
+        LazyLock::new(|| elicit_pattern::compile(r"^\p{Changes_When_Casefolded}$").ok());
 
-/// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps.
-#[cfg(feature = "unicode")]
-fn is_case_folded(c: char) -> bool {
-    !matches!(c, '\u{DF}' | '\u{3C2}')
-        && CASE_FOLDED
-            .as_ref()
-            .is_none_or(|folded| folded.is_match(c.encode_utf8(&mut [0; 4])))
+    /// General_Category=Mark (`unicode-normalization`'s table, the one its NFC
+    /// check uses).
+    fn is_mark(c: char) -> bool {
+        unicode_normalization::char::is_combining_mark(c)
+    }
+
+    /// Changes_When_Casefolded, but `ß` and `ς`, which UTS #46 keeps.
+    fn is_case_folded(c: char) -> bool {
+        !matches!(c, '\u{DF}' | '\u{3C2}')
+            && CASE_FOLDED
+                .as_ref()
+                .is_none_or(|folded| folded.is_match(c.encode_utf8(&mut [0; 4])))
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -304,7 +305,7 @@ mod tests {
     #[test]
     fn without_the_tables_an_xn_label_is_refused_naming_the_feature() {
         use crate::protocol::url::{UrlRejection, check_url};
-        assert_eq!(check_label("münchen"), Err(NO_TABLES));
+        assert_eq!(check_label("münchen"), Err(without_tables::NO_TABLES));
         assert!(matches!(
             check_url("https://xn--mnchen-3ya.example/"),
             Err(UrlRejection::InvalidHost { reason }) if reason.contains("`unicode` feature")

@@ -26,6 +26,7 @@ use zeroize::Zeroizing;
 
 use super::outcome::OAuthFailure;
 use super::provider::Provider;
+use super::routes::capped;
 use super::token::OAuthToken;
 
 /// A PKCE verifier: 32 random bytes, base64url (43 characters).
@@ -196,12 +197,6 @@ fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, OAuthFailure>
             OAuthFailure::BadTokenResponse(format!("{what} (at `{}`)", error.path()))
         },
     )
-}
-
-/// At most [`TEXT_LIMIT`](super::routes::TEXT_LIMIT) characters of a
-/// provider's text.
-pub(crate) fn capped(text: &str) -> String {
-    text.chars().take(super::routes::TEXT_LIMIT).collect()
 }
 
 // ---------------------------------------------------------------------------

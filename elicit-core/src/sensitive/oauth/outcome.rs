@@ -118,7 +118,6 @@ impl std::error::Error for OAuthFailure {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::TokenRequest(e) => Some(e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

@@ -61,7 +61,6 @@ impl std::error::Error for ProviderError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Fetch(e) => Some(e),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

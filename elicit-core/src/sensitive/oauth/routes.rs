@@ -21,7 +21,7 @@ use crate::sensitive::token::{PageId, Token};
 
 /// The most characters of a provider's `error` or `error_description`
 /// kept.
-pub(crate) const TEXT_LIMIT: usize = 256;
+const TEXT_LIMIT: usize = 256;
 
 /// The response to an OAuth route, or `None` if the request is for
 /// another page.
@@ -338,7 +338,10 @@ fn cookie_name(id: PageId) -> String {
     format!("elicit_oauth_{id}")
 }
 
-use super::exchange::capped;
+/// At most [`TEXT_LIMIT`] characters of a provider's text.
+pub(super) fn capped(text: &str) -> String {
+    text.chars().take(TEXT_LIMIT).collect()
+}
 
 fn not_allowed() -> PageResponse {
     let mut response = refusal(
