@@ -61,9 +61,7 @@ async fn serve(
                     let scope = ElicitationScope::session(prompt.session_id.to_string());
                     let asked = elicitor.elicit_form::<Deploy>(scope, "How many replicas?");
                     let reply = match asked.retry(2).await {
-                        Ok(Outcome::Accepted(deploy)) => {
-                            format!("Deploying {} replicas.", deploy.replicas)
-                        }
+                        Ok(Outcome::Accepted(d)) => format!("Deploying {} replicas.", d.replicas),
                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
                         Err(error) => {

@@ -175,7 +175,6 @@ where
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
     let options = options()?;
-    // README snippet start
     let client = ElicitingClient::new("elicit-mcp-host", modes(&options), Renderer::from_stdin());
     let running = match &options.http {
         Some(url) => {
@@ -202,7 +201,6 @@ async fn main() -> Result<(), Box<dyn Error>> {
             CallToolRequestParams::new(tool).with_arguments(options.args.clone()),
         )
         .await?;
-    // README snippet end
     for block in &result.content {
         if let Some(text) = block.as_text() {
             println!("{}", text.text);

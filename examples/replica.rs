@@ -209,7 +209,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect(),
     );
 
-    // README snippet start
     // Every replica: the same Redis, the same keys (from your secret
     // store), the same user verification.
     let redis = Redis::open(&arg("--redis"))?;
@@ -235,7 +234,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .used_states(RedisUsedStates::new(redis))
         // MCP 2025-11-25 clients: no session, so a page is asked with -32042.
         .without_sessions(hex_key("ELICIT_CALL_KEY"));
-    // README snippet end
     let replica = Replica {
         name,
         config,

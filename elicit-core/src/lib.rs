@@ -59,32 +59,125 @@
 //!   received over the wire.
 //! - [`ContentError`] / [`FieldError`] and [`SchemaError`]: errors that name
 //!   every failing field and the rule.
+//! - [`reference`](mod@reference): the derive's manual, a page per chapter: what each field
+//!   type becomes ([`reference::types`]), every `#[elicit(..)]` attribute
+//!   ([`reference::attributes`]), what does not compile
+//!   ([`reference::guarantees`]) and how content is checked
+//!   ([`reference::validation`]).
 //! - [`protocol`]: capabilities, scoped `elicitation/create` requests, typed
 //!   [`Outcome`]s, URL mode with safe URLs and verified users, completion —
 //!   the agent side ([`AgentConnection`]) and the client side
 //!   ([`ClientConnection`]), with guides "Writing an agent" and "Writing a
-//!   client".
-//! - `terminal` (feature `terminal`): a terminal renderer of client
+//!   client". SDK-agnostic: serde types and plain state, no transport.
+//! - [`acp`] (feature `acp`): conversions to and from the official ACP Rust
+//!   types; [`acp::sdk`] (feature `acp-sdk`): one call per elicitation flow
+//!   on the official ACP SDK, for agents (`elicitor.elicit_form::<T>(..)`)
+//!   and clients (one handler).
+//! - [`mcp`] (feature `rmcp`): MCP servers on rmcp, one tool handler for
+//!   MCP 2025-11-25 and 2026-07-28 and one call on rmcp's peer;
+//!   [`mcp::client`]: MCP hosts on rmcp's client.
+//! - [`sensitive`] (feature `sensitive`): secrets on a page the agent
+//!   serves, with its threat model; [`sensitive::oauth`] (feature `oauth`):
+//!   OAuth 2.0 with PKCE through those pages.
+//! - [`redis`] (feature `redis`): several replicas behind one URL, on one
+//!   Redis.
+//! - [`terminal`] (feature `terminal`): a terminal renderer of client
 //!   requests (`inquire` prompts, or scripted JSON-lines answers).
-//! - Feature `unicode` (off by default, on with `terminal`): Unicode's tables
-//!   for `\p{..}` in a `pattern` and for the URL review's checks of `xn--`
-//!   hosts. Without it both are refused, each error naming the feature: a
-//!   form without such a pattern, and an agent whose URLs are ASCII, build
-//!   without the tables (BENCHMARKS.md, "Build cost").
+//!
+//! Each module's documentation is its guide, with compiled examples. The
+//! repository's `examples/README.md` lists its runnable examples and their
+//! commands.
+//!
+//! # Cargo features
+//!
+//! Only `derive` is on by default. What each feature costs to build is
+//! measured in the repository's BENCHMARKS.md ("Dependencies", "Build
+//! cost").
+//!
+//! | feature | what it gives | what it turns on |
+//! |---|---|---|
+//! | `derive` (default) | `#[derive(Elicit)]`, re-exported from `elicit-derive` ([`reference::attributes`]) | `elicit-derive` |
+//! | `acp` | [`acp`]: conversions to and from the official ACP types | `agent-client-protocol-schema` 1.17; serde_json's `preserve_order` |
+//! | `acp-sdk` | [`acp::sdk`]: one call per elicitation flow on the official ACP SDK, agent and client | `acp`; `agent-client-protocol` 5.2 (no transport), `futures` (no runtime) |
+//! | `rmcp` | [`mcp`]: MCP servers on rmcp, both MCP versions; [`mcp::client`]: MCP hosts | `rmcp` 3.11 (`server`, `client`, `request-state`; brings tokio, starts no runtime), `futures`, `sha2`, `hmac`, `getrandom`, `zeroize`; serde_json's `preserve_order` |
+//! | `sensitive` | [`sensitive`]: sensitive forms on a page the agent serves, loopback or hosted | `secrecy`, `zeroize`, `getrandom`; the page server: `hyper` (HTTP/1.1), `hyper-util`, `http`, `http-body`, `http-body-util`, `bytes`, `tower-service`, `tokio` (its own current-thread runtime on a thread of its own), `futures-channel` |
+//! | `oauth` | [`sensitive::oauth`]: OAuth 2.0 authorization code with PKCE through those pages | `sensitive`; `sha2`, hyper-util's HTTP/1 client, `hyper-rustls` and `rustls` (`ring`, webpki-roots) |
+//! | `redis` | [`redis`]: several replicas on one Redis (its page store with `sensitive`, its used-state store with `rmcp`) | `redis` (redis-rs, synchronous), `chacha20poly1305`, `getrandom`, `zeroize` |
+//! | `chrono` | form fields of `chrono`'s `NaiveDate`, `DateTime<Utc>` and `DateTime<FixedOffset>` ([`reference::types`]) | `chrono` |
+//! | `time` | form fields of `time`'s `Date` and `OffsetDateTime` ([`reference::types`]) | `time` |
+//! | `jiff` | form fields of `jiff`'s `civil::Date` and `Timestamp` ([`reference::types`]) | `jiff` |
+//! | `url` | `url::Url` form fields, `format: uri` ([`reference::types`]) | `url` |
+//! | `uuid` | `uuid::Uuid` form fields ([`reference::types`]) | `uuid` |
+//! | `unicode` | Unicode's tables: `\p{..}` in a `pattern`, and the URL review's checks of `xn--` hosts ([`protocol::url`]). Without it both are refused, each error naming the feature: a form without such a pattern, and an agent whose URLs are ASCII, build without the tables | `elicit-pattern`'s and `elicit-derive`'s `unicode`; `unicode-security`, `unicode-script`, `unicode-normalization` |
+//! | `terminal` | [`terminal`]: a terminal renderer of client requests | `unicode` (a terminal shows other parties' forms and URLs); `inquire` (crossterm) |
 //!
 //! # Form mode never collects secrets
 //!
 //! Passwords, API keys, tokens, private keys, recovery codes and payment
-//! credentials must go through URL mode
-//! (a [`UrlRequest`](protocol::agent::UrlRequest) marked
-//! [`sensitive`](protocol::agent::UrlRequest::sensitive), or a page of the
-//! agent's own: `sensitive`).
-//! `#[secret]` on a field, or a field whose name looks like a credential, is a
-//! compile error that says so.
+//! credentials must go through URL mode. `#[secret]` on a field of a form,
+//! or a field whose name looks like a credential, is a compile error that
+//! says so, and points here: ask for them with a **sensitive form** on a
+//! page the agent serves, in one call, [`Elicitor::elicit_secret`] on the
+//! ACP SDK or [`ElicitExt::elicit_secret`] on rmcp (module [`sensitive`],
+//! with its threat model). Underneath, a URL request of your own marked
+//! [`sensitive`](protocol::agent::UrlRequest::sensitive) is URL mode or
+//! nothing, never a form.
 //!
 //! [`Outcome`]: protocol::agent::Outcome
 //! [`AgentConnection`]: protocol::agent::AgentConnection
 //! [`ClientConnection`]: protocol::client::ClientConnection
+// Links to feature-gated modules and items: rustdoc resolves them when
+// their features are on (docs.rs and CI document every feature); in a build
+// without them, these definitions point to docs.rs instead of being
+// broken links.
+#![cfg_attr(
+    not(feature = "acp"),
+    doc = "[`acp`]: https://docs.rs/elicit-core/latest/elicit_core/acp/index.html"
+)]
+#![cfg_attr(
+    not(feature = "acp-sdk"),
+    doc = "[`acp::sdk`]: https://docs.rs/elicit-core/latest/elicit_core/acp/sdk/index.html"
+)]
+#![cfg_attr(
+    not(feature = "rmcp"),
+    doc = "[`mcp`]: https://docs.rs/elicit-core/latest/elicit_core/mcp/index.html"
+)]
+#![cfg_attr(
+    not(feature = "rmcp"),
+    doc = "[`mcp::client`]: https://docs.rs/elicit-core/latest/elicit_core/mcp/client/index.html"
+)]
+#![cfg_attr(
+    not(feature = "sensitive"),
+    doc = "[`sensitive`]: https://docs.rs/elicit-core/latest/elicit_core/sensitive/index.html"
+)]
+#![cfg_attr(
+    not(feature = "oauth"),
+    doc = "[`sensitive::oauth`]: https://docs.rs/elicit-core/latest/elicit_core/sensitive/oauth/index.html"
+)]
+#![cfg_attr(
+    not(feature = "redis"),
+    doc = "[`redis`]: https://docs.rs/elicit-core/latest/elicit_core/redis/index.html"
+)]
+#![cfg_attr(
+    not(feature = "terminal"),
+    doc = "[`terminal`]: https://docs.rs/elicit-core/latest/elicit_core/terminal/index.html"
+)]
+#![cfg_attr(
+    all(feature = "acp-sdk", feature = "sensitive"),
+    doc = "[`Elicitor::elicit_secret`]: acp::sdk::Elicitor::elicit_secret"
+)]
+#![cfg_attr(
+    not(all(feature = "acp-sdk", feature = "sensitive")),
+    doc = "[`Elicitor::elicit_secret`]: https://docs.rs/elicit-core/latest/elicit_core/acp/sdk/struct.Elicitor.html#method.elicit_secret"
+)]
+#![cfg_attr(
+    all(feature = "rmcp", feature = "sensitive"),
+    doc = "[`ElicitExt::elicit_secret`]: mcp::ElicitExt::elicit_secret"
+)]
+#![cfg_attr(
+    not(all(feature = "rmcp", feature = "sensitive")),
+    doc = "[`ElicitExt::elicit_secret`]: https://docs.rs/elicit-core/latest/elicit_core/mcp/trait.ElicitExt.html#tymethod.elicit_secret"
+)]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 // docs.rs (`--cfg docsrs`, Cargo.toml) marks each feature-gated item with the
@@ -181,3 +274,84 @@ pub mod __private;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    /// The features of this package's Cargo.toml: its `[features]` keys,
+    /// `default` aside.
+    fn features() -> Vec<&'static str> {
+        let manifest = include_str!("../Cargo.toml");
+        let section = &manifest[manifest.find("\n[features]\n").expect("[features]") + 12..];
+        let section = section.find("\n[").map_or(section, |end| &section[..end]);
+        section
+            .lines()
+            .filter(|line| line.starts_with(|c: char| c.is_ascii_lowercase()))
+            .filter_map(|line| line.split_once('=').map(|(key, _)| key.trim()))
+            .filter(|&key| key != "default")
+            .collect()
+    }
+
+    /// The features a table names: the backticked names in the first cell
+    /// of each row, in the section from the line `heading` to the next
+    /// heading of its level, every line of it starting with `prefix`
+    /// (`//! ` in crate docs).
+    fn table(text: &str, prefix: &str, heading: &str) -> Vec<String> {
+        let start = text
+            .find(&format!("\n{prefix}{heading}\n"))
+            .unwrap_or_else(|| panic!("no section {heading:?}"))
+            + 1;
+        let level = &heading[..=heading.find(' ').expect("a heading")];
+        let section = &text[start..];
+        let end = section[1..]
+            .find(&format!("\n{prefix}{level}"))
+            .map_or(section.len(), |end| end + 1);
+        section[..end]
+            .lines()
+            .filter_map(|line| line.strip_prefix(prefix)?.strip_prefix("| `"))
+            .flat_map(|row| {
+                // From the first cell's first backtick to the cell's end.
+                let cell = &row[..row.find(" |").unwrap_or(row.len())];
+                format!("`{cell}")
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Every feature of Cargo.toml has a row in the crate docs' "Cargo
+    /// features" table and is named in the README's (the crates.io page)
+    /// "Features" table, and neither names a feature that does not exist:
+    /// a new feature cannot be forgotten.
+    #[test]
+    fn the_features_tables_name_every_feature() {
+        let features = features();
+        assert!(features.contains(&"derive") && features.contains(&"terminal"));
+        for (what, named) in [
+            (
+                "lib.rs, \"# Cargo features\"",
+                table(include_str!("lib.rs"), "//! ", "# Cargo features"),
+            ),
+            (
+                "README.md, \"## Features\"",
+                table(include_str!("../README.md"), "", "## Features"),
+            ),
+        ] {
+            let missing: Vec<_> = features
+                .iter()
+                .filter(|&&f| !named.iter().any(|n| n == f))
+                .collect();
+            assert!(missing.is_empty(), "{what} lacks the features {missing:?}");
+            let unknown: Vec<_> = named
+                .iter()
+                .filter(|n| !features.contains(&n.as_str()))
+                .collect();
+            assert!(
+                unknown.is_empty(),
+                "{what} names no such features {unknown:?}"
+            );
+        }
+    }
+}

@@ -116,8 +116,7 @@ mod tests {
         (count_tokens(output), text.len())
     }
 
-    /// The generated code per struct, as `bench/compile-time.sh` and
-    /// BENCHMARKS.md report it (`cargo test -p elicit-derive -- --nocapture`
+    /// The generated code per struct, as BENCHMARKS.md reports it (`cargo test -p elicit-derive -- --nocapture`
     /// prints the figures): it grows linearly with the field count, with no
     /// quadratic part (like one check per pair of fields).
     #[test]

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::readme::{lines, readme_block, snippet};
+use crate::common::readme::{docs_block, lines, snippet};
 use crate::common::*;
 use agent_client_protocol_schema::v1 as sdk;
 use elicit_core::format::Format;
@@ -728,7 +728,7 @@ fn the_agent_connection_reads_sdk_responses() {
 }
 
 // ---------------------------------------------------------------------------
-// The README's snippet, compiled and run here
+// The `acp` module docs' snippet ("An agent on the SDK's types"), compiled and run here
 
 #[rustfmt::skip]
 #[allow(dead_code)]
@@ -777,16 +777,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 // README snippet end
 
 #[test]
-fn the_readme_snippet_runs() {
+fn the_docs_snippet_runs() {
     main().unwrap();
 }
 }
 
 #[test]
-fn the_readme_snippet_is_this_code() {
-    let heading = "### ACP: the official SDK's types";
-    assert_eq!(
-        lines(snippet(include_str!("acp.rs"))),
-        lines(readme_block(heading))
+fn the_docs_snippet_is_this_code() {
+    let docs = docs_block(
+        include_str!("../../elicit-core/src/acp/mod.rs"),
+        "# An agent on the SDK's types",
     );
+    assert_eq!(lines(snippet(include_str!("acp.rs"))), lines(&docs));
 }

@@ -897,8 +897,20 @@ fn the_readme_sensitive_snippet_sends_nothing_without_url_mode() {
 #[test]
 fn the_readme_sensitive_snippet_is_this_code() {
     assert_eq!(
+        crate::common::readme::code_lines(crate::common::readme::snippet(include_str!(
+            "acp_sdk.rs"
+        ))),
+        crate::common::readme::lines(crate::common::readme::readme_block(
+            "## A secret, on the agent's own page"
+        ))
+    );
+    // The `sensitive` module docs show it too, with its comments.
+    assert_eq!(
         crate::common::readme::lines(crate::common::readme::snippet(include_str!("acp_sdk.rs"))),
-        crate::common::readme::lines(crate::common::readme::readme_block("## Sensitive input"))
+        crate::common::readme::lines(&crate::common::readme::docs_block(
+            include_str!("../../elicit-core/src/sensitive/mod.rs"),
+            "Sensitive input"
+        ))
     );
 }
 

@@ -408,18 +408,6 @@ fn a_browser_submits_the_page_through_the_balancer() {
     connected(&report);
 }
 
-#[test]
-fn the_readme_replica_snippet_is_the_example() {
-    use crate::common::readme::{lines, readme_block, snippet};
-
-    assert_eq!(
-        lines(snippet(include_str!("../../examples/replica.rs"))),
-        lines(readme_block(
-            "### Running several replicas (feature `redis`)"
-        ))
-    );
-}
-
 /// MCP 2025-11-25, where this server has no session to send a request on:
 /// the call fails with `-32042` listing Alice's page; she opens and submits
 /// it through the balancer (Bob refused); the retried call, on any replica,

@@ -33,6 +33,7 @@ mod module_cycles;
 mod oauth;
 mod oidc_provider;
 mod protocol;
+mod readme;
 #[cfg(feature = "redis")]
 mod replicas;
 mod rmcp;

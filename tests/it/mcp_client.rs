@@ -523,18 +523,6 @@ fn an_empty_url_id_of_a_round_is_tracked_by_its_request() {
     assert_eq!(render.shown().len(), 2);
 }
 
-#[test]
-fn the_readme_host_snippet_is_the_example() {
-    use crate::common::readme::{lines, readme_block, snippet};
-
-    assert_eq!(
-        lines(snippet(include_str!("../../examples/mcp_client.rs"))),
-        lines(readme_block(
-            "### MCP hosts on rmcp's client (feature `rmcp`)"
-        ))
-    );
-}
-
 /// `python3` on the PATH, or `None` (the test returns) where it is missing
 /// and neither `CI` nor `ELICIT_PYTHON_REQUIRED` is set.
 fn python3() -> Option<std::path::PathBuf> {

@@ -763,7 +763,7 @@ fn a_malformed_authorization_response_fails_clearly() {
     assert_eq!(post.status, 405);
 }
 
-/// The README's OAuth snippet, compiled (its discovery URL is an example).
+/// The `sensitive::oauth` module docs' snippet, compiled (its discovery URL is an example).
 #[allow(dead_code)]
 mod readme_oauth {
     // README snippet start
@@ -799,11 +799,12 @@ mod readme_oauth {
 }
 
 #[test]
-fn the_readme_oauth_snippet_is_this_code() {
+fn the_oauth_docs_snippet_is_this_code() {
     assert_eq!(
         crate::common::readme::lines(crate::common::readme::snippet(include_str!("oauth.rs"))),
-        crate::common::readme::lines(crate::common::readme::readme_block(
-            "### OAuth (feature `oauth`)"
+        crate::common::readme::lines(&crate::common::readme::docs_block(
+            include_str!("../../elicit-core/src/sensitive/oauth/mod.rs"),
+            "returns a typed token"
         ))
     );
 }

@@ -15,7 +15,7 @@ pub(crate) mod mcp_server;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use crate::common::readme::{lines, readme_block, snippet};
+use crate::common::readme::{docs_block, lines, readme_block, snippet};
 use crate::common::*;
 use ::rmcp::model::{
     self as mcp, CallToolRequestParams, ClientCapabilities, CustomNotification,
@@ -1265,7 +1265,7 @@ fn a_failed_request_is_the_service_error() {
 }
 
 // ---------------------------------------------------------------------------
-// The README's snippet, compiled and run here
+// The `mcp` module docs' snippet ("One call on rmcp's peer"), compiled and run here
 
 #[rustfmt::skip]
 #[allow(dead_code)]
@@ -1293,7 +1293,7 @@ async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
 // README snippet end
 
 #[test]
-fn the_readme_snippet_runs_against_rmcps_client() {
+fn the_peer_docs_snippet_runs_against_rmcps_client() {
     let (client, _) = super::ScriptedClient::with(
         super::form_mode(),
         vec![
@@ -1315,12 +1315,12 @@ fn the_readme_snippet_runs_against_rmcps_client() {
 }
 
 #[test]
-fn the_readme_snippet_is_this_code() {
-    let heading = "### MCP servers on rmcp";
-    assert_eq!(
-        lines(snippet(include_str!("rmcp.rs"))),
-        lines(readme_block(heading))
+fn the_peer_docs_snippet_is_this_code() {
+    let docs = docs_block(
+        include_str!("../../elicit-core/src/mcp/mod.rs"),
+        "# One call on rmcp's peer",
     );
+    assert_eq!(lines(snippet(include_str!("rmcp.rs"))), lines(&docs));
 }
 
 /// Feature `sensitive`: the token form `elicit_secret` asks for.
@@ -1993,4 +1993,126 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
         visit.status,
         visit.body
     );
+}
+
+// ---------------------------------------------------------------------------
+// examples/rmcp_server.rs: the README's MCP tool, in a whole server
+
+/// The README's MCP tool is the code of examples/rmcp_server.rs (which
+/// carries the comments too).
+#[test]
+fn the_readme_tool_is_the_example_servers() {
+    use crate::common::readme::code_lines;
+    assert_eq!(
+        lines(readme_block("## An MCP tool on rmcp")),
+        code_lines(snippet(include_str!("../../examples/rmcp_server.rs")))
+    );
+}
+
+/// Connects `client` on `transport` at `version`.
+async fn connect_on<T, E, A>(
+    client: &ScriptedClient,
+    transport: T,
+    version: Version,
+) -> ::rmcp::service::RunningService<RoleClient, ScriptedClient>
+where
+    T: ::rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    match version {
+        Version::Legacy => client.clone().serve(transport).await.unwrap(),
+        Version::Modern => ::rmcp::service::ClientServiceExt::serve_with_lifecycle(
+            client.clone(),
+            transport,
+            ::rmcp::service::ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .unwrap(),
+    }
+}
+
+/// Calls `deploy` on a running server: its text, and the forms asked.
+async fn deploy_on(
+    running: ::rmcp::service::RunningService<RoleClient, ScriptedClient>,
+    client: &ScriptedClient,
+) -> (String, Vec<ElicitRequestParams>) {
+    let tools = running.peer().list_tools(None).await.unwrap();
+    assert_eq!(tools.tools[0].name, "deploy");
+    let result = running
+        .call_tool(CallToolRequestParams::new("deploy"))
+        .await
+        .unwrap();
+    running.cancel().await.unwrap();
+    let text = result.content[0].as_text().unwrap().text.clone();
+    (text, client.seen())
+}
+
+/// The whole server, as built: over stdio (a child process) and over
+/// Streamable HTTP (`--http`), at MCP 2025-11-25 and 2026-07-28, an invalid
+/// answer asked again and the valid one read back.
+#[test]
+fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
+    use ::rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+    use std::io::BufRead;
+
+    let examples = crate::common::examples::built(&[
+        "--workspace",
+        "--all-features",
+        "--example",
+        "rmcp_server",
+    ]);
+    let binary = examples.join("rmcp_server");
+    let mut http = std::process::Command::new(&binary)
+        .args(["--http", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+    let mut line = String::new();
+    std::io::BufReader::new(http.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("`listening on <url>`, got {line:?}"))
+        .to_owned();
+    let answers = || {
+        vec![
+            json!({"action": "accept", "content": {"replicas": 40}}),
+            json!({"action": "accept", "content": {"replicas": 3}}),
+        ]
+    };
+    let mut results = Vec::new();
+    for version in VERSIONS {
+        for over in ["stdio", "http"] {
+            let client = ScriptedClient::new(true, answers());
+            let (text, seen) = runtime().block_on(async {
+                let running = if over == "stdio" {
+                    let child = TokioChildProcess::new(tokio::process::Command::new(&binary));
+                    connect_on(&client, child.unwrap(), version).await
+                } else {
+                    let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                    connect_on(&client, transport, version).await
+                };
+                deploy_on(running, &client).await
+            });
+            let messages: Vec<String> = seen.iter().map(|s| form_message(s).to_owned()).collect();
+            results.push((version, over, text, messages));
+        }
+    }
+    let _ = http.kill();
+    let _ = http.wait();
+    for (version, over, text, messages) in results {
+        let at = format!("{version:?} over {over}");
+        assert_eq!(text, "Deploying 3 replicas.", "{at}");
+        assert_eq!(messages.len(), 2, "{at}: {messages:?}");
+        assert_eq!(messages[0], "Replicas?", "{at}");
+        assert!(
+            messages[1].contains("`replicas` must be at most 16, got 40"),
+            "{at}: {}",
+            messages[1]
+        );
+    }
 }

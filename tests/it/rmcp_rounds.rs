@@ -1,4 +1,4 @@
-//! The README's "one handler for both MCP versions" snippet, compiled and
+//! The `mcp` module docs' "One tool handler for MCP 2025-11-25 and 2026-07-28" snippet, compiled and
 //! run at both versions against rmcp's client (a child of `rmcp.rs`, whose
 //! scripted client and connections it uses).
 
@@ -12,7 +12,7 @@ use elicit_core::mcp::Rounds;
 use serde_json::json;
 
 use super::{ScriptedClient, VERSIONS, connect_at, form_mode, runtime};
-use crate::common::readme::{lines, readme_block, snippet};
+use crate::common::readme::{docs_block, lines, snippet};
 
 // README snippet start
 use elicit_core::Elicit;
@@ -65,7 +65,7 @@ async fn call_tool(
 // README snippet end
 
 #[test]
-fn the_readme_rounds_snippet_runs_at_both_versions() {
+fn the_rounds_docs_snippet_runs_at_both_versions() {
     for version in VERSIONS {
         let (client, _) = ScriptedClient::with(
             form_mode(),
@@ -87,16 +87,17 @@ fn the_readme_rounds_snippet_runs_at_both_versions() {
 }
 
 #[test]
-fn the_readme_rounds_snippet_is_this_code() {
+fn the_rounds_docs_snippet_is_this_code() {
     assert_eq!(
         lines(snippet(include_str!("rmcp_rounds.rs"))),
-        lines(readme_block(
-            "#### One tool handler for MCP 2025-11-25 and 2026-07-28"
+        lines(&docs_block(
+            include_str!("../../elicit-core/src/mcp/mod.rs"),
+            "# One tool handler for MCP 2025-11-25 and 2026-07-28"
         ))
     );
 }
 
-/// A server whose every tool is the README snippet (`None`), or asks with a
+/// A server whose every tool is the module docs' snippet (`None`), or asks with a
 /// function and says its answer.
 struct Handler(RoundsConfig, Option<fn(&mut Rounds) -> Option<String>>);
 

@@ -461,7 +461,7 @@ fn uuid_fields() {
 
 /// A variant doc comment alone keeps the plain `enum`; a `title` or
 /// `description` on any variant titles the options, and then every doc
-/// comment is an option description (README, "Type mapping").
+/// comment is an option description (`elicit_core::reference::types`).
 #[test]
 fn variant_doc_comments_describe_only_titled_options() {
     #[derive(Elicit)]

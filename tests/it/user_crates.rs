@@ -3,7 +3,7 @@
 //! depend on exactly the lines the README gives users, so what they prove
 //! is what a user's build does.
 
-use crate::common::readme::readme_toml;
+use crate::common::readme::{fenced_block, module_docs, readme_toml};
 
 /// The dependency lines of a `[dependencies]` table: neither comments nor
 /// the table header, with the README's path to elicit-core (a clone beside
@@ -37,23 +37,50 @@ fn assert_same(readme_heading: &str, manifest: &str) {
 #[test]
 fn the_acp_agent_user_crate_has_the_readmes_dependency_lines() {
     assert_same(
-        "### Using it with the ACP SDK (feature `acp-sdk`)",
+        "## An ACP agent that asks a form",
         include_str!("../user-crates/acp-agent/Cargo.toml"),
     );
 }
 
+/// examples/rmcp_server.rs names its `[dependencies]`: the user crate that
+/// builds it has those lines, and the README's tool needs the first four.
 #[test]
-fn the_rmcp_server_user_crate_has_the_readmes_dependency_lines() {
-    assert_same(
-        "### MCP servers on rmcp (feature `rmcp`)",
-        include_str!("../user-crates/rmcp-server/Cargo.toml"),
+fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
+    let example = module_docs(include_str!("../../examples/rmcp_server.rs"));
+    let example = dependency_lines(fenced_block(&example, "`[dependencies]`", "```toml"));
+    let crate_ = dependency_lines(include_str!("../user-crates/rmcp-server/Cargo.toml"));
+    assert_eq!(
+        crate_, example,
+        "the user crate's [dependencies] vs the example's"
     );
+    let readme = dependency_lines(readme_toml("## An MCP tool on rmcp"));
+    assert_eq!(readme.len(), 4, "{readme:?}");
+    // The README's tool: the example's lines without Streamable HTTP.
+    let without_http: Vec<String> = example[..4]
+        .iter()
+        .map(|line| {
+            line.replace(r#", "transport-streamable-http-server""#, "")
+                .replace(r#", "net""#, "")
+        })
+        .collect();
+    assert_eq!(readme, without_http);
 }
 
+/// The MCP host's `[dependencies]` are the `mcp::client` docs' (there in
+/// their crates.io form, `version = "0.1"`).
 #[test]
-fn the_mcp_host_user_crate_has_the_readmes_dependency_lines() {
-    assert_same(
-        "### MCP hosts on rmcp's client (feature `rmcp`)",
-        include_str!("../user-crates/mcp-host/Cargo.toml"),
-    );
+fn the_mcp_host_user_crate_has_the_client_docs_dependency_lines() {
+    let docs = module_docs(include_str!("../../elicit-core/src/mcp/client.rs"));
+    let docs: Vec<String> = dependency_lines(fenced_block(&docs, "", "```toml"))
+        .into_iter()
+        .map(|line| {
+            line.replace(
+                r#"elicit-core = { version = "0.1","#,
+                r#"elicit-core = { path = "../../../elicit-core","#,
+            )
+        })
+        .collect();
+    let crate_ = dependency_lines(include_str!("../user-crates/mcp-host/Cargo.toml"));
+    assert!(!docs.is_empty());
+    assert_eq!(crate_, docs, "the user crate's [dependencies] vs the docs'");
 }

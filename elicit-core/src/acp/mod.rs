@@ -1,11 +1,19 @@
 //! Conversions between elicit's wire model and the official ACP Rust types,
 //! `agent-client-protocol-schema`'s `v1` elicitation types (feature `acp`).
 //!
+//! ```toml
+//! [dependencies]
+//! elicit-core = { version = "0.1", features = ["acp"] }
+//! ```
+//!
 //! With feature `acp-sdk`, the `sdk` submodule adds one call per elicitation
-//! flow on the official SDK (`agent-client-protocol`).
+//! flow on the official SDK (`agent-client-protocol`): most agents and
+//! clients on the SDK want that, not these conversions.
 //!
 //! The official SDK (`agent-client-protocol`) re-exports those types, so an
-//! agent or client built on it hands them to elicit and back:
+//! agent or client built on it hands them to elicit and back. The
+//! dependency is `agent-client-protocol-schema = "^1.17"`, which unifies
+//! with the SDK's pinned `=1.17.0`: your tree has one copy of the types.
 //!
 //! | elicit | `agent_client_protocol_schema::v1` | ours -> SDK | SDK -> ours |
 //! |---|---|---|---|
@@ -60,6 +68,61 @@
 //! # }
 //! ```
 //!
+//! # An agent on the SDK's types
+//!
+//! The agent side of [`protocol`](crate::protocol) reads the SDK's types
+//! directly: [`AgentConnection::from_acp_client_capabilities`] at
+//! `initialize`, a checked request converted to the SDK's
+//! `CreateElicitationRequest` to send, and the SDK's response read straight
+//! into [`Outcome<T>`] with [`PendingForm::acp_outcome`] (validated again):
+//!
+//! ```
+//! use agent_client_protocol_schema::v1 as acp; // = agent_client_protocol::v1::schema
+//! use elicit_core::protocol::ElicitationScope;
+//! use elicit_core::protocol::agent::AgentConnection;
+//! use elicit_core::Elicit;
+//! use elicit_core::protocol::agent::Outcome;
+//!
+//! #[derive(Elicit, Debug)]
+//! #[elicit(rename_all = "lowercase")]
+//! enum Environment { Staging, Production }
+//!
+//! /// Deploy the current branch.
+//! #[derive(Elicit, Debug)]
+//! struct Deploy {
+//!     env: Environment,
+//!     #[elicit(range(min = 1, max = 16), default = 2)]
+//!     replicas: u8,
+//! }
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // `initialize`: the SDK's client capabilities decide the modes.
+//!     let client: acp::ClientCapabilities =
+//!         serde_json::from_str(r#"{"elicitation": {"form": {}}}"#)?;
+//!     let connection = AgentConnection::from_acp_client_capabilities(&client);
+//!
+//!     // A checked request, as the SDK's type: send it with the SDK.
+//!     let (request, pending) =
+//!         connection.form::<Deploy>(ElicitationScope::session("sess_1"), "Where to?")?;
+//!     let request = acp::CreateElicitationRequest::try_from(&request)?;
+//!     assert!(matches!(request.mode, acp::ElicitationMode::Form(_)));
+//!
+//!     // The SDK's response, validated again and typed.
+//!     let response: acp::CreateElicitationResponse =
+//!         serde_json::from_str(r#"{"action": "accept", "content": {"env": "staging"}}"#)?;
+//!     match pending.acp_outcome(&response)? {
+//!         Outcome::Accepted(deploy) => println!("deploying {} replicas", deploy.replicas),
+//!         Outcome::Declined | Outcome::Cancelled => println!("not deploying"),
+//!         Outcome::UnknownAction(_) => println!("unknown answer: not deploying"),
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Also [`AgentConnection::acp_url_outcome`] for a URL request's answer,
+//! and, for clients, [`ClientConnection::receive_acp`], the guard of
+//! [`ClientConnection::receive`] over the SDK's request.
+//!
 //! # What the SDK's types cannot hold
 //!
 //! - **Property order.** The SDK stores `properties` in a `BTreeMap`: converting
@@ -93,6 +156,10 @@
 //! An SDK "other" mode or action whose name is a known one (possible only
 //! when built by hand) is refused, never read as the known one.
 //!
+//! The repository's `tests/it/acp.rs` converts every test type's schema to
+//! the SDK's (no property becomes the SDK's `Other` variant) and back,
+//! unchanged but for the order.
+//!
 //! [`ElicitationSchema`]: crate::ElicitationSchema
 //! [`ElicitationSchema::check`]: crate::ElicitationSchema::check
 //! [`PropertySchema`]: crate::PropertySchema
@@ -116,6 +183,11 @@
 //! [`ConversionErrorKind::CustomFormat`]: crate::ConversionErrorKind::CustomFormat
 //! [`ConversionErrorKind::UnknownFields`]: crate::ConversionErrorKind::UnknownFields
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
+//! [`AgentConnection::from_acp_client_capabilities`]: crate::protocol::agent::AgentConnection::from_acp_client_capabilities
+//! [`AgentConnection::acp_url_outcome`]: crate::protocol::agent::AgentConnection::acp_url_outcome
+//! [`PendingForm::acp_outcome`]: crate::protocol::agent::PendingForm::acp_outcome
+//! [`ClientConnection::receive_acp`]: crate::protocol::client::ClientConnection::receive_acp
+//! [`ClientConnection::receive`]: crate::protocol::client::ClientConnection::receive
 
 mod capabilities;
 mod completion;

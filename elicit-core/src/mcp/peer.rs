@@ -33,26 +33,7 @@ mod sealed {
 /// refused as if the mode were not advertised: ask through
 /// [`run_tool`](super::run_tool) instead, which serves both versions.
 ///
-/// ```no_run
-/// use elicit_core::mcp::{ElicitError, ElicitExt};
-/// use elicit_core::Elicit;
-/// use elicit_core::protocol::agent::Outcome;
-/// use rmcp::{Peer, RoleServer};
-///
-/// #[derive(Elicit, Debug)]
-/// struct Confirm {
-///     /// Go ahead with the deployment?
-///     proceed: bool,
-/// }
-///
-/// async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
-///     // Asks up to 3 times if the answer breaks the form's rules.
-///     match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await? {
-///         Outcome::Accepted(form) => Ok(form.proceed),
-///         Outcome::Declined | Outcome::Cancelled | Outcome::UnknownAction(_) => Ok(false),
-///     }
-/// }
-/// ```
+/// Example: `confirm(&context.peer)` in the [module guide](super#one-call-on-rmcps-peer-mcp-2025-11-25-and-earlier).
 ///
 /// URL mode and its completion are on the [`Elicitor`]
 /// ([`elicitor`](Self::elicitor), or one [`Elicitations`](super::Elicitations)

@@ -18,7 +18,16 @@
 //!   connection: the guard for incoming requests (`-32602` for unadvertised
 //!   modes), form validation before sending, the completion tracker.
 //! - [`url`]: the URL policy and [`UrlReview`], shared by both
-//!   sides. Nothing here ever fetches a URL.
+//!   sides: the full URL, the host to highlight as a browser shows it
+//!   (`[::1]`, not `[0:0:0:0:0:0:0:1]`), warnings (Punycode, mixed
+//!   scripts, IP literals, non-https, look-alike hosts, userinfo), and
+//!   hosts a browser would not open refused. Nothing here ever fetches a
+//!   URL.
+//!
+//! On the official ACP SDK (`elicit_core::acp::sdk`, feature `acp-sdk`) and
+//! on rmcp (`elicit_core::mcp`, feature `rmcp`), one call per flow does all
+//! of this for you; this module is what they are built on, for any other
+//! transport.
 //!
 //! # The wire messages
 //!
@@ -40,7 +49,8 @@
 //! # Writing an agent
 //!
 //! One [`AgentConnection`] per client connection,
-//! created from the capabilities the client sent in `initialize`. It refuses
+//! created from the capabilities the client sent in `initialize` (ACP's
+//! rule: `{}` advertises no mode, [`ElicitationCapabilities`]). It refuses
 //! what the protocol forbids (a mode the client did not advertise, an unsafe
 //! URL, a duplicate `elicitationId`, a completion by another user) with a
 //! typed [`SendError`](agent::SendError) that says what to do instead. Every

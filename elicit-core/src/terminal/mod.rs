@@ -30,6 +30,19 @@
 //! All of the UI goes to **stderr** (as `inquire` does), so stdout stays
 //! free for the program's own output.
 //!
+//! Use it as it is, or implement [`Render`] for your own user interface:
+//! the guard, the validation before sending and the URL's review stay
+//! elicit's either way. On the ACP SDK it is the renderer of
+//! `ClientElicitations::handler` ([`acp::sdk`](crate::acp::sdk), feature
+//! `acp-sdk`), on rmcp's client that of `ElicitingClient`
+//! ([`mcp::client`](crate::mcp::client), feature `rmcp`), and on its own
+//! it answers one request with [`answer`](crate::protocol::client::answer),
+//! as below. The repository's demo client (`examples/acp_client.rs`), MCP
+//! host (`examples/mcp_client.rs`) and `examples/form.rs` (any
+//! `requestedSchema` in a file, the response printed) render with it;
+//! `examples/README.md` has their commands, and `tests/it/acp_demo.rs`
+//! drives the demo with scripted answers.
+//!
 //! ```no_run
 //! use elicit_core::protocol::ElicitationCapabilities;
 //! use elicit_core::protocol::client::{ClientConnection, answer};

@@ -114,7 +114,10 @@ fn main() {
     agree::<RenameAllLast>(&["firstName", "years"], camel.clone());
     agree::<SameAttributeRenameFirst>(&["firstName", "years"], camel.clone());
     agree::<SameAttributeRenameLast>(&["firstName", "years"], camel);
-    agree::<SplitRenames>(&["first-name", "years"], json!({"first-name": "Ada", "years": 36}));
+    agree::<SplitRenames>(
+        &["first-name", "years"],
+        json!({"first-name": "Ada", "years": 36}),
+    );
 
     assert_eq!(options::<Order>("size"), json!(["small", "xl", "med"]));
     assert_eq!(options::<Order>("shape"), json!(["ROUND", "sq"]));

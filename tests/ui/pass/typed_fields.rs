@@ -40,7 +40,11 @@ struct HighPort(Port);
 impl TryFrom<Port> for HighPort {
     type Error = &'static str;
     fn try_from(p: Port) -> Result<Self, Self::Error> {
-        if p.0 >= 49152 { Ok(Self(p)) } else { Err("not a dynamic port") }
+        if p.0 >= 49152 {
+            Ok(Self(p))
+        } else {
+            Err("not a dynamic port")
+        }
     }
 }
 

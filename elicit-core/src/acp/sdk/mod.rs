@@ -1,5 +1,14 @@
 //! One call per elicitation flow on the official ACP Rust SDK
-//! (`agent-client-protocol` 5.2, feature `acp-sdk`).
+//! (`agent-client-protocol` 5.2, feature `acp-sdk`). No async runtime is
+//! added: it runs wherever the SDK runs.
+//!
+//! ```toml
+//! [dependencies]
+//! elicit-core = { version = "0.1", features = ["acp-sdk"] }
+//! # The official SDK, with its stdio transport, and an executor for `main`:
+//! agent-client-protocol = { version = "5.2", features = ["stdio"] }
+//! futures = { version = "0.3", features = ["executor"] }
+//! ```
 //!
 //! # Agent
 //!
@@ -14,15 +23,26 @@
 //! a handler returns. A handler that waited for an answer itself would wait
 //! forever. [`Elicitor`] exists only inside a task started by
 //! [`spawn`](AgentElicitations::spawn), and asking on the SDK's
-//! `ConnectionTo<Client>` directly is a compile error that says so
-//! ([`ElicitClient`]).
+//! `ConnectionTo<Client>` directly (`cx.elicit_form(..)` in a handler) is a
+//! compile error that names the fix ([`ElicitClient`]; the [`prelude`]
+//! import brings that trait into scope, so the call finds it instead of
+//! failing with "no method named `elicit_form`"). The repository's
+//! `tests/ui/fail/acp_elicit_in_handler.stderr` is that error, for the
+//! agent below with that one mistake. Forgetting
+//! [`initialize`](AgentElicitations::initialize) is refused at run time,
+//! with an error that says to call it.
 //!
 //! A complete agent, but for its `main`, which serves it on stdio:
 //! `futures::executor::block_on(serve(agent_client_protocol::Stdio::new()))`
-//! (the SDK's `stdio` feature; the whole program is
-//! `examples/acp_minimal_agent.rs` in the repository, and the README's "Using
-//! it with the ACP SDK"; `tests/it/acp_demo.rs` runs it against the demo
-//! client):
+//! (the SDK's `stdio` feature). With the dependencies above, this block and
+//! that `main` are a whole `src/main.rs`: the repository's
+//! `examples/acp_minimal_agent.rs`, which `tests/it/acp_demo.rs` checks is
+//! this same code and runs against the demo client. Try it:
+//!
+//! ```sh
+//! cargo build --example acp_minimal_agent
+//! cargo run --example acp_client -- --form --agent target/debug/examples/acp_minimal_agent
+//! ```
 //!
 //! ```no_run
 //! use agent_client_protocol::v1::ConnectionTo;
@@ -76,9 +96,7 @@
 //!                     let scope = ElicitationScope::session(prompt.session_id.to_string());
 //!                     let asked = elicitor.elicit_form::<Deploy>(scope, "How many replicas?");
 //!                     let reply = match asked.retry(2).await {
-//!                         Ok(Outcome::Accepted(deploy)) => {
-//!                             format!("Deploying {} replicas.", deploy.replicas)
-//!                         }
+//!                         Ok(Outcome::Accepted(d)) => format!("Deploying {} replicas.", d.replicas),
 //!                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
 //!                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
 //!                         Err(error) => {
@@ -105,15 +123,53 @@
 //! # fn main() {}
 //! ```
 //!
+//! What an [`Elicitor`] asks with, each call one flow:
+//!
+//! - [`elicit_form::<T>(scope, message)`](Elicitor::elicit_form) sends only
+//!   if the client advertised form mode, reads the answer with
+//!   `T::from_content` (every rule checked again), and with
+//!   [`.retry(n)`](crate::flow::FormCall::retry) sends the form again, the
+//!   errors in the message ([`Retry`](crate::protocol::agent::Retry)), when
+//!   an accepted answer breaks a rule: `n` more times at most. A decline or
+//!   a cancel is returned at once, never asked again.
+//! - [`elicit_url(scope, UrlRequest::new(message, url))`](Elicitor::elicit_url)
+//!   sends URL mode (the URL is checked first;
+//!   [`.elicitation_id(id)`](crate::protocol::agent::UrlRequest::elicitation_id)
+//!   and [`.for_user(&user)`](crate::protocol::agent::UrlRequest::for_user)
+//!   when you need them; a request marked
+//!   [`.sensitive()`](crate::protocol::agent::UrlRequest::sensitive) is
+//!   refused without URL mode and never falls back to a form) and returns
+//!   [`UrlOutcome::Consented`](crate::protocol::agent::UrlOutcome::Consented)
+//!   on accept, which only means consent;
+//!   [`complete(&id, user)`](Elicitor::complete) sends
+//!   `elicitation/complete` once.
+//! - `elicit_secret::<T>(scope, message, &pages)` (feature `sensitive`) and
+//!   `elicit_oauth(scope, message, &pages, &provider)` (feature `oauth`) run
+//!   a whole page flow: a sensitive form, or an OAuth sign-in, on a page
+//!   the agent serves ([`sensitive`](crate::sensitive)). Where the pages
+//!   verify users, add `.for_user(&user)`.
+//! - [`connection()`](Elicitor::connection) is the SDK's
+//!   `ConnectionTo<Client>`, for your own notifications (agent text, tool
+//!   calls).
+//!
+//! Every failure is one [`ElicitError`], the same type as on rmcp
+//! ([`mcp`](crate::mcp)).
+//!
 //! # Client
 //!
 //! [`ClientElicitations`] holds the guard and the URL tracker of one agent
 //! connection. Advertise exactly what it was built with, and add its
-//! [`handler`](ClientElicitations::handler) to the SDK's client builder: it
-//! answers `elicitation/create` (the guard's `-32602`, then your
-//! [`Render`](crate::protocol::client::Render)er on its own thread, then the validate-before-send of
+//! [`handler`](ClientElicitations::handler) to the SDK's client builder: one
+//! handler answers `elicitation/create` (the guard's `-32602` for a mode
+//! the client did not advertise, or a malformed request; then your
+//! renderer, any [`Render`](crate::protocol::client::Render), on a thread
+//! of its own; then the validate-before-send of
 //! [`answer`](crate::protocol::client::answer)) and routes
-//! `elicitation/complete` to the tracker.
+//! `elicitation/complete` to the URL tracker. The renderer can be the
+//! terminal's (feature `terminal`:
+//! `elicitations.handler(elicit_core::terminal::Renderer::from_stdin())`,
+//! as the repository's demo client `examples/acp_client.rs` does) or your
+//! own user interface:
 //!
 //! ```no_run
 //! use agent_client_protocol::Client;
@@ -137,6 +193,17 @@
 //! // ... `client.connect_with(agent, ..)`, sending `capabilities` in `initialize`.
 //! # let _ = (client, capabilities);
 //! ```
+//!
+//! # Tests
+//!
+//! The repository's `tests/it/acp_sdk.rs` runs an agent and a client on the
+//! SDK against each other through these calls: accept, decline, cancel, an
+//! answer asked again then accepted, retries exhausted, modes not
+//! advertised, the guard's `-32602`, sensitive input without URL mode, URL
+//! consent and completion. It also shows the hang the task avoids: on one
+//! thread, an agent that awaits the answer inside its handler stalls with
+//! the client's answer unread, and the same agent through
+//! [`spawn`](AgentElicitations::spawn) ends its turn.
 
 mod agent;
 mod client;
