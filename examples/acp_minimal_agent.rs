@@ -1,6 +1,6 @@
 //! The smallest complete ACP agent that elicits a form: `initialize`,
 //! `session/new` and `session/prompt` handlers on the official SDK, over
-//! stdio. The README's "Using it with the ACP SDK" and the
+//! stdio. The README's "An ACP agent that asks a form" and the
 //! `elicit_core::acp::sdk` docs show this file; `tests/it/acp_demo.rs` runs it
 //! against the demo client:
 //!

@@ -2,7 +2,7 @@
 //!
 //! A counting global allocator measures the peak of live bytes during the
 //! call under test, above what was live before it (the input is built
-//! first and not counted). The stated bounds (README, "Validation"):
+//! first and not counted). The stated bounds (`elicit_core::reference::validation`):
 //!
 //! - Reading content (`T::from_content`, `T::from_content_owned`,
 //!   `ElicitationSchema::validate`) allocates at most [`CONTENT_BOUND`]

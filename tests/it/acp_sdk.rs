@@ -809,7 +809,8 @@ fn a_spawned_turn_reads_the_answer_and_ends_the_prompt() {
     assert!(seen.prompt_answered, "{seen:?}");
 }
 
-/// The README's "Sensitive input" snippet, compiled and run.
+/// The README's "A secret, on the agent's own page" snippet (the `sensitive`
+/// docs' first example), compiled and run.
 pub(crate) mod readme_sensitive {
     // README snippet start
     use elicit_core::Elicit;

@@ -3,8 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// `target/<profile>/examples`, after `cargo build --quiet <args>` (the same
-/// profile as this test; usually a no-op, `cargo test` built them).
+/// `target/<profile>/examples`, after `cargo build --quiet --tests <args>`
+/// (the same profile as this test; a no-op after `cargo test`, which built
+/// them). `--tests` turns on every member's dev-dependencies, as `cargo
+/// test` does: without it Cargo unifies the features of shared crates
+/// differently and builds elicit-core and the examples a second time.
 pub fn built(args: &[&str]) -> PathBuf {
     // This test runs from target/<profile>/deps/.
     let exe = std::env::current_exe().expect("the test's own path");
@@ -16,7 +19,7 @@ pub fn built(args: &[&str]) -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let mut build = Command::new(cargo);
     build
-        .args(["build", "--quiet"])
+        .args(["build", "--quiet", "--tests"])
         .args(args)
         .arg("--manifest-path")
         .arg(&manifest);

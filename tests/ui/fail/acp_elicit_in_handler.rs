@@ -1,4 +1,4 @@
-// The README's ACP agent ("Using it with the ACP SDK", with the README's
+// The README's ACP agent ("An ACP agent that asks a form", with its
 // imports, unchanged) with the one mistake it warns about: awaiting an
 // elicitation on the SDK's connection inside the `session/prompt` handler,
 // which would hang the connection. One error, naming the fix; no E0599
