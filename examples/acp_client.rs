@@ -42,7 +42,10 @@
 use std::error::Error;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+// `cargo` without this program's package variables (building the agent).
+#[path = "support/nested_cargo.rs"]
+mod nested_cargo;
 
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
@@ -263,8 +266,8 @@ fn locate_agent() -> Result<PathBuf, Box<dyn Error>> {
     let exe = std::env::current_exe()?;
     let dir = exe.parent().ok_or("cannot find this program's directory")?;
     let agent = dir.join(format!("acp_agent{}", std::env::consts::EXE_SUFFIX));
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        build_agent(Path::new(&cargo), dir)?;
+    if std::env::var_os("CARGO").is_some() {
+        build_agent(dir)?;
     }
     if agent.is_file() {
         Ok(agent)
@@ -278,9 +281,9 @@ fn locate_agent() -> Result<PathBuf, Box<dyn Error>> {
     }
 }
 
-fn build_agent(cargo: &Path, examples_dir: &Path) -> Result<(), Box<dyn Error>> {
+fn build_agent(examples_dir: &Path) -> Result<(), Box<dyn Error>> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let mut command = Command::new(cargo);
+    let mut command = nested_cargo::command();
     command
         .args([
             "build",

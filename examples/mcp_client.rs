@@ -39,7 +39,10 @@
 
 use std::error::Error;
 use std::path::PathBuf;
-use std::process::Command as StdCommand;
+
+// `cargo` without this program's package variables (building the server).
+#[path = "support/nested_cargo.rs"]
+mod nested_cargo;
 
 use elicit_core::mcp::client::ElicitingClient;
 use elicit_core::protocol::ElicitationCapabilities;
@@ -129,8 +132,8 @@ fn server_command(options: &Options) -> Result<tokio::process::Command, Box<dyn 
     }
     let exe = std::env::current_exe()?;
     let dir = exe.parent().ok_or("no directory for this program")?;
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        let status = StdCommand::new(cargo)
+    if std::env::var_os("CARGO").is_some() {
+        let status = nested_cargo::command()
             .args([
                 "build",
                 "--quiet",

@@ -5,9 +5,8 @@
 //! Streamable HTTP on loopback. A failed check fails the test unless
 //! `tests/conformance/baseline.yml` lists it, with why.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 /// Every elicitation scenario of the suite, each at its own protocol
 /// version (2025-11-25 for the first three, 2026-07-28 for the others).
@@ -30,41 +29,9 @@ fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
-/// Kills the server when the test ends.
-pub(crate) struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Builds and starts the example; it and its URL.
-pub(crate) fn start_server() -> (Server, String) {
-    let examples = crate::common::examples::built(&[
-        "--workspace",
-        "--all-features",
-        "--example",
-        "mcp_conformance",
-    ]);
-    let binary = examples.join("mcp_conformance");
-    let mut child = Command::new(&binary)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
-    let stdout = child.stdout.take().expect("piped stdout");
-    let server = Server(child);
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the server prints its URL");
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("`listening on <url>`, got {line:?}"))
-        .to_owned();
-    (server, url)
+/// The example server, started: it (killed when dropped) and its URL.
+pub(crate) fn start_server() -> (crate::common::examples::Running, String) {
+    crate::common::examples::listening("mcp_conformance", &[])
 }
 
 #[test]

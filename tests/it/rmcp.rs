@@ -546,17 +546,23 @@ pub(crate) enum Version {
 
 pub(crate) const VERSIONS: [Version; 2] = [Version::Legacy, Version::Modern];
 
-/// Connects `client` on `io` at `version`.
-pub(crate) async fn connect_at<S: ClientHandler + Clone>(
+/// Connects `client` on `transport` (an in-memory pipe, a child process,
+/// Streamable HTTP) at `version`.
+pub(crate) async fn connect_at<S, T, E, A>(
     client: &S,
-    io: tokio::io::DuplexStream,
+    transport: T,
     version: Version,
-) -> ::rmcp::service::RunningService<RoleClient, S> {
+) -> ::rmcp::service::RunningService<RoleClient, S>
+where
+    S: ClientHandler + Clone,
+    T: ::rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
     match version {
-        Version::Legacy => client.clone().serve(io).await.unwrap(),
+        Version::Legacy => client.clone().serve(transport).await.unwrap(),
         Version::Modern => ::rmcp::service::ClientServiceExt::serve_with_lifecycle(
             client.clone(),
-            io,
+            transport,
             ::rmcp::service::ClientLifecycleMode::Discover {
                 preferred_versions: vec![ProtocolVersion::V_2026_07_28],
             },
@@ -2009,30 +2015,6 @@ fn the_readme_tool_is_the_example_servers() {
     );
 }
 
-/// Connects `client` on `transport` at `version`.
-async fn connect_on<T, E, A>(
-    client: &ScriptedClient,
-    transport: T,
-    version: Version,
-) -> ::rmcp::service::RunningService<RoleClient, ScriptedClient>
-where
-    T: ::rmcp::transport::IntoTransport<RoleClient, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
-{
-    match version {
-        Version::Legacy => client.clone().serve(transport).await.unwrap(),
-        Version::Modern => ::rmcp::service::ClientServiceExt::serve_with_lifecycle(
-            client.clone(),
-            transport,
-            ::rmcp::service::ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .unwrap(),
-    }
-}
-
 /// Calls `deploy` on a running server: its text, and the forms asked.
 async fn deploy_on(
     running: ::rmcp::service::RunningService<RoleClient, ScriptedClient>,
@@ -2055,29 +2037,15 @@ async fn deploy_on(
 #[test]
 fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
     use ::rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-    use std::io::BufRead;
 
-    let examples = crate::common::examples::built(&[
+    let (http, url) = crate::common::examples::listening("rmcp_server", &["--http", "127.0.0.1:0"]);
+    let binary = crate::common::examples::built(&[
         "--workspace",
         "--all-features",
         "--example",
         "rmcp_server",
-    ]);
-    let binary = examples.join("rmcp_server");
-    let mut http = std::process::Command::new(&binary)
-        .args(["--http", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
-    let mut line = String::new();
-    std::io::BufReader::new(http.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("`listening on <url>`, got {line:?}"))
-        .to_owned();
+    ])
+    .join("rmcp_server");
     let answers = || {
         vec![
             json!({"action": "accept", "content": {"replicas": 40}}),
@@ -2091,10 +2059,10 @@ fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
             let (text, seen) = runtime().block_on(async {
                 let running = if over == "stdio" {
                     let child = TokioChildProcess::new(tokio::process::Command::new(&binary));
-                    connect_on(&client, child.unwrap(), version).await
+                    connect_at(&client, child.unwrap(), version).await
                 } else {
                     let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-                    connect_on(&client, transport, version).await
+                    connect_at(&client, transport, version).await
                 };
                 deploy_on(running, &client).await
             });
@@ -2102,8 +2070,7 @@ fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
             results.push((version, over, text, messages));
         }
     }
-    let _ = http.kill();
-    let _ = http.wait();
+    drop(http);
     for (version, over, text, messages) in results {
         let at = format!("{version:?} over {over}");
         assert_eq!(text, "Deploying 3 replicas.", "{at}");

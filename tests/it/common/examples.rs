@@ -1,7 +1,13 @@
 //! The examples some tests run as programs, built first.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+
+// The examples' helper: `cargo` without the variables of the package that
+// runs this test.
+#[path = "../../../examples/support/nested_cargo.rs"]
+mod nested_cargo;
 
 /// `target/<profile>/examples`, after `cargo build --quiet --tests <args>`
 /// (the same profile as this test; a no-op after `cargo test`, which built
@@ -15,9 +21,8 @@ pub fn built(args: &[&str]) -> PathBuf {
         .parent()
         .and_then(Path::parent)
         .expect("target/<profile>/deps/<test>");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let mut build = Command::new(cargo);
+    let mut build = nested_cargo::command();
     build
         .args(["build", "--quiet", "--tests"])
         .args(args)
@@ -32,4 +37,37 @@ pub fn built(args: &[&str]) -> PathBuf {
         "building the examples ({args:?}) failed: {status}"
     );
     profile_dir.join("examples")
+}
+
+/// A running example, killed when dropped (a test that fails too).
+pub struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Builds the root package's example `name`, starts it with `args`, and
+/// reads its first line, `listening on <url>`: it and the URL.
+pub fn listening(name: &str, args: &[&str]) -> (Running, String) {
+    let binary = built(&["--workspace", "--all-features", "--example", name]).join(name);
+    let mut child = Command::new(&binary)
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+    let stdout = child.stdout.take().expect("piped stdout");
+    let running = Running(child);
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the example prints its URL");
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("`listening on <url>`, got {line:?}"))
+        .to_owned();
+    (running, url)
 }
