@@ -64,12 +64,7 @@ async fn serve(
                         Ok(Outcome::Accepted(d)) => format!("Deploying {} replicas.", d.replicas),
                         Ok(_) => "Not deploying.".to_owned(), // declined or cancelled
                         Err(ElicitError::NotSent(reason)) => format!("I can't ask: {reason}"),
-                        Err(error) => {
-                            // The detail (a client's error text) goes to the log;
-                            // the user reads a short reason.
-                            eprintln!("the elicitation failed: {error:?}");
-                            format!("Something went wrong: {error}")
-                        }
+                        Err(error) => format!("Something went wrong: {error}"),
                     };
                     let text = ContentChunk::new(ContentBlock::from(format!("{reply}\n")));
                     elicitor

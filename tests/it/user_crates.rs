@@ -43,7 +43,7 @@ fn the_acp_agent_user_crate_has_the_readmes_dependency_lines() {
 }
 
 /// examples/rmcp_server.rs names its `[dependencies]`: the user crate that
-/// builds it has those lines, and the README's tool needs the first four.
+/// builds it has those lines, and the README's tool needs the first three.
 #[test]
 fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
     let example = module_docs(include_str!("../../examples/rmcp_server.rs"));
@@ -54,9 +54,9 @@ fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
         "the user crate's [dependencies] vs the example's"
     );
     let readme = dependency_lines(readme_toml("## An MCP tool on rmcp"));
-    assert_eq!(readme.len(), 4, "{readme:?}");
-    // The README's tool: the example's lines without Streamable HTTP.
-    let without_http: Vec<String> = example[..4]
+    assert_eq!(readme.len(), 3, "{readme:?}");
+    // The README's tool: the example's first lines, without Streamable HTTP.
+    let without_http: Vec<String> = example[..3]
         .iter()
         .map(|line| {
             line.replace(r#", "transport-streamable-http-server""#, "")
