@@ -27,7 +27,8 @@
 //! `rmcp` feature turns on serde_json's `preserve_order` (an
 //! insertion-ordered map, `indexmap`, already in rmcp's tree) for your whole
 //! build. The repository's CI checks it on the wire with a crate built
-//! outside its workspace from exactly these lines (`tests/user-crates/`).
+//! outside its workspace from these lines and the three Streamable HTTP
+//! adds (`tests/user-crates/rmcp-server`).
 //!
 //! A whole server is the repository's `examples/rmcp_server.rs`: an rmcp
 //! server on stdio, or on Streamable HTTP with `--http ADDR`, whose tool
