@@ -40,8 +40,21 @@
 //! use elicit_core::protocol::agent::VerifiedUser;
 //! use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
 //! use elicit_core::sensitive::Pages;
-//! # fn user_of(_: &http::request::Parts) -> Option<String> { unimplemented!() }
-//! # fn key(_: &str) -> [u8; 32] { unimplemented!() }
+//! # // Who sent the request: a header the proxy in front sets once the
+//! # // user has signed in.
+//! # fn user_of(parts: &http::request::Parts) -> Option<String> {
+//! #     Some(parts.headers.get("x-user")?.to_str().ok()?.to_owned())
+//! # }
+//! # // A 32-byte key, as 64 hex digits in the environment.
+//! # fn key(name: &str) -> [u8; 32] {
+//! #     let hex = std::env::var(name).expect("the key in the environment");
+//! #     let mut key = [0; 32];
+//! #     for (i, byte) in key.iter_mut().enumerate() {
+//! #         let digits = hex.get(2 * i..2 * i + 2).expect("64 hex digits");
+//! #         *byte = u8::from_str_radix(digits, 16).expect("64 hex digits");
+//! #     }
+//! #     key
+//! # }
 //!
 //! pub fn replica(
 //!     redis_url: &str,
