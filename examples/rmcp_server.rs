@@ -94,7 +94,7 @@ impl ServerHandler for Server {
     ) -> Result<ListToolsResult, ErrorData> {
         let input = serde_json::json!({"type": "object"});
         let input = Arc::new(input.as_object().cloned().unwrap_or_default());
-        let tool = Tool::new("deploy", "Deploys; asks the user where to.", input);
+        let tool = Tool::new("deploy", "Deploys; asks the user how many replicas.", input);
         Ok(ListToolsResult::with_all_items(vec![tool]))
     }
 
