@@ -13,13 +13,14 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use elicit_core::credential::looks_like_credential;
 
-use crate::common::readme::{code_lines, lines, readme_block, snippet};
+use crate::common::examples::Running;
+use crate::common::readme::{code_lines, docs_block, lines, readme_block, snippet};
 
 /// The README's section with the agent of examples/acp_minimal_agent.rs.
 const README_AGENT: &str = "## An ACP agent that asks a form";
@@ -49,16 +50,6 @@ fn examples_dir() -> &'static Path {
 
 fn example(name: &str) -> PathBuf {
     examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-}
-
-/// Kills the child if a test fails while it runs.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 pub(crate) struct Output {
@@ -687,30 +678,25 @@ fn the_readme_agent_without_form_mode_says_why() {
 /// `examples/acp_minimal_agent.rs` are the same code.
 #[test]
 fn the_readme_the_module_docs_and_the_example_agree() {
-    let example = lines(snippet(include_str!("../../examples/acp_minimal_agent.rs")));
+    let example = snippet(include_str!("../../examples/acp_minimal_agent.rs"));
     // The README shows the code; the example carries the comments too.
-    let readme = lines(readme_block(README_AGENT));
     assert_eq!(
-        readme,
-        code_lines(snippet(include_str!("../../examples/acp_minimal_agent.rs"))),
+        lines(readme_block(README_AGENT)),
+        code_lines(example),
         "README.md and examples/acp_minimal_agent.rs differ"
     );
 
     // The module docs stop before `main` (elicit-core's doctests have no
     // stdio transport): the rest is the same.
+    let example = lines(example);
     let example = &example[..example
         .iter()
         .position(|l| l.starts_with("fn main()"))
         .expect("the example's main")];
-    let module = include_str!("../../elicit-core/src/acp/sdk/mod.rs");
-    let section = &module[module.find("//! # Agent").expect("the docs' Agent section")..];
-    let block = &section[section.find("//! ```no_run\n").expect("a doctest") + 14..];
-    let block = &block[..block.find("//! # fn main() {}").expect("the doctest's end")];
-    let docs: String = block
-        .lines()
-        .map(|l| l.strip_prefix("//!").expect("a doc line"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let docs = docs_block(
+        include_str!("../../elicit-core/src/acp/sdk/mod.rs"),
+        "# Agent",
+    );
     assert_eq!(
         lines(&docs),
         example,

@@ -20,7 +20,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -31,6 +31,7 @@ use serde_json::{Value, json};
 
 // The example server's types (its form and its policy), compiled once, in
 // rmcp.rs.
+use crate::common::examples::Running;
 use crate::rmcp::mcp_server;
 
 /// A safety net against a hung client or server, not a timing assertion.
@@ -114,17 +115,6 @@ impl Version {
             Version::Legacy => "2025-11-25",
             Version::Modern => "2026-07-28",
         }
-    }
-}
-
-/// Kills the client if a test fails while it runs (its server sees its
-/// stdin close and exits).
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 

@@ -2038,7 +2038,6 @@ async fn deploy_on(
 fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
     use ::rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 
-    let (http, url) = crate::common::examples::listening("rmcp_server", &["--http", "127.0.0.1:0"]);
     let binary = crate::common::examples::built(&[
         "--workspace",
         "--all-features",
@@ -2046,6 +2045,7 @@ fn the_example_server_serves_stdio_and_streamable_http_at_both_versions() {
         "rmcp_server",
     ])
     .join("rmcp_server");
+    let (http, url) = crate::common::examples::listening_at(&binary, &["--http", "127.0.0.1:0"]);
     let answers = || {
         vec![
             json!({"action": "accept", "content": {"replicas": 40}}),

@@ -3,11 +3,12 @@
 //! depend on exactly the lines the README gives users, so what they prove
 //! is what a user's build does.
 
-use crate::common::readme::{fenced_block, module_docs, readme_toml};
+use crate::common::readme::{module_docs, readme_toml, toml_block};
 
 /// The dependency lines of a `[dependencies]` table: neither comments nor
-/// the table header, with the README's path to elicit-core (a clone beside
-/// the user's project) written as the user crates' (inside this clone).
+/// the table header, with elicit-core as the README has it (a clone beside
+/// the user's project) or as the docs have it (its crates.io version)
+/// written as the user crates' (inside this clone).
 fn dependency_lines(toml: &str) -> Vec<String> {
     // The table's header starts a line (a comment may name it too).
     let toml = format!("\n{toml}");
@@ -20,7 +21,16 @@ fn dependency_lines(toml: &str) -> Vec<String> {
         .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| line.replace("\"../elicit/elicit-core\"", "\"../../../elicit-core\""))
+        .map(|line| {
+            line.replace(
+                r#"path = "../elicit/elicit-core""#,
+                r#"path = "../../../elicit-core""#,
+            )
+            .replace(
+                r#"elicit-core = { version = "0.1""#,
+                r#"elicit-core = { path = "../../../elicit-core""#,
+            )
+        })
         .collect()
 }
 
@@ -47,7 +57,7 @@ fn the_acp_agent_user_crate_has_the_readmes_dependency_lines() {
 #[test]
 fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
     let example = module_docs(include_str!("../../examples/rmcp_server.rs"));
-    let example = dependency_lines(fenced_block(&example, "`[dependencies]`", "```toml"));
+    let example = dependency_lines(toml_block(&example, "`[dependencies]`"));
     let crate_ = dependency_lines(include_str!("../user-crates/rmcp-server/Cargo.toml"));
     assert_eq!(
         crate_, example,
@@ -71,15 +81,7 @@ fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
 #[test]
 fn the_mcp_host_user_crate_has_the_client_docs_dependency_lines() {
     let docs = module_docs(include_str!("../../elicit-core/src/mcp/client.rs"));
-    let docs: Vec<String> = dependency_lines(fenced_block(&docs, "", "```toml"))
-        .into_iter()
-        .map(|line| {
-            line.replace(
-                r#"elicit-core = { version = "0.1","#,
-                r#"elicit-core = { path = "../../../elicit-core","#,
-            )
-        })
-        .collect();
+    let docs = dependency_lines(toml_block(&docs, ""));
     let crate_ = dependency_lines(include_str!("../user-crates/mcp-host/Cargo.toml"));
     assert!(!docs.is_empty());
     assert_eq!(crate_, docs, "the user crate's [dependencies] vs the docs'");

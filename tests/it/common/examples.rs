@@ -39,8 +39,8 @@ pub fn built(args: &[&str]) -> PathBuf {
     profile_dir.join("examples")
 }
 
-/// A running example, killed when dropped (a test that fails too).
-pub struct Running(Child);
+/// A child process, killed when dropped (a test that fails too).
+pub struct Running(pub Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -53,7 +53,13 @@ impl Drop for Running {
 /// reads its first line, `listening on <url>`: it and the URL.
 pub fn listening(name: &str, args: &[&str]) -> (Running, String) {
     let binary = built(&["--workspace", "--all-features", "--example", name]).join(name);
-    let mut child = Command::new(&binary)
+    listening_at(&binary, args)
+}
+
+/// Starts `binary` with `args` and reads its first line, `listening on
+/// <url>`: it and the URL.
+pub fn listening_at(binary: &Path, args: &[&str]) -> (Running, String) {
+    let mut child = Command::new(binary)
         .args(args)
         .stdout(Stdio::piped())
         .spawn()

@@ -25,28 +25,40 @@ pub fn code_lines(text: &str) -> Vec<&str> {
 /// The first Rust block (` ```rust`, any attributes) after `heading` in the
 /// README.
 pub fn readme_block(heading: &str) -> &'static str {
-    fenced_block(README, heading, "```rust")
+    block_after(README, heading, |info| info.starts_with("rust"))
 }
 
 /// The first `toml` block after `heading` in the README.
 pub fn readme_toml(heading: &str) -> &'static str {
-    fenced_block(README, heading, "```toml")
+    toml_block(README, heading)
 }
 
-/// The first block whose fence starts with `fence` after `heading` in
-/// `text` (its content, without the fence lines).
-pub fn fenced_block<'a>(text: &'a str, heading: &str, fence: &str) -> &'a str {
-    let start = text
-        .find(heading)
-        .unwrap_or_else(|| panic!("no {heading:?}"));
-    let rest = &text[start..];
-    let fence_at = rest
-        .find(&format!("\n{fence}"))
-        .unwrap_or_else(|| panic!("no {fence} block after {heading:?}"))
-        + 1;
-    let open = fence_at + rest[fence_at..].find('\n').expect("the fence's line") + 1;
-    let close = open + rest[open..].find("```").expect("the block's end");
-    &rest[open..close]
+/// The first `toml` block after `heading` in `text`.
+pub fn toml_block<'a>(text: &'a str, heading: &str) -> &'a str {
+    block_after(text, heading, |info| info == "toml")
+}
+
+/// The content (without the fence lines) of the first fenced block after
+/// `after` in `text` whose info string (what follows the opening ` ``` `)
+/// `is_kind` accepts.
+fn block_after<'a>(text: &'a str, after: &str, is_kind: impl Fn(&str) -> bool) -> &'a str {
+    let start = text.find(after).unwrap_or_else(|| panic!("no {after:?}"));
+    let mut rest = &text[start..];
+    // Block by block: a closing fence (an empty info string too) is never
+    // taken for an opening one.
+    loop {
+        let open = rest
+            .find("\n```")
+            .unwrap_or_else(|| panic!("no block of that kind after {after:?}"))
+            + 1;
+        let info_end = open + rest[open..].find('\n').expect("the fence's line");
+        let body = info_end + 1;
+        let close = body + rest[body..].find("```").expect("the block's end");
+        if is_kind(&rest[open + 3..info_end]) {
+            return &rest[body..close];
+        }
+        rest = &rest[close + 3..];
+    }
 }
 
 /// The code between `// README snippet start` and `// README snippet end`
@@ -76,19 +88,8 @@ pub fn module_docs(source: &str) -> String {
 /// reader of the docs sees.
 pub fn docs_block(source: &str, after: &str) -> String {
     let docs = module_docs(source);
-    let start = docs.find(after).unwrap_or_else(|| panic!("no {after:?}"));
-    let rest = &docs[start..];
-    let open = rest
-        .match_indices("\n```")
-        .map(|(at, _)| at + 1)
-        .find(|&at| {
-            let info = rest[at + 3..].lines().next().unwrap_or("");
-            info.is_empty() || info.starts_with("rust") || info.starts_with("no_run")
-        })
-        .unwrap_or_else(|| panic!("no Rust block after {after:?}"));
-    let body = open + rest[open..].find('\n').expect("the fence's line") + 1;
-    let close = body + rest[body..].find("```").expect("the block's end");
-    rest[body..close]
+    let rust = |info: &str| info.is_empty() || info.starts_with("rust") || info == "no_run";
+    block_after(&docs, after, rust)
         .lines()
         .filter(|line| {
             let line = line.trim();
