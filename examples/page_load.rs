@@ -52,6 +52,7 @@ use elicit_core::Elicit;
 use elicit_core::sensitive::{
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN, Pages, PendingPage, SecretString,
 };
+use futures::executor::block_on;
 
 /// The form each page asks for (the one of `tests/it/sensitive_server.rs`).
 #[derive(Elicit, Debug)]
@@ -212,8 +213,9 @@ fn load(args: &Args) -> Result<bool> {
         .max_connections((args.clients + 1).max(DEFAULT_MAX_CONNECTIONS))
         // Every page must outlive both phases.
         .expiry(Duration::from_secs(600 + 4 * args.seconds));
+    // The memory store's futures are ready at once.
     let open: Vec<PendingPage<Connect>> = (0..args.pending)
-        .map(|_| pages.open::<Connect>(MESSAGE))
+        .map(|_| block_on(pages.open::<Connect>(MESSAGE)))
         .collect::<Result<_, _>>()?;
     let addr = pages
         .local_addr()
@@ -378,7 +380,7 @@ fn memory(n: usize) -> Result<()> {
     let pages = Pages::loopback().max_open(n + 1);
     // The first page starts the server and the expiry thread; its first
     // visit sets up the server's connection path.
-    let first = pages.open::<Connect>(MESSAGE)?;
+    let first = block_on(pages.open::<Connect>(MESSAGE))?;
     let addr = pages
         .local_addr()
         .ok_or("the loopback server did not start")?;
@@ -388,7 +390,7 @@ fn memory(n: usize) -> Result<()> {
 
     let before = rss()?;
     for _ in 0..n {
-        open.push(pages.open::<Connect>(MESSAGE)?);
+        open.push(block_on(pages.open::<Connect>(MESSAGE))?);
     }
     let unbound = rss()?;
     for page in &open {

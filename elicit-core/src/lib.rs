@@ -191,6 +191,8 @@ extern crate self as elicit_core;
 // `acp-sdk`) one call per flow on the official ACP SDK (docs in the module).
 #[cfg(feature = "acp")]
 pub mod acp;
+#[cfg(any(feature = "sensitive", feature = "redis"))]
+mod background;
 pub mod credential;
 // Conversions to and from other libraries' types: their one error.
 mod conversion;

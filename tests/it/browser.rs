@@ -26,6 +26,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
+use crate::common::Now;
 use crate::common::http::DEADLINE;
 use crate::common::sensitive::{Connect, SECRET};
 
@@ -441,7 +442,7 @@ fn a_user_fixes_a_rejected_answer_and_the_agent_gets_it_once() {
         return;
     };
     let pages = Pages::loopback();
-    let page = pages.open::<Connect>("Connect <Acme>").unwrap();
+    let page = pages.open::<Connect>("Connect <Acme>").now().unwrap();
     let url = page.url().to_owned();
     let agent = Agent::wait_for(page);
 
@@ -507,7 +508,7 @@ fn the_page_through_another_host_name_is_refused_and_its_own_url_still_works() {
         return;
     };
     let pages = Pages::loopback();
-    let page = pages.open::<Connect>("Connect <Acme>").unwrap();
+    let page = pages.open::<Connect>("Connect <Acme>").now().unwrap();
     let addr = pages.local_addr().unwrap();
     let url = page.url().to_owned();
     let other = url.replacen(&addr.ip().to_string(), "localhost", 1);
@@ -542,6 +543,7 @@ fn the_empty_form_renders_to_a_png() {
     let pages = Pages::loopback();
     let page = pages
         .open::<Connect>("Acme needs your account and an API token to connect.")
+        .now()
         .unwrap();
     browser.goto(page.url());
     assert_eq!(browser.count("form"), 1);

@@ -16,6 +16,7 @@ use elicit_core::sensitive::oauth::{
 };
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretString};
 
+use crate::common::Now;
 use crate::common::http::{DEADLINE, Reply, Req};
 use crate::common::oidc;
 
@@ -183,7 +184,7 @@ struct Flow {
 
 impl Flow {
     fn open(pages: &Pages, provider: &Provider) -> Self {
-        let flow = pages.open_oauth(provider).unwrap();
+        let flow = pages.open_oauth(provider).now().unwrap();
         let addr = pages.local_addr().unwrap();
         let path = flow
             .url()
@@ -691,10 +692,13 @@ fn a_flow_opened_for_a_user_is_served_to_that_user_only() {
         Some(VerifiedUser::new(user))
     };
     let pages = Pages::loopback().verifier(verifier);
-    assert!(pages.open_oauth(&scripted.provider()).is_err());
+    assert!(pages.open_oauth(&scripted.provider()).now().is_err());
     let alice = VerifiedUser::new("alice");
     let open = |user: &VerifiedUser| {
-        let flow = pages.open_oauth_for(user, &scripted.provider()).unwrap();
+        let flow = pages
+            .open_oauth_for(user, &scripted.provider())
+            .now()
+            .unwrap();
         let addr = pages.local_addr().unwrap();
         let path = flow
             .url()

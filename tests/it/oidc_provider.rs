@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 
 use crate::browser::Browser;
+use crate::common::Now;
 use crate::common::http::Req;
 use crate::common::oidc;
 
@@ -218,7 +219,7 @@ fn the_agent_gets_a_token_the_real_provider_accepts() {
     let e = &provider.endpoints;
     assert_eq!(oauth.expected_issuer(), Some(e.issuer.as_str()));
     let pages = Pages::loopback();
-    let pending = pages.open_oauth(&oauth).expect("a flow");
+    let pending = pages.open_oauth(&oauth).now().expect("a flow");
     let start = pending.url().to_owned();
     assert!(start.starts_with("http://127.0.0.1:"), "{start}");
     let agent = std::thread::spawn(move || futures::executor::block_on(pending.outcome()));

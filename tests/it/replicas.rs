@@ -12,6 +12,7 @@ use elicit_core::sensitive::{
     End, ExposeSecret, PageState, Pages, Record, SecretString, Store, StoreError, Submission,
 };
 
+use crate::common::Now;
 use crate::common::redis::{Monitor, RedisServer, start};
 use crate::common::sensitive::{Connect, SECRET};
 use crate::sensitive_server::hosted::{call, get, pages as hosted};
@@ -76,7 +77,7 @@ fn a_page_opened_on_one_replica_is_answered_through_another() {
     let Some(server) = start() else { return };
     let (a, b) = (replica(&server), replica(&server));
     let alice = VerifiedUser::new("alice");
-    let page = a.open_for::<Connect>(&alice, "Connect Acme").unwrap();
+    let page = a.open_for::<Connect>(&alice, "Connect Acme").now().unwrap();
     let path = format!("/elicit/{}", page.id());
     let waiter = std::thread::spawn(move || futures::executor::block_on(page.answer()));
 
@@ -134,40 +135,43 @@ fn an_end_waits_in_redis_sealed_until_its_waiter_takes_it() {
         state: PageState::Open,
     };
     let id = "0123456789abcdef0123456789abcdef".parse().unwrap();
-    a.insert(id, record(), 2).unwrap();
+    a.insert(id, record(), 2).now().unwrap();
     assert!(matches!(
-        b.insert(id, record(), 2),
+        b.insert(id, record(), 2).now(),
         Err(StoreError::Taken(_))
     ));
     let other = "fedcba9876543210fedcba9876543210".parse().unwrap();
-    b.insert(other, record(), 2).unwrap();
+    b.insert(other, record(), 2).now().unwrap();
     let third = "00000000000000000000000000000003".parse().unwrap();
     assert!(matches!(
-        a.insert(third, record(), 2),
+        a.insert(third, record(), 2).now(),
         Err(StoreError::Full { max: 2 })
     ));
 
     let submission = Submission::new()
         .value("account", "acme".into())
         .secret("token", SecretString::from(SECRET));
-    assert!(b.end(&id, End::Answered(submission)).unwrap());
+    assert!(b.end(&id, End::Answered(submission)).now().unwrap());
     assert!(
-        !a.end(&id, End::Cancelled).unwrap(),
+        !a.end(&id, End::Cancelled).now().unwrap(),
         "only the first end counts"
     );
-    assert_eq!(a.get(&id).unwrap().unwrap().state, PageState::Answered);
+    assert_eq!(
+        a.get(&id).now().unwrap().unwrap().state,
+        PageState::Answered
+    );
     assert!(
         !contains(&dump(&server), SECRET),
         "the end is sealed in Redis"
     );
 
-    let end = futures::executor::block_on(a.wait(&id).unwrap()).expect("the end");
+    let end = a.wait(&id).now().unwrap().expect("the end");
     let End::Answered(submission) = end else {
         panic!("answered: {end:?}")
     };
     assert_eq!(submission.values()["account"], "acme");
     // Ended, the page no longer counts against the cap.
-    a.insert(third, record(), 2).unwrap();
+    a.insert(third, record(), 2).now().unwrap();
 }
 
 /// Keys that differ: a replica with other sealing keys cannot read the
@@ -178,6 +182,7 @@ fn a_replica_with_other_keys_reads_nothing() {
     let a = replica(&server);
     let page = a
         .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+        .now()
         .unwrap();
     let path = format!("/elicit/{}", page.id());
     assert_eq!(call(&a, get(&path, Some("alice")), "").status, 200);
@@ -201,9 +206,9 @@ fn a_state_used_on_one_replica_is_refused_on_another() {
     let id = "0123456789abcdef0123456789abcdef"
         .parse::<StateId>()
         .unwrap();
-    assert!(a.first_use(&id, expires).unwrap());
-    assert!(!b.first_use(&id, expires).unwrap());
-    assert!(!a.first_use(&id, expires).unwrap());
+    assert!(a.first_use(&id, expires).now().unwrap());
+    assert!(!b.first_use(&id, expires).now().unwrap());
+    assert!(!a.first_use(&id, expires).now().unwrap());
     let ttl: i64 = server
         .command(&format!("PTTL elicit:state:{id}"))
         .unwrap()
@@ -228,8 +233,11 @@ fn clock_skew_between_replicas_opens_no_window() {
         .parse::<StateId>()
         .unwrap();
     let expired = SystemTime::now() - Duration::from_secs(1);
-    assert!(used.first_use(&id, expired).unwrap());
-    assert!(!used.first_use(&id, expired).unwrap(), "still remembered");
+    assert!(used.first_use(&id, expired).now().unwrap());
+    assert!(
+        !used.first_use(&id, expired).now().unwrap(),
+        "still remembered"
+    );
 
     let store = RedisStore::new(Redis::open(&server.url()).unwrap(), keys());
     let record = Record {
@@ -243,13 +251,19 @@ fn clock_skew_between_replicas_opens_no_window() {
         state: PageState::Open,
     };
     let page = "0000000000000000000000000000dead".parse().unwrap();
-    store.insert(page, record, 8).unwrap();
+    store.insert(page, record, 8).now().unwrap();
     let late = Submission::new()
         .value("account", "acme".into())
         .secret("token", SecretString::from(SECRET));
-    assert!(!store.end(&page, End::Answered(late)).unwrap(), "refused");
-    assert_eq!(store.get(&page).unwrap().unwrap().state, PageState::Expired);
-    let end = futures::executor::block_on(store.wait(&page).unwrap());
+    assert!(
+        !store.end(&page, End::Answered(late)).now().unwrap(),
+        "refused"
+    );
+    assert_eq!(
+        store.get(&page).now().unwrap().unwrap().state,
+        PageState::Expired
+    );
+    let end = store.wait(&page).now().unwrap();
     assert!(matches!(end, Some(End::Expired)), "{end:?}");
 }
 
@@ -261,30 +275,36 @@ fn a_redis_restart_fails_cleanly_and_the_replicas_recover() {
     let used = RedisUsedStates::new(Redis::open(&server.url()).unwrap());
     let expires = SystemTime::now() + Duration::from_secs(60);
     let id = |n: u8| format!("{n:032x}").parse::<StateId>().unwrap();
-    assert!(used.first_use(&id(1), expires).unwrap());
+    assert!(used.first_use(&id(1), expires).now().unwrap());
 
     server.stop();
     assert!(matches!(
-        used.first_use(&id(2), expires),
+        used.first_use(&id(2), expires).now(),
         Err(UsedStatesError::Backend(_))
     ));
     let pages = replica(&server);
     assert!(
         pages
             .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+            .now()
             .is_err()
     );
 
     server.restart();
     // The first step after the restart may still meet the old connection.
-    let first = used.first_use(&id(3), expires);
+    let first = used.first_use(&id(3), expires).now();
     if let Err(error) = &first {
         assert!(matches!(error, UsedStatesError::Backend(_)), "{error:?}");
     }
-    assert!(used.first_use(&id(4), expires).unwrap());
+    assert!(used.first_use(&id(4), expires).now().unwrap());
     let page = pages
         .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
-        .or_else(|_| pages.open_for::<Connect>(&VerifiedUser::new("alice"), "m"))
+        .now()
+        .or_else(|_| {
+            pages
+                .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+                .now()
+        })
         .expect("the page server recovered");
     let path = format!("/elicit/{}", page.id());
     assert_eq!(call(&pages, get(&path, Some("alice")), "").status, 200);
@@ -519,6 +539,7 @@ fn an_agent_waiting_on_a_page_fails_cleanly_when_redis_stops() {
     let a = replica(&server);
     let page = a
         .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+        .now()
         .unwrap();
     let path = format!("/elicit/{}", page.id());
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -596,7 +617,10 @@ fn a_pending_page_keeps_little_in_redis() {
     let user = VerifiedUser::new("alice");
     let mut open = Vec::new();
     for _ in 0..50 {
-        let page = pages.open_for::<Connect>(&user, "Connect Acme").unwrap();
+        let page = pages
+            .open_for::<Connect>(&user, "Connect Acme")
+            .now()
+            .unwrap();
         // Visited: bound to a browser, as most pending pages are.
         let path = format!("/elicit/{}", page.id());
         assert_eq!(call(&pages, get(&path, Some("alice")), "").status, 200);
@@ -621,6 +645,8 @@ fn a_pending_page_keeps_little_in_redis() {
 /// replicas' tests.
 mod oauth_flows {
     use std::time::Duration;
+
+    use crate::common::Now;
 
     use elicit_core::protocol::agent::VerifiedUser;
     use elicit_core::sensitive::oauth::OAuthOutcome;
@@ -658,7 +684,7 @@ mod oauth_flows {
             .provider()
             .client_secret(SecretString::from(CLIENT_SECRET));
         let alice = VerifiedUser::new("alice");
-        let flow = a.open_oauth_for(&alice, &provider).unwrap();
+        let flow = a.open_oauth_for(&alice, &provider).now().unwrap();
         let id = flow.id().to_string();
         let path = format!("/elicit/{id}");
 
@@ -704,7 +730,16 @@ mod oauth_flows {
         let token = outcome.authorized().expect("the token reached A");
         assert_eq!(token.access_token().expose_secret(), ACCESS);
         assert_eq!(token.refresh_token().unwrap().expose_secret(), REFRESH);
-        assert!(!contains(&dump(&server), &format!("elicit:oauth:{id}")));
+        // Forgotten as the flow is dropped: by the pages' background
+        // runtime (no I/O in `Drop`), so soon rather than at once.
+        let forgotten = (0..500).any(|_| {
+            let gone = !contains(&dump(&server), &format!("elicit:oauth:{id}"));
+            if !gone {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            gone
+        });
+        assert!(forgotten, "the flow's keys outlived its PendingOAuth");
     }
 
     /// A flow past its expiry: its start page is gone on every replica,
@@ -718,6 +753,7 @@ mod oauth_flows {
         let scripted = Scripted::start(Script::Token);
         let flow = a
             .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
+            .now()
             .unwrap();
         let path = format!("/elicit/{}", flow.id());
         let started = call(&b, get(&path, Some("alice")), "");

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use elicit_core::sensitive::{ExposeSecret, OpenError, PageError, Pages, PendingPage, StoreError};
 
+use crate::common::Now;
 use crate::common::http::{DEADLINE, Reply, Req};
 use crate::common::sensitive::{Connect, SECRET};
 
@@ -30,7 +31,7 @@ impl Open {
 }
 
 fn open_with(pages: Pages) -> Open {
-    let page = pages.open::<Connect>("Connect <Acme>").unwrap();
+    let page = pages.open::<Connect>("Connect <Acme>").now().unwrap();
     let addr = pages.local_addr().unwrap();
     let path = page
         .url()
@@ -79,8 +80,8 @@ fn answer(page: PendingPage<Connect>) -> thread::JoinHandle<Result<Connect, Page
 #[test]
 fn the_url_carries_only_an_opaque_128_bit_id() {
     let pages = Pages::loopback();
-    let a = pages.open::<Connect>("m").unwrap();
-    let b = pages.open::<Connect>("m").unwrap();
+    let a = pages.open::<Connect>("m").now().unwrap();
+    let b = pages.open::<Connect>("m").now().unwrap();
     let addr = pages.local_addr().unwrap();
     assert!(addr.ip().is_loopback());
     for page in [&a, &b] {
@@ -391,16 +392,16 @@ fn dropping_the_pending_page_ends_it_at_once() {
 #[test]
 fn open_pages_are_capped() {
     let pages = Pages::loopback().max_open(2);
-    let a = pages.open::<Connect>("m").unwrap();
-    let _b = pages.open::<Connect>("m").unwrap();
-    let full = pages.open::<Connect>("m").unwrap_err();
+    let a = pages.open::<Connect>("m").now().unwrap();
+    let _b = pages.open::<Connect>("m").now().unwrap();
+    let full = pages.open::<Connect>("m").now().unwrap_err();
     assert!(
         matches!(full, OpenError::Store(StoreError::Full { max: 2 })),
         "{full:?}"
     );
     // An ended page frees its place.
     drop(a);
-    let _c = pages.open::<Connect>("m").unwrap();
+    let _c = pages.open::<Connect>("m").now().unwrap();
 }
 
 #[test]
@@ -468,6 +469,7 @@ pub(crate) mod hosted {
     use tower_service::Service;
 
     use super::{Connect, SECRET, answer};
+    use crate::common::Now;
 
     const BASE: &str = "https://agent.example.com/elicit";
 
@@ -574,11 +576,13 @@ pub(crate) mod hosted {
         // http only on loopback.
         Pages::hosted("http://127.0.0.1:8080/e", |_: &http::request::Parts| None).unwrap();
         assert!(matches!(
-            pages().open::<Connect>("m"),
+            pages().open::<Connect>("m").now(),
             Err(OpenError::UserRequired)
         ));
         assert!(matches!(
-            Pages::loopback().open_for::<Connect>(&VerifiedUser::new("alice"), "m"),
+            Pages::loopback()
+                .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
+                .now(),
             Err(OpenError::NoVerifier)
         ));
     }
@@ -588,6 +592,7 @@ pub(crate) mod hosted {
         let pages = pages();
         let page = pages
             .open_for::<Connect>(&VerifiedUser::new("alice"), "Connect")
+            .now()
             .unwrap();
         let url = page.url().to_owned();
         let id = page.id().to_string();
@@ -638,7 +643,7 @@ pub(crate) mod hosted {
     struct Shared(std::sync::Arc<elicit_core::sensitive::MemoryStore>);
 
     impl elicit_core::sensitive::Store for Shared {
-        fn insert(
+        async fn insert(
             &self,
             id: elicit_core::sensitive::PageId,
             record: elicit_core::sensitive::Record,
@@ -647,42 +652,51 @@ pub(crate) mod hosted {
             let json = serde_json::to_string(&record).unwrap();
             self.0
                 .insert(id, serde_json::from_str(&json).unwrap(), max_open)
+                .await
         }
-        fn get(
+        async fn get(
             &self,
             id: &elicit_core::sensitive::PageId,
         ) -> Result<Option<elicit_core::sensitive::Record>, elicit_core::sensitive::StoreError>
         {
-            let record = self.0.get(id)?;
+            let record = self.0.get(id).await?;
             let json = serde_json::to_string(&record).unwrap();
             Ok(serde_json::from_str(&json).unwrap())
         }
-        fn bind(
+        async fn bind(
             &self,
             id: &elicit_core::sensitive::PageId,
             binding: elicit_core::sensitive::Binding,
         ) -> Result<Option<elicit_core::sensitive::Binding>, elicit_core::sensitive::StoreError>
         {
-            self.0.bind(id, binding)
+            self.0.bind(id, binding).await
         }
-        fn end(
+        async fn end(
             &self,
             id: &elicit_core::sensitive::PageId,
             end: elicit_core::sensitive::End,
         ) -> Result<bool, elicit_core::sensitive::StoreError> {
-            self.0.end(id, end)
+            self.0.end(id, end).await
         }
-        fn wait(
+        async fn wait(
             &self,
             id: &elicit_core::sensitive::PageId,
-        ) -> Result<elicit_core::sensitive::Waiting, elicit_core::sensitive::StoreError> {
-            self.0.wait(id)
+        ) -> Result<Option<elicit_core::sensitive::End>, elicit_core::sensitive::StoreError>
+        {
+            self.0.wait(id).await
         }
-        fn remove(
+        async fn take_end(
+            &self,
+            id: &elicit_core::sensitive::PageId,
+        ) -> Result<Option<elicit_core::sensitive::End>, elicit_core::sensitive::StoreError>
+        {
+            self.0.take_end(id).await
+        }
+        async fn remove(
             &self,
             id: &elicit_core::sensitive::PageId,
         ) -> Result<(), elicit_core::sensitive::StoreError> {
-            self.0.remove(id)
+            self.0.remove(id).await
         }
     }
 
@@ -693,6 +707,7 @@ pub(crate) mod hosted {
         let (asking, serving) = (replica(), replica());
         let page = asking
             .open_for::<Connect>(&VerifiedUser::new("alice"), "Connect")
+            .now()
             .unwrap();
         let path = format!("/elicit/{}", page.id());
         let waiter = answer(page);

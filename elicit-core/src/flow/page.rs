@@ -23,9 +23,11 @@ impl<C: Carrier> Flows<'_, C> {
         pages: &Pages,
         user: Option<&VerifiedUser>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
-        let open = || match user {
-            Some(user) => pages.open_for::<T>(user, message.clone()),
-            None => pages.open::<T>(message.clone()),
+        let open = async {
+            match user {
+                Some(user) => pages.open_for::<T>(user, message.clone()).await,
+                None => pages.open::<T>(message.clone()).await,
+            }
         };
         self.page(scope, message.clone(), user, open).await
     }
@@ -42,9 +44,11 @@ impl<C: Carrier> Flows<'_, C> {
         provider: &crate::sensitive::oauth::Provider,
         user: Option<&VerifiedUser>,
     ) -> Result<crate::sensitive::oauth::OAuthOutcome, ElicitError> {
-        let open = || match user {
-            Some(user) => pages.open_oauth_for(user, provider),
-            None => pages.open_oauth(provider),
+        let open = async {
+            match user {
+                Some(user) => pages.open_oauth_for(user, provider).await,
+                None => pages.open_oauth(provider).await,
+            }
         };
         self.page(scope, message, user, open).await
     }
@@ -60,12 +64,12 @@ impl<C: Carrier> Flows<'_, C> {
         scope: ElicitationScope,
         message: String,
         user: Option<&VerifiedUser>,
-        open: impl FnOnce() -> Result<P, OpenError>,
+        open: impl std::future::Future<Output = Result<P, OpenError>>,
     ) -> Result<P::Outcome, ElicitError> {
         self.lock()
             .require_sensitive()
             .map_err(ElicitError::NotSent)?;
-        let page = open().map_err(ElicitError::PageNotOpened)?;
+        let page = open.await.map_err(ElicitError::PageNotOpened)?;
         let (id, request) = page_request(page.id(), page.url(), message, user);
         let outstanding = Outstanding {
             flows: self,

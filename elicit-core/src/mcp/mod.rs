@@ -312,6 +312,8 @@ mod carrier;
 pub mod client;
 mod dropped;
 mod elicitor;
+#[cfg(feature = "sensitive")]
+mod page_work;
 mod peer;
 mod request;
 mod response;

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::carrier::{elicitation_capabilities, no_scope, params_of, response_of, send};
 use super::state::{State, associated_data};
-use super::used::{MemoryUsedStates, UsedStates};
+use super::used::{DynUsedStates, MemoryUsedStates, UsedStates};
 use crate::Elicit;
 use crate::flow::{AfterAnswer, ElicitError, after_answer};
 use crate::protocol::Mode;
@@ -69,7 +69,7 @@ pub struct RoundsConfig {
     ttl: Duration,
     max_rounds: u32,
     principal: Principal,
-    used: Arc<dyn UsedStates>,
+    used: Arc<dyn DynUsedStates>,
     /// The key that names a sessionless 2025-11-25 call's pages, if the
     /// server has no sessions ([`RoundsConfig::without_sessions`]).
     without_sessions: Option<Arc<zeroize::Zeroizing<[u8; 32]>>>,
@@ -215,6 +215,9 @@ pub struct Rounds {
     /// waiting for the page.
     #[cfg(feature = "sensitive")]
     page_asks: BTreeMap<String, (crate::sensitive::Pages, crate::sensitive::PageId)>,
+    /// What the sensitive pages need of their store, around the runs.
+    #[cfg(feature = "sensitive")]
+    pages: super::page_work::PageWork,
     /// Who the request is from ([`RoundsConfig::principal`]; empty: no one).
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     principal: String,
@@ -247,6 +250,8 @@ impl Rounds {
             asks: InputRequests::new(),
             #[cfg(feature = "sensitive")]
             page_asks: BTreeMap::new(),
+            #[cfg(feature = "sensitive")]
+            pages: super::page_work::PageWork::default(),
             call: None,
             required: Vec::new(),
         }
@@ -257,6 +262,43 @@ impl Rounds {
     /// outstanding.
     fn next_run(&mut self) {
         self.connection = AgentConnection::new(self.connection.capabilities().cloned());
+    }
+
+    /// `ask` once, or again while it needs the page store (a page it named
+    /// is read, the pages it opened are added: each awaited here, between
+    /// runs, since `ask` is not async). A run again starts from the
+    /// answers and the state the first one saw.
+    async fn run<T>(&mut self, ask: &mut impl FnMut(&mut Rounds) -> Option<T>) -> Option<T> {
+        #[cfg(feature = "sensitive")]
+        {
+            // Each run again reads or opens what the one before named: a
+            // closure that names new pages forever is stopped here.
+            for _ in 0..MAX_RUNS {
+                let (responses, state) = (self.responses.clone(), self.state.clone());
+                let asked = ask(self);
+                if asked.is_some() {
+                    self.pages.finish().await;
+                    return asked;
+                }
+                let Some(failed) = self.pages.after_asking().await else {
+                    self.pages.finish().await;
+                    return None;
+                };
+                self.responses = responses;
+                self.state = state;
+                for (key, error) in failed {
+                    self.failures.insert(key, ElicitError::PageNotOpened(error));
+                }
+                self.asks.clear();
+                self.page_asks.clear();
+                self.required.clear();
+                self.pages.again();
+                self.next_run();
+            }
+            None
+        }
+        #[cfg(not(feature = "sensitive"))]
+        ask(self)
     }
 
     /// Whether this request's client accepts elicitation `mode` (on
@@ -373,7 +415,7 @@ impl Rounds {
     /// does), and it is read once: ask a sensitive form in the last round
     /// (its answer is not there for a later run).
     #[cfg(feature = "sensitive")]
-    pub fn secret<T: crate::sensitive::SensitiveForm>(
+    pub fn secret<T: crate::sensitive::SensitiveForm + 'static>(
         &mut self,
         key: &str,
         message: impl Into<String>,
@@ -396,25 +438,26 @@ impl Rounds {
             if let Err(error) = self.connection.require_sensitive() {
                 return Some(Err(ElicitError::NotSent(error)));
             }
-            let opened = match &user {
-                Some(user) => pages.open_for::<T>(user, message.clone()),
-                None => pages.open::<T>(message.clone()),
-            };
-            let page = match opened {
-                Ok(page) => page,
+            // Opened once this run returns (`Rounds::run`).
+            let prepared = crate::sensitive::PageId::random()
+                .map_err(crate::sensitive::OpenError::Random)
+                .and_then(|id| Ok((id, pages.prepare::<T>(id, user.as_ref(), message.clone())?)));
+            let (id, prepared) = match prepared {
+                Ok(prepared) => prepared,
                 Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
             };
-            let url = page.url().to_owned();
-            let id = page.detach();
+            let url = prepared.url().to_owned();
+            self.pages.open(key, pages, id, prepared);
             self.state.pages.insert(key.to_owned(), id);
             let (_, request) = crate::flow::page::page_request(id, &url, message, user.as_ref());
             let error = self.ask_page(key, request, pages, id).err()?;
-            pages.cancel(id);
+            self.pages.unopen(id);
             self.state.pages.remove(key);
             return Some(Err(error));
         };
-        // The page first: an answer there settles it.
-        if let Some(end) = pages.try_answer::<T>(id) {
+        // The page first: an answer there settles it. Not read yet: it is
+        // before `ask` runs again.
+        if let Some(end) = self.pages.read(pages, id)?.answer::<T>() {
             self.state.pages.remove(key);
             return Some(match end {
                 Ok(value) => Ok(SecretOutcome::Answered(value)),
@@ -442,7 +485,7 @@ impl Rounds {
             .and_then(|outcome| SecretOutcome::<T>::unless_consented(&outcome));
         if let Some(ended) = ended {
             self.asks.remove(key);
-            pages.cancel(id);
+            self.pages.cancel(pages, id);
             self.state.pages.remove(key);
             return Some(Ok(ended));
         }
@@ -454,7 +497,7 @@ impl Rounds {
     /// listed for `-32042`, until it has ended; then its answer is read and
     /// the page forgotten.
     #[cfg(feature = "sensitive")]
-    fn secret_without_session<T: crate::sensitive::SensitiveForm>(
+    fn secret_without_session<T: crate::sensitive::SensitiveForm + 'static>(
         &mut self,
         call: [u8; 32],
         key: &str,
@@ -462,7 +505,7 @@ impl Rounds {
         pages: &crate::sensitive::Pages,
         user: Option<&crate::protocol::agent::VerifiedUser>,
     ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
-        use crate::sensitive::{PageState, SecretOutcome};
+        use crate::sensitive::{PageRead, SecretOutcome};
 
         if let Err(error) = self.connection.require_sensitive() {
             return Some(Err(ElicitError::NotSent(error)));
@@ -475,23 +518,25 @@ impl Rounds {
             )));
         }
         let id = super::state::page_of_call(&call, key);
-        match pages.state_of(id) {
-            None => {
-                let page = match pages.open_as::<T>(id, user, message.clone()) {
-                    Ok(page) => page,
+        // Not read yet: it is before `ask` runs again.
+        match self.pages.read(pages, id)? {
+            PageRead::Unknown | PageRead::Failed => {
+                let prepared = match pages.prepare::<T>(id, user, message.clone()) {
+                    Ok(prepared) => prepared,
                     Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
                 };
-                let url = page.url().to_owned();
-                page.detach();
+                let url = prepared.url().to_owned();
+                // Opened once this run returns (`Rounds::run`).
+                self.pages.open(key, pages, id, prepared);
                 self.require_page(id, &url, message, user).err().map(Err)
             }
-            Some(PageState::Open) => {
+            PageRead::Open => {
                 let url = pages.url_of(id);
                 self.require_page(id, &url, message, user).err().map(Err)
             }
-            Some(_) => {
-                let answer = pages.try_answer::<T>(id)?;
-                pages.forget(id);
+            read @ PageRead::Ended(_) => {
+                let answer = read.answer::<T>()?;
+                self.pages.forget(pages, id);
                 Some(match answer {
                     Ok(value) => Ok(SecretOutcome::Answered(value)),
                     Err(error) => SecretOutcome::unanswered(error).map_err(ElicitError::Page),
@@ -723,7 +768,7 @@ pub async fn run_tool<T>(
         let state = match &request.request_state {
             Some(sealed) => {
                 let state = State::open(&config.codec, sealed, &bound)?;
-                state.use_once(&*config.used)?;
+                state.use_once(&*config.used).await?;
                 state
             }
             None => State::new(),
@@ -741,7 +786,7 @@ pub async fn run_tool<T>(
                 .map(|(key, value)| (key.clone(), value.clone()))
                 .collect();
         }
-        if let Some(answers) = ask(&mut rounds) {
+        if let Some(answers) = rounds.run(&mut ask).await {
             return Ok(Asked::Answered(answers));
         }
         let Some(asks) = next_round(&mut rounds, config)? else {
@@ -768,7 +813,7 @@ pub async fn run_tool<T>(
                 AgentConnection::new(Some(crate::protocol::ElicitationCapabilities::url_only()));
         }
         rounds.call = Some(call);
-        if let Some(answers) = ask(&mut rounds) {
+        if let Some(answers) = rounds.run(&mut ask).await {
             return Ok(Asked::Answered(answers));
         }
         if rounds.required.is_empty() {
@@ -781,7 +826,7 @@ pub async fn run_tool<T>(
     }
     let mut rounds = Rounds::new(capabilities, State::new(), principal);
     loop {
-        if let Some(answers) = ask(&mut rounds) {
+        if let Some(answers) = rounds.run(&mut ask).await {
             return Ok(Asked::Answered(answers));
         }
         let Some(asks) = next_round(&mut rounds, config)? else {
@@ -799,6 +844,7 @@ pub async fn run_tool<T>(
                         && matches!(result.action, model::ElicitationAction::Accept)
                     {
                         pages.settled(id).await;
+                        rounds.pages.set_read(id, pages.read(id).await);
                     }
                     let value = serde_json::to_value(&result)
                         .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
@@ -823,6 +869,11 @@ fn url_elicitation_required(elicitations: Vec<Value>) -> ErrorData {
         Some(serde_json::json!({ "elicitations": elicitations })),
     )
 }
+
+/// How many times `ask` runs in one request, at most, for the page store
+/// (see [`Rounds::run`]).
+#[cfg(feature = "sensitive")]
+const MAX_RUNS: usize = 32;
 
 /// The JSON-RPC code of MCP 2025-11-25's URL elicitation required error.
 pub const URL_ELICITATION_REQUIRED: i32 = -32042;

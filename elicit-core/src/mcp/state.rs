@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::used::{StateId, UsedStates};
+use super::used::{DynUsedStates, StateId};
 
 /// The one error a client gets for a `requestState` that does not open:
 /// tampered, expired, sealed for another user or another request, with an
@@ -19,7 +19,7 @@ use super::used::{StateId, UsedStates};
 pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
 
 /// The state sealed in `requestState`.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub(super) struct State {
     /// The format of this state.
     pub(super) v: u8,
@@ -107,10 +107,10 @@ impl State {
     /// Records this opened state's use in `used`; refused (as a forged
     /// state is) when it was used before. A store that cannot record it
     /// fails the call closed.
-    pub(super) fn use_once(&self, used: &dyn UsedStates) -> Result<(), ErrorData> {
+    pub(super) async fn use_once(&self, used: &dyn DynUsedStates) -> Result<(), ErrorData> {
         let id = StateId::opened(self.id.clone());
         let expires_at = UNIX_EPOCH + Duration::from_millis(self.exp);
-        match used.first_use(&id, expires_at) {
+        match used.first_use(&id, expires_at).await {
             Ok(true) => Ok(()),
             Ok(false) => Err(refused_state()),
             Err(error) => Err(ErrorData::internal_error(

@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
@@ -117,20 +119,70 @@ impl std::error::Error for UsedStatesError {
 /// `SET <id> 1 NX PXAT <expires_at>`; SQL: an `INSERT` on a primary key),
 /// and then a state replayed on any replica is refused.
 ///
-/// Methods are synchronous and called from the tool handler: they must be
-/// quick (an in-memory map, or one round trip to a nearby store).
+/// The method is async (implement it with `async fn`) and awaited by the
+/// tool handler: it must never block its thread (use your backend's async
+/// client, or run a blocking one with `tokio::task::spawn_blocking`), and
+/// should give up after a bounded time with [`UsedStatesError::Backend`]:
+/// the call then fails closed.
+///
+/// ```
+/// use std::time::SystemTime;
+/// use elicit_core::mcp::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};
+///
+/// /// Used states elsewhere (here: the default, behind it).
+/// struct Elsewhere(MemoryUsedStates);
+///
+/// impl UsedStates for Elsewhere {
+///     async fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError> {
+///         self.0.first_use(id, expires_at).await
+///     }
+/// }
+///
+/// let config = elicit_core::mcp::RoundsConfig::with_random_key()?
+///     .used_states(Elsewhere(MemoryUsedStates::new()));
+/// # let _ = config;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait UsedStates: Send + Sync + 'static {
     /// Records that the state `id` is being used, to be remembered until
     /// `expires_at` (after which its seal no longer opens anyway). `true`
     /// when this is its first use, `false` when it was used before.
-    fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError>;
+    fn first_use(
+        &self,
+        id: &StateId,
+        expires_at: SystemTime,
+    ) -> impl Future<Output = Result<bool, UsedStatesError>> + Send;
 }
 
 /// A shared store: the config holds one handle, you keep another (to watch
 /// [`MemoryUsedStates::len`], say).
-impl<T: UsedStates + ?Sized> UsedStates for std::sync::Arc<T> {
-    fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError> {
+impl<T: UsedStates> UsedStates for std::sync::Arc<T> {
+    fn first_use(
+        &self,
+        id: &StateId,
+        expires_at: SystemTime,
+    ) -> impl Future<Output = Result<bool, UsedStatesError>> + Send {
         (**self).first_use(id, expires_at)
+    }
+}
+
+/// [`UsedStates`] behind a pointer: what [`RoundsConfig`](super::RoundsConfig)
+/// holds.
+pub(crate) trait DynUsedStates: Send + Sync + 'static {
+    fn first_use<'a>(
+        &'a self,
+        id: &'a StateId,
+        expires_at: SystemTime,
+    ) -> Pin<Box<dyn Future<Output = Result<bool, UsedStatesError>> + Send + 'a>>;
+}
+
+impl<T: UsedStates> DynUsedStates for T {
+    fn first_use<'a>(
+        &'a self,
+        id: &'a StateId,
+        expires_at: SystemTime,
+    ) -> Pin<Box<dyn Future<Output = Result<bool, UsedStatesError>> + Send + 'a>> {
+        Box::pin(UsedStates::first_use(self, id, expires_at))
     }
 }
 
@@ -210,8 +262,13 @@ impl fmt::Debug for MemoryUsedStates {
     }
 }
 
+/// Ready at once: a map under a lock.
 impl UsedStates for MemoryUsedStates {
-    fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError> {
+    async fn first_use(
+        &self,
+        id: &StateId,
+        expires_at: SystemTime,
+    ) -> Result<bool, UsedStatesError> {
         // The data stays consistent at every step: a panic elsewhere while
         // the lock was held leaves nothing half-done.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
@@ -237,7 +294,19 @@ impl UsedStates for MemoryUsedStates {
 mod tests {
     use std::time::Duration;
 
-    use super::*;
+    use std::future::Future;
+    use std::time::SystemTime;
+
+    use super::{MemoryUsedStates, StateId, UsedStates, UsedStatesError};
+
+    /// The output of a future that is ready at once (the memory store's).
+    fn now<F: Future>(future: F) -> F::Output {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::pin::pin!(future).poll(&mut cx) {
+            std::task::Poll::Ready(output) => output,
+            std::task::Poll::Pending => panic!("the memory store's future is ready at once"),
+        }
+    }
 
     fn id(n: u8) -> StateId {
         StateId::opened(format!("{n:032x}"))
@@ -247,13 +316,13 @@ mod tests {
     fn a_second_use_is_refused_until_it_expires_then_forgotten() {
         let store = MemoryUsedStates::new();
         let later = SystemTime::now() + Duration::from_secs(60);
-        assert!(store.first_use(&id(1), later).unwrap());
-        assert!(!store.first_use(&id(1), later).unwrap());
-        assert!(store.first_use(&id(2), later).unwrap());
+        assert!(now(store.first_use(&id(1), later)).unwrap());
+        assert!(!now(store.first_use(&id(1), later)).unwrap());
+        assert!(now(store.first_use(&id(2), later)).unwrap());
         assert_eq!(store.len(), 2);
 
         let soon = SystemTime::now() + Duration::from_millis(20);
-        assert!(store.first_use(&id(3), soon).unwrap());
+        assert!(now(store.first_use(&id(3), soon)).unwrap());
         assert_eq!(store.len(), 3);
         std::thread::sleep(Duration::from_millis(40));
         // Expired: forgotten (its seal would no longer open).
@@ -265,14 +334,14 @@ mod tests {
         let store = MemoryUsedStates::with_capacity(2);
         let later = SystemTime::now() + Duration::from_secs(60);
         let soon = SystemTime::now() + Duration::from_millis(20);
-        assert!(store.first_use(&id(1), later).unwrap());
-        assert!(store.first_use(&id(2), soon).unwrap());
-        let full = store.first_use(&id(3), later).unwrap_err();
+        assert!(now(store.first_use(&id(1), later)).unwrap());
+        assert!(now(store.first_use(&id(2), soon)).unwrap());
+        let full = now(store.first_use(&id(3), later)).unwrap_err();
         assert!(matches!(full, UsedStatesError::Full { max: 2 }), "{full:?}");
         // A used one is still told apart when full.
-        assert!(!store.first_use(&id(1), later).unwrap());
+        assert!(!now(store.first_use(&id(1), later)).unwrap());
         std::thread::sleep(Duration::from_millis(40));
-        assert!(store.first_use(&id(3), later).unwrap());
+        assert!(now(store.first_use(&id(3), later)).unwrap());
     }
 
     #[test]
@@ -282,7 +351,7 @@ mod tests {
         let winners: usize = (0..8)
             .map(|_| {
                 let store = store.clone();
-                std::thread::spawn(move || store.first_use(&id(7), later).unwrap())
+                std::thread::spawn(move || now(store.first_use(&id(7), later)).unwrap())
             })
             .collect::<Vec<_>>()
             .into_iter()

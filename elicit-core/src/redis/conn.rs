@@ -1,71 +1,162 @@
-//! [`Redis`]: one connection to the Redis every replica shares, opened
-//! again after a failure.
+//! [`Redis`]: the one connection a replica keeps to the Redis every replica
+//! shares, multiplexed, async, reconnected in the background; and the end
+//! notices that wake the flows waiting on this replica.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-/// How long one command may take before it fails (and the connection is
-/// opened afresh for the next one): request handlers call the stores, so a
-/// Redis that stopped answering must not hold them.
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{FromRedisValue, ProtocolVersion, PushInfo, PushKind, RedisError, RedisResult, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::background::Background;
+
+/// How long one command may take, waiting for a connection included,
+/// before it fails with a timeout: a Redis that stopped answering fails the
+/// requests that need it after this, and holds no other.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// How often a waiting flow reads its end again though no notice came (a
+/// notice lost with a connection, say): a safety net, not the way ends
+/// arrive.
+#[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+const RECHECK: Duration = Duration::from_secs(30);
+
 /// The Redis that the replicas behind one URL share: where
-/// [`RedisStore`](super::RedisStore) keeps pages and
+/// [`RedisStore`](super::RedisStore) keeps pages (and OAuth flows) and
 /// [`RedisUsedStates`](super::RedisUsedStates) the used `requestState`s.
-/// Cheap to clone: every clone is one connection, opened on first use and
-/// again after a failure (a restarted Redis costs the commands that failed
-/// while it was down, not a restart of the server).
+/// Cheap to clone: every clone shares one connection.
+///
+/// Everything is asynchronous, and nothing blocks the caller's thread:
+///
+/// - **One connection** per `Redis` (redis-rs's multiplexed
+///   `ConnectionManager`, RESP3): any number of commands in flight at
+///   once, each with its own timeout ([`COMMAND_TIMEOUT`] unless told
+///   otherwise, [`command_timeout`](Self::command_timeout)). A lost
+///   connection is opened again in the background, with backoff; the
+///   commands that need Redis meanwhile fail after their timeout, and
+///   nothing else waits.
+/// - **Waiting costs no thread and no connection**: a flow that waits for
+///   a page's answer is a task, woken by a notice the replica that ended
+///   the page publishes (`PUBLISH <prefix>:ends`), which this connection
+///   is subscribed to. The end itself stays in its key, the truth: a
+///   waiter reads it when it starts, when a notice comes, after every
+///   reconnection (a notice published meanwhile is lost), and every 30
+///   seconds at the latest.
+/// - The connection and the waiters run on **one thread of this
+///   `Redis`'s own** (a current-thread tokio runtime), whatever runtime
+///   the server runs on, or none: the futures this crate hands out are
+///   channels any executor awaits. The thread stops when the last clone
+///   is dropped.
 ///
 /// Every key is under a prefix (`elicit` unless told otherwise), so one
-/// Redis can serve several deployments.
+/// Redis can serve several deployments. Needs Redis 6 or later (RESP3).
 #[derive(Clone)]
 pub struct Redis {
     inner: Arc<Inner>,
 }
 
-// With neither store compiled (feature `redis` alone) nothing uses it.
+// With neither store compiled (feature `redis` alone) little uses it.
 #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
 struct Inner {
     client: redis::Client,
     prefix: String,
-    connection: Mutex<Option<redis::Connection>>,
+    timeout: Duration,
+    connection: ConnectionManager,
+    ends: Arc<Ends>,
+    /// Whether the subscription to the end notices was asked for (once,
+    /// with the first waiter).
+    subscribed: AtomicBool,
+    /// Last: dropped after the connection.
+    background: Background,
 }
 
 impl fmt::Debug for Redis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Redis")
             .field("prefix", &self.inner.prefix)
+            .field("timeout", &self.inner.timeout)
             .finish_non_exhaustive()
     }
 }
 
 impl Redis {
-    /// The Redis at `url` (`redis://host:port/db`), connected on first use.
+    /// The Redis at `url` (`redis://host:port/db`, `rediss://` not
+    /// supported), connected on first use, in the background.
     ///
     /// # Errors
     ///
-    /// redis-rs's, for a URL it cannot read.
-    pub fn open(url: &str) -> Result<Self, redis::RedisError> {
+    /// redis-rs's, for a URL it cannot read; an I/O error if the thread
+    /// of this `Redis` cannot start.
+    pub fn open(url: &str) -> Result<Self, RedisError> {
+        let client = redis::Client::open(url)?;
+        // RESP3: the end notices arrive on the connection the commands use.
+        let info = client.get_connection_info().clone();
+        let settings = info
+            .redis_settings()
+            .clone()
+            .set_protocol(ProtocolVersion::RESP3);
+        let client = redis::Client::open(info.set_redis_settings(settings))?;
+        Self::start(client, "elicit".to_owned(), COMMAND_TIMEOUT)
+    }
+
+    fn start(client: redis::Client, prefix: String, timeout: Duration) -> RedisResult<Self> {
+        let background = Background::start("elicit-redis")?;
+        let (pushes, pushed) = mpsc::unbounded_channel();
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(Some(timeout))
+            .set_max_delay(Duration::from_secs(2))
+            .set_number_of_retries(2)
+            .set_push_sender(pushes)
+            .set_automatic_resubscription();
+        let connection = {
+            // The connection's tasks are this `Redis`'s runtime's.
+            let _entered = background.handle().enter();
+            ConnectionManager::new_lazy_with_config(client.clone(), config)?
+        };
+        let ends = Arc::new(Ends::default());
+        background.spawn(listen(pushed, Arc::downgrade(&ends)));
         Ok(Self {
             inner: Arc::new(Inner {
-                client: redis::Client::open(url)?,
-                prefix: "elicit".to_owned(),
-                connection: Mutex::new(None),
+                client,
+                prefix,
+                timeout,
+                connection,
+                ends,
+                subscribed: AtomicBool::new(false),
+                background,
             }),
         })
     }
 
     /// Puts every key under `prefix` instead of `elicit`.
+    ///
+    /// # Panics
+    ///
+    /// If the new connection's thread cannot start.
     #[must_use]
     pub fn prefix(self, prefix: impl Into<String>) -> Self {
-        Self {
-            inner: Arc::new(Inner {
-                client: self.inner.client.clone(),
-                prefix: prefix.into(),
-                connection: Mutex::new(None),
-            }),
-        }
+        let inner = &self.inner;
+        Self::start(inner.client.clone(), prefix.into(), inner.timeout)
+            .expect("the thread of a Redis connection starts")
+    }
+
+    /// How long one command may take, waiting for a connection included
+    /// (default [`COMMAND_TIMEOUT`]).
+    ///
+    /// # Panics
+    ///
+    /// If the new connection's thread cannot start.
+    #[must_use]
+    pub fn command_timeout(self, timeout: Duration) -> Self {
+        let inner = &self.inner;
+        Self::start(inner.client.clone(), inner.prefix.clone(), timeout)
+            .expect("the thread of a Redis connection starts")
     }
 
     /// The key `<prefix>:<rest>`.
@@ -74,52 +165,259 @@ impl Redis {
         format!("{}:{rest}", self.inner.prefix)
     }
 
+    /// The channel the end notices are published on.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) fn ends_channel(&self) -> String {
+        self.key(format_args!("ends"))
+    }
+
+    /// Runs `command` on the shared connection, within the timeout.
     #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
-    /// Runs `f` on the shared connection, opened first if needed; a
-    /// connection that failed is dropped, so the next call opens a new one.
-    pub(crate) fn with<T>(
-        &self,
-        f: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>,
-    ) -> redis::RedisResult<T> {
-        let mut slot = self
+    pub(crate) async fn query<T>(&self, command: redis::Cmd) -> RedisResult<T>
+    where
+        T: FromRedisValue + Send + 'static,
+    {
+        self.run(move |mut connection| async move { command.query_async(&mut connection).await })
+            .await
+    }
+
+    /// Runs `pipeline` on the shared connection, within the timeout.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) async fn pipe<T>(&self, pipeline: redis::Pipeline) -> RedisResult<T>
+    where
+        T: FromRedisValue + Send + 'static,
+    {
+        self.run(move |mut connection| async move { pipeline.query_async(&mut connection).await })
+            .await
+    }
+
+    /// Runs a script (`EVALSHA`, loaded on first use) on the shared
+    /// connection, within the timeout.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) async fn script<T>(&self, script: redis::ScriptInvocation<'static>) -> RedisResult<T>
+    where
+        T: FromRedisValue + Send + 'static,
+    {
+        self.run(move |mut connection| async move { script.invoke_async(&mut connection).await })
+            .await
+    }
+
+    /// `work` on the shared connection, on this `Redis`'s runtime, failed
+    /// with a timeout after the command timeout.
+    async fn run<T, F, W>(&self, work: W) -> RedisResult<T>
+    where
+        T: Send + 'static,
+        F: Future<Output = RedisResult<T>> + Send + 'static,
+        W: FnOnce(ConnectionManager) -> F,
+    {
+        let timeout = self.inner.timeout;
+        let work = work(self.inner.connection.clone());
+        let done = self
             .inner
-            .connection
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let connection = match &mut *slot {
-            Some(connection) => connection,
-            None => slot.insert(self.connect()?),
-        };
-        let result = f(connection);
-        if let Err(error) = &result
-            && (error.is_io_error()
-                || error.is_timeout()
-                || error.is_connection_dropped()
-                || error.is_unrecoverable_error())
-        {
-            *slot = None;
+            .background
+            .run(async move { within(timeout, work).await });
+        done.await.unwrap_or_else(|| Err(stopped()))
+    }
+
+    /// The end pushed on `list` while the key `hash` lives: `None` when
+    /// the key is gone with no end (or Redis could not be read for a
+    /// minute past its last known expiry). A task on this `Redis`'s
+    /// runtime, cancelled when the future is dropped; lazy: nothing is
+    /// asked of Redis until it is polled.
+    #[cfg(feature = "sensitive")]
+    pub(crate) fn wait_end(
+        &self,
+        hash: String,
+        list: String,
+    ) -> impl Future<Output = Option<Vec<u8>>> + Send + 'static {
+        let redis = self.clone();
+        async move {
+            redis.subscribe();
+            let watch = watch(
+                redis.inner.connection.clone(),
+                Arc::clone(&redis.inner.ends),
+                redis.inner.timeout,
+                hash,
+                list,
+            );
+            let task = redis.inner.background.run(watch);
+            // The task holds no clone of this `Redis`: dropping every
+            // handle stops the thread and its waiters.
+            drop(redis);
+            task.await.flatten()
         }
-        result
     }
 
-    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
-    /// A connection of its own (for a command that blocks, such as
-    /// `BLPOP`), with `read_timeout` (`None`: none) for its reads.
-    pub(crate) fn dedicated(
-        &self,
-        read_timeout: Option<Duration>,
-    ) -> redis::RedisResult<redis::Connection> {
-        let connection = self
-            .inner
-            .client
-            .get_connection_with_timeout(COMMAND_TIMEOUT)?;
-        connection.set_read_timeout(read_timeout)?;
-        connection.set_write_timeout(Some(COMMAND_TIMEOUT))?;
-        Ok(connection)
+    /// How many flows wait on this replica (for the tests: each one a
+    /// task, not a thread).
+    #[doc(hidden)]
+    pub fn waiting(&self) -> usize {
+        self.inner.ends.len()
     }
 
-    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
-    fn connect(&self) -> redis::RedisResult<redis::Connection> {
-        self.dedicated(Some(COMMAND_TIMEOUT))
+    /// Subscribes the connection to the end notices, once: the
+    /// subscription is asked again until it holds, and then renewed with
+    /// every reconnection.
+    #[cfg(feature = "sensitive")]
+    fn subscribe(&self) {
+        if self.inner.subscribed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (mut connection, channel) = (self.inner.connection.clone(), self.ends_channel());
+        let (timeout, ends) = (self.inner.timeout, Arc::downgrade(&self.inner.ends));
+        self.inner.background.spawn(async move {
+            loop {
+                let subscribed = within(timeout, connection.subscribe(&channel)).await;
+                if subscribed.is_ok() {
+                    // Anything that ended before: read again.
+                    if let Some(ends) = ends.upgrade() {
+                        ends.wake_all();
+                    }
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+    }
+}
+
+/// `work`, failed with a timeout after `timeout`.
+async fn within<T>(
+    timeout: Duration,
+    work: impl Future<Output = RedisResult<T>>,
+) -> RedisResult<T> {
+    match tokio::time::timeout(timeout, work).await {
+        Ok(result) => result,
+        Err(_) => Err(RedisError::from(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("Redis did not answer within {timeout:?}"),
+        ))),
+    }
+}
+
+/// The error of a command whose runtime stopped (its `Redis` dropped).
+fn stopped() -> RedisError {
+    RedisError::from(std::io::Error::other(
+        "the Redis connection's thread stopped",
+    ))
+}
+
+/// The pushes of the connection: an end notice wakes the flows waiting
+/// for that end; a lost connection, and a (re)subscription, wake them all
+/// to read their ends again.
+async fn listen(mut pushed: mpsc::UnboundedReceiver<PushInfo>, ends: std::sync::Weak<Ends>) {
+    while let Some(push) = pushed.recv().await {
+        let Some(ends) = ends.upgrade() else {
+            return;
+        };
+        match push.kind {
+            PushKind::Message => {
+                if let Some(Value::BulkString(list)) = push.data.get(1)
+                    && let Ok(list) = std::str::from_utf8(list)
+                {
+                    ends.wake(list);
+                }
+            }
+            PushKind::Disconnection | PushKind::Subscribe => ends.wake_all(),
+            _ => {}
+        }
+    }
+}
+
+/// Reads the end on `list` until it comes or `hash` goes, waking on each
+/// notice (see [`Redis::wait_end`]).
+#[cfg(feature = "sensitive")]
+async fn watch(
+    connection: ConnectionManager,
+    ends: Arc<Ends>,
+    timeout: Duration,
+    hash: String,
+    list: String,
+) -> Option<Vec<u8>> {
+    // How long to keep trying while Redis cannot be read: until the last
+    // known expiry of the keys, or a minute.
+    let mut give_up = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        // Before reading: a notice from now on wakes this round.
+        let notice = ends.register(&list);
+        let mut pipeline = redis::pipe();
+        pipeline
+            .cmd("LINDEX")
+            .arg(&list)
+            .arg(0)
+            .cmd("PTTL")
+            .arg(&hash);
+        let mut connection = connection.clone();
+        let read: RedisResult<(Option<Vec<u8>>, i64)> =
+            within(timeout, pipeline.query_async(&mut connection)).await;
+        let now = tokio::time::Instant::now();
+        let next = match read {
+            Ok((Some(end), _)) => return Some(end),
+            // Gone, with no end.
+            Ok((None, -2)) => return None,
+            Ok((None, left)) => {
+                let left = Duration::from_millis(u64::try_from(left).unwrap_or(0));
+                give_up = now + left + Duration::from_secs(60);
+                left.clamp(Duration::from_millis(10), RECHECK)
+            }
+            Err(_) if now >= give_up => return None,
+            Err(_) => Duration::from_secs(1),
+        };
+        let _ = tokio::time::timeout(next, notice).await;
+    }
+}
+
+/// The flows waiting on this replica, by the end list they wait for.
+#[derive(Default)]
+struct Ends {
+    waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
+    registered: AtomicUsize,
+}
+
+impl Ends {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Vec<oneshot::Sender<()>>>> {
+        // Never held across an await; nothing panics while it is held.
+        self.waiters.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A notice for `list`, from now on.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    fn register(&self, list: &str) -> oneshot::Receiver<()> {
+        let (sender, receiver) = oneshot::channel();
+        let mut waiters = self.lock();
+        // Now and then, forget the waiters that went away.
+        if self.registered.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+            waiters.retain(|_, senders| {
+                senders.retain(|sender| !sender.is_closed());
+                !senders.is_empty()
+            });
+        }
+        let senders = waiters.entry(list.to_owned()).or_default();
+        senders.retain(|sender| !sender.is_closed());
+        senders.push(sender);
+        receiver
+    }
+
+    fn wake(&self, list: &str) {
+        let senders = self.lock().remove(list).unwrap_or_default();
+        for sender in senders {
+            let _ = sender.send(());
+        }
+    }
+
+    fn wake_all(&self) {
+        let all = std::mem::take(&mut *self.lock());
+        for sender in all.into_values().flatten() {
+            let _ = sender.send(());
+        }
+    }
+
+    /// The waiters still there.
+    fn len(&self) -> usize {
+        self.lock()
+            .values()
+            .flatten()
+            .filter(|sender| !sender.is_closed())
+            .count()
     }
 }

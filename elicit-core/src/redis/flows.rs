@@ -16,6 +16,7 @@ use zeroize::Zeroizing;
 use crate::sensitive::oauth::OAuthOutcome;
 use crate::sensitive::oauth::table::{Flow, FlowTable, Found, Phase, WaitingOAuth};
 use crate::sensitive::oauth::wire::{flow_bytes, flow_of, outcome_bytes, outcome_of};
+use crate::sensitive::shared::BoxFuture;
 use crate::sensitive::token::Token;
 use crate::sensitive::{PageId, StoreError};
 
@@ -39,6 +40,7 @@ if expires and now_ms > expires then
     redis.call('RPUSH', KEYS[2], ARGV[1])
     local ttl = redis.call('PTTL', KEYS[1])
     if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+    redis.call('PUBLISH', ARGV[3], KEYS[2])
   end
   return 'expired'
 end
@@ -61,6 +63,7 @@ redis.call('RPUSH', KEYS[2], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 redis.call('ZREM', KEYS[3], ARGV[3])
+redis.call('PUBLISH', ARGV[5], KEYS[2])
 return 1
 ";
 
@@ -112,93 +115,112 @@ impl RedisFlows {
 }
 
 impl FlowTable for RedisFlows {
-    fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
-        let place = format!("{}:flow", self.records.key(&id));
-        let sealed = self.records.seal(&flow_bytes(&flow), &place)?;
-        self.records
-            .insert(id, &sealed, flow.expires_at, max_open, "open")
+    fn insert(
+        &self,
+        id: PageId,
+        flow: Flow,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            let place = format!("{}:flow", self.records.key(&id));
+            let sealed = self.records.seal(&flow_bytes(&flow), &place)?;
+            self.records
+                .insert(id, &sealed, flow.expires_at, max_open, "open")
+                .await
+        })
     }
 
-    fn get(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
-        let key = self.records.key(id);
-        let fields = self.records.fields(id)?;
-        let Some(sealed) = fields.get("record") else {
-            return Ok(None);
-        };
-        let plaintext = self.opened(id, sealed, &format!("{key}:flow"))?;
-        let flow = flow_of(&plaintext).ok_or_else(|| unreadable(id))?;
-        let phase = match fields.get("state").map(Vec::as_slice) {
-            // By this replica's clock, to show the page; the callback's use
-            // of the state decides by Redis's.
-            Some(b"open") if SystemTime::now() < flow.expires_at => Phase::Open,
-            Some(b"open" | b"expired" | b"cancelled") => Phase::Expired,
-            Some(b"used") => Phase::Used,
-            _ => return Err(unreadable(id)),
-        };
-        let cookie = match fields.get("binding") {
-            None => None,
-            Some(sealed) => Some(self.cookie_of(id, sealed)?),
-        };
-        Ok(Some(Found {
-            flow,
-            phase,
-            cookie,
-        }))
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>> {
+        Box::pin(async move {
+            let key = self.records.key(id);
+            let fields = self.records.fields(id).await?;
+            let Some(sealed) = fields.get("record") else {
+                return Ok(None);
+            };
+            let plaintext = self.opened(id, sealed, &format!("{key}:flow"))?;
+            let flow = flow_of(&plaintext).ok_or_else(|| unreadable(id))?;
+            let phase = match fields.get("state").map(Vec::as_slice) {
+                // By this replica's clock, to show the page; the callback's
+                // use of the state decides by Redis's.
+                Some(b"open") if SystemTime::now() < flow.expires_at => Phase::Open,
+                Some(b"open" | b"expired" | b"cancelled") => Phase::Expired,
+                Some(b"used") => Phase::Used,
+                _ => return Err(unreadable(id)),
+            };
+            let cookie = match fields.get("binding") {
+                None => None,
+                Some(sealed) => Some(self.cookie_of(id, sealed)?),
+            };
+            Ok(Some(Found {
+                flow,
+                phase,
+                cookie,
+            }))
+        })
     }
 
-    fn bind(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
-        let place = format!("{}:binding", self.records.key(id));
-        let sealed = self.records.seal(cookie.to_string().as_bytes(), &place)?;
-        let bound = self.records.bind(id, &sealed)?;
-        bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        cookie: Token,
+    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>> {
+        Box::pin(async move {
+            let place = format!("{}:binding", self.records.key(id));
+            let sealed = self.records.seal(cookie.to_string().as_bytes(), &place)?;
+            let bound = self.records.bind(id, &sealed).await?;
+            bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
+        })
     }
 
-    fn use_state(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
-        let records = &self.records;
-        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
-        let expired = records.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
-        let was: Option<String> = records
-            .redis
-            .with(|connection| {
-                USE_SCRIPT
-                    .key(&key)
-                    .key(&list)
-                    .key(&open)
-                    .arg(&expired)
-                    .arg(id.to_string())
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
-        Ok(was.map(|was| match was.as_str() {
-            "open" => Phase::Open,
-            "used" => Phase::Used,
-            _ => Phase::Expired,
-        }))
+    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>> {
+        Box::pin(async move {
+            let records = &self.records;
+            let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+            let expired = records.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
+            let mut script = USE_SCRIPT.prepare_invoke();
+            script
+                .key(&key)
+                .key(&list)
+                .key(&open)
+                .arg(&expired)
+                .arg(id.to_string())
+                .arg(records.redis.ends_channel());
+            let was: Option<String> = records.redis.script(script).await.map_err(backend)?;
+            Ok(was.map(|was| match was.as_str() {
+                "open" => Phase::Open,
+                "used" => Phase::Used,
+                _ => Phase::Expired,
+            }))
+        })
     }
 
-    fn end(&self, id: &PageId, outcome: OAuthOutcome, only_open: bool) -> Result<bool, StoreError> {
-        let records = &self.records;
-        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
-        let phase = match outcome {
-            OAuthOutcome::Expired => "expired",
-            _ => "cancelled",
-        };
-        let sealed = records.seal(&outcome_bytes(&outcome), &list)?;
-        let ended: i64 = records
-            .redis
-            .with(|connection| {
-                FINISH_SCRIPT
-                    .key(&key)
-                    .key(&list)
-                    .key(&open)
-                    .arg(if only_open { "1" } else { "0" })
-                    .arg(&sealed)
-                    .arg(id.to_string())
-                    .arg(phase)
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
-        Ok(ended == 1)
+    fn end<'a>(
+        &'a self,
+        id: &'a PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let records = &self.records;
+            let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+            let phase = match outcome {
+                OAuthOutcome::Expired => "expired",
+                _ => "cancelled",
+            };
+            let sealed = records.seal(&outcome_bytes(&outcome), &list)?;
+            let mut script = FINISH_SCRIPT.prepare_invoke();
+            script
+                .key(&key)
+                .key(&list)
+                .key(&open)
+                .arg(if only_open { "1" } else { "0" })
+                .arg(&sealed)
+                .arg(id.to_string())
+                .arg(phase)
+                .arg(records.redis.ends_channel());
+            let ended: i64 = records.redis.script(script).await.map_err(backend)?;
+            Ok(ended == 1)
+        })
     }
 
     fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
@@ -206,9 +228,11 @@ impl FlowTable for RedisFlows {
         Ok(Box::pin(async move { outcome_of(&ended.await?) }))
     }
 
-    fn remove(&self, id: &PageId) {
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()> {
         // A failure leaves keys that expire on their own.
-        let _ = self.records.remove(id);
+        Box::pin(async move {
+            let _ = self.records.remove(id).await;
+        })
     }
 }
 

@@ -1,17 +1,15 @@
 //! [`RedisStore`]: the page server's pages in Redis, so any replica serves
 //! any page and the answer reaches the replica that asked.
 
-use std::collections::{BTreeMap, HashSet};
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
 use crate::Content;
-use crate::sensitive::{
-    Binding, End, PageId, PageState, Record, Store, StoreError, Submission, Waiting,
-};
+use crate::sensitive::{Binding, End, PageId, PageState, Record, Store, StoreError, Submission};
 
 use super::records::{Records, backend};
 use super::{Redis, SealingKeys};
@@ -38,11 +36,12 @@ use super::{Redis, SealingKeys};
 /// Every method is one atomic step: a Lua script (insert, bind, end) or
 /// one command. Time that matters across replicas is Redis's: the cap on
 /// open pages, and whether an answer (or an OAuth callback) came before
-/// the expiry (a replica whose clock is behind cannot take one late). Waiting for an answer blocks in Redis (`BLMOVE` of the
-/// page's end list onto itself), on a connection of its own in a thread of
-/// its own: no polling, and an end pushed before anyone waits is not lost.
-/// The end stays until the page's keys expire, so a round on another
-/// replica reads it too ([`Store::take_end`]).
+/// the expiry (a replica whose clock is behind cannot take one late).
+/// Waiting for an answer is a task woken by the end notice the ending
+/// replica publishes (see [`Redis`]): no thread, no connection of its own,
+/// no polling, and an end pushed before anyone waits is read at once. The
+/// end stays until the page's keys expire, so a round on another replica
+/// reads it too ([`Store::take_end`]).
 ///
 /// ```no_run
 /// use elicit_core::redis::{Redis, RedisStore, SealingKeys};
@@ -59,8 +58,6 @@ use super::{Redis, SealingKeys};
 /// ```
 pub struct RedisStore {
     records: Records,
-    /// The pages this process waits for: one waiter per page.
-    waited: Arc<Mutex<HashSet<PageId>>>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -78,7 +75,6 @@ impl RedisStore {
     pub fn new(redis: Redis, keys: SealingKeys) -> Self {
         Self {
             records: Records::new(redis, keys, "page", "pages:open"),
-            waited: Arc::default(),
         }
     }
 
@@ -111,22 +107,6 @@ fn unreadable(id: &PageId) -> StoreError {
     StoreError::Backend(Box::new(Unreadable(*id)))
 }
 
-/// A page waited for in this process, until dropped.
-struct Waited {
-    waited: Arc<Mutex<HashSet<PageId>>>,
-    id: PageId,
-}
-
-impl Drop for Waited {
-    fn drop(&mut self) {
-        lock(&self.waited).remove(&self.id);
-    }
-}
-
-fn lock(waited: &Mutex<HashSet<PageId>>) -> std::sync::MutexGuard<'_, HashSet<PageId>> {
-    waited.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 fn state_name(state: PageState) -> &'static str {
     match state {
         PageState::Open => "open",
@@ -150,7 +130,8 @@ fn state_of(name: &str) -> Option<PageState> {
 /// open set. Only the first end counts. An answer after the page's expiry,
 /// by Redis's clock (one clock for every replica, whatever their own say),
 /// ends it as expired instead (`ARGV[4]`, the sealed expired end) and
-/// counts as no end.
+/// counts as no end. The end list's name is then published on the end
+/// notices' channel (`ARGV[5]`): the replica whose agent waits reads it.
 const END: &str = r"
 if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
 local state, sealed, ended = ARGV[1], ARGV[2], 1
@@ -165,6 +146,7 @@ redis.call('RPUSH', KEYS[2], sealed)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 redis.call('ZREM', KEYS[3], ARGV[3])
+redis.call('PUBLISH', ARGV[5], KEYS[2])
 return ended
 ";
 
@@ -234,18 +216,20 @@ fn end_of(plaintext: &[u8]) -> Option<End> {
 }
 
 impl Store for RedisStore {
-    fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
+    async fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
         let (state, expires_at) = (state_name(record.state), record.expires_at);
         let stored = Record {
             binding: None,
             ..record
         };
         let json = serde_json::to_vec(&stored).map_err(|e| StoreError::Backend(Box::new(e)))?;
-        self.records.insert(id, &json, expires_at, max_open, state)
+        self.records
+            .insert(id, &json, expires_at, max_open, state)
+            .await
     }
 
-    fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
-        let fields = self.records.fields(id)?;
+    async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
+        let fields = self.records.fields(id).await?;
         let Some(json) = fields.get("record") else {
             return Ok(None);
         };
@@ -262,91 +246,64 @@ impl Store for RedisStore {
         Ok(Some(record))
     }
 
-    fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
+    async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
         let plaintext = Zeroizing::new(
             serde_json::to_vec(&binding).map_err(|e| StoreError::Backend(Box::new(e)))?,
         );
         let place = format!("{}:binding", self.records.key(id));
         let sealed = self.records.seal(&plaintext, &place)?;
-        let bound = self.records.bind(id, &sealed)?;
+        let bound = self.records.bind(id, &sealed).await?;
         bound.map(|sealed| self.binding_of(id, &sealed)).transpose()
     }
 
-    fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+    async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
         let records = &self.records;
-        let state = state_name(match &end {
-            End::Answered(_) => PageState::Answered,
-            End::Expired => PageState::Expired,
-            End::Cancelled => PageState::Cancelled,
-        });
+        let state = state_name(end.state());
         let (page, list, open) = (records.key(id), records.end_key(id), records.open_key());
         let sealed = records.seal(&end_plaintext(&end), &list)?;
         let expired = records.seal(&end_plaintext(&End::Expired), &list)?;
-        let ended: i64 = records
-            .redis
-            .with(|connection| {
-                END_SCRIPT
-                    .key(&page)
-                    .key(&list)
-                    .key(&open)
-                    .arg(state)
-                    .arg(&sealed)
-                    .arg(id.to_string())
-                    .arg(&expired)
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
+        let mut script = END_SCRIPT.prepare_invoke();
+        script
+            .key(&page)
+            .key(&list)
+            .key(&open)
+            .arg(state)
+            .arg(&sealed)
+            .arg(id.to_string())
+            .arg(&expired)
+            .arg(records.redis.ends_channel());
+        let ended: i64 = records.redis.script(script).await.map_err(backend)?;
         Ok(ended == 1)
     }
 
-    fn wait(&self, id: &PageId) -> Result<Waiting, StoreError> {
-        if !lock(&self.waited).insert(*id) {
-            return Err(StoreError::AlreadyWaited(*id));
-        }
-        let guard = Waited {
-            waited: Arc::clone(&self.waited),
-            id: *id,
-        };
-        let ended = self.records.wait(id);
-        Ok(Waiting::new(async move {
-            // This page is waited for as long as this future lives.
-            let _guard = guard;
-            end_of(&ended.await?)
-        }))
+    async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        let ended = self.records.wait(id).await;
+        Ok(ended.and_then(|plaintext| end_of(&plaintext)))
     }
 
-    fn shared_by_replicas(&self) -> bool {
-        true
-    }
-
-    /// The OAuth flows (feature `oauth`): in Redis too.
-    #[cfg(feature = "oauth")]
-    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
-        let flows: Arc<dyn crate::sensitive::shared::Extension> =
-            Arc::new(crate::sensitive::oauth::table::Flows {
-                table: Box::new(self.flows()),
-            });
-        vec![Box::new(flows)]
-    }
-
-    fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-        let list = self.records.end_key(id);
-        let sealed: Option<Vec<u8>> = self
-            .records
-            .redis
-            .with(|connection| redis::cmd("LINDEX").arg(&list).arg(0).query(connection))
-            .map_err(backend)?;
-        let Some(sealed) = sealed else {
+    async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        let Some(sealed) = self.records.end_of(id).await? else {
             return Ok(None);
         };
+        let list = self.records.end_key(id);
         let plaintext = self
             .records
             .open_sealed(&sealed, &list, || unreadable(id))?;
         end_of(&plaintext).map(Some).ok_or_else(|| unreadable(id))
     }
 
-    fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-        self.records.remove(id)
+    async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+        self.records.remove(id).await
+    }
+
+    /// The OAuth flows (feature `oauth`): in Redis too.
+    #[cfg(feature = "oauth")]
+    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
+        let flows: std::sync::Arc<dyn crate::sensitive::shared::Extension> =
+            std::sync::Arc::new(crate::sensitive::oauth::table::Flows {
+                table: Box::new(self.flows()),
+            });
+        vec![Box::new(flows)]
     }
 }
 

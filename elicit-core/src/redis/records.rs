@@ -1,14 +1,13 @@
 //! What the page store and the OAuth flows keep in Redis the same way: a
 //! record per id (a hash, `<kind>:<id>`) with its end (a list,
 //! `<kind>:<id>:end`) and the open ones by expiry (a sorted set), the
-//! scripts that insert and bind them, the sealing, and the waiter that
-//! blocks in Redis for an end.
+//! scripts that insert and bind them, the sealing, and the waiter that is
+//! woken by an end notice.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 use std::time::{Duration, SystemTime};
 
-use futures_channel::oneshot;
 use zeroize::Zeroizing;
 
 use crate::sensitive::{PageId, StoreError};
@@ -92,7 +91,7 @@ impl Records {
     /// Adds an open record (`record`, the hash's `record` field, in
     /// `state`) expiring at `expires_at` by the opener's clock, unless
     /// `max_open` are open or the id is taken.
-    pub(super) fn insert(
+    pub(super) async fn insert(
         &self,
         id: PageId,
         record: &[u8],
@@ -102,21 +101,17 @@ impl Records {
     ) -> Result<(), StoreError> {
         let (expires, kept) = from_now(expires_at);
         let (key, open) = (self.key(&id), self.open_key());
-        let answer: String = self
-            .redis
-            .with(|connection| {
-                INSERT_SCRIPT
-                    .key(&key)
-                    .key(&open)
-                    .arg(id.to_string())
-                    .arg(record)
-                    .arg(expires)
-                    .arg(kept)
-                    .arg(max_open)
-                    .arg(state)
-                    .invoke(connection)
-            })
-            .map_err(backend)?;
+        let mut script = INSERT_SCRIPT.prepare_invoke();
+        script
+            .key(&key)
+            .key(&open)
+            .arg(id.to_string())
+            .arg(record)
+            .arg(expires)
+            .arg(kept)
+            .arg(max_open)
+            .arg(state);
+        let answer: String = self.redis.script(script).await.map_err(backend)?;
         match answer.as_str() {
             "ok" => Ok(()),
             "full" => Err(StoreError::Full { max: max_open }),
@@ -125,49 +120,62 @@ impl Records {
     }
 
     /// The record's fields (none once it is gone).
-    pub(super) fn fields(&self, id: &PageId) -> Result<BTreeMap<String, Vec<u8>>, StoreError> {
-        let key = self.key(id);
-        self.redis
-            .with(|connection| redis::cmd("HGETALL").arg(&key).query(connection))
-            .map_err(backend)
+    pub(super) async fn fields(
+        &self,
+        id: &PageId,
+    ) -> Result<BTreeMap<String, Vec<u8>>, StoreError> {
+        let mut command = redis::cmd("HGETALL");
+        command.arg(self.key(id));
+        self.redis.query(command).await.map_err(backend)
     }
 
     /// Binds an open, unbound record to `sealed` (its `binding` field): the
     /// binding in force afterwards, `None` if it is gone or not open.
-    pub(super) fn bind(&self, id: &PageId, sealed: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let key = self.key(id);
-        self.redis
-            .with(|connection| BIND_SCRIPT.key(&key).arg(sealed).invoke(connection))
-            .map_err(backend)
+    pub(super) async fn bind(
+        &self,
+        id: &PageId,
+        sealed: &[u8],
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        let mut script = BIND_SCRIPT.prepare_invoke();
+        script.key(self.key(id)).arg(sealed);
+        self.redis.script(script).await.map_err(backend)
     }
 
     /// Forgets the record, its end and its place in the open set.
-    pub(super) fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+    pub(super) async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
         let (key, list, open) = (self.key(id), self.end_key(id), self.open_key());
-        self.redis
-            .with(|connection| {
-                redis::pipe()
-                    .atomic()
-                    .del(&key)
-                    .del(&list)
-                    .zrem(&open, id.to_string())
-                    .query::<()>(connection)
-            })
-            .map_err(backend)
+        let mut pipeline = redis::pipe();
+        pipeline
+            .atomic()
+            .del(&key)
+            .del(&list)
+            .zrem(&open, id.to_string());
+        self.redis.pipe(pipeline).await.map_err(backend)
     }
 
-    /// The record's end, opened, once one is pushed (see
-    /// [`wait_for_end`]).
+    /// The record's end, sealed, if it ended (the first end: it stays
+    /// for every reader).
+    pub(super) async fn end_of(&self, id: &PageId) -> Result<Option<Vec<u8>>, StoreError> {
+        let mut command = redis::cmd("LINDEX");
+        command.arg(self.end_key(id)).arg(0);
+        self.redis.query(command).await.map_err(backend)
+    }
+
+    /// The record's end, opened, once one is pushed: woken by the end
+    /// notice, no thread and no connection of its own
+    /// ([`Redis::wait_end`]). `None` when none came before the keys went,
+    /// or it does not open.
     pub(super) fn wait(
         &self,
         id: &PageId,
     ) -> impl std::future::Future<Output = Option<Zeroizing<Vec<u8>>>> + Send + 'static {
-        wait_for_end(
-            self.redis.clone(),
-            self.key(id),
-            self.end_key(id),
-            self.keys.clone(),
-        )
+        let list = self.end_key(id);
+        let ended = self.redis.wait_end(self.key(id), list.clone());
+        let keys = self.keys.clone();
+        async move {
+            let sealed = ended.await?;
+            keys.open(&sealed, list.as_bytes())
+        }
     }
 }
 
@@ -219,58 +227,3 @@ return ARGV[1]
 // The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
 static INSERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(INSERT));
 static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
-
-/// The end pushed on `list` (sealed with `keys`, the list's name its
-/// associated data), for as long as the key `hash` lives: the waiter of a
-/// page or an OAuth flow. Lazy: nothing is asked of Redis until the future
-/// is polled, so a page handed to another replica's round (detached, never
-/// polled here) costs nothing more and leaves its end in Redis for that
-/// replica. `None` when none came, or it does not open.
-async fn wait_for_end(
-    redis: Redis,
-    hash: String,
-    list: String,
-    keys: SealingKeys,
-) -> Option<Zeroizing<Vec<u8>>> {
-    let (sender, receiver) = oneshot::channel();
-    std::thread::Builder::new()
-        .name("elicit-redis-wait".to_owned())
-        .spawn(move || {
-            // Until the keys go: then it has ended, or never will (a key
-            // already gone: no end).
-            let left: i64 = redis
-                .with(|connection| redis::cmd("PTTL").arg(&hash).query(connection))
-                .unwrap_or(-2);
-            let Ok(left) = u64::try_from(left) else {
-                return;
-            };
-            let until = SystemTime::now() + Duration::from_millis(left);
-            let end = blocking_peek(&redis, &list, until)
-                .and_then(|sealed| keys.open(&sealed, list.as_bytes()));
-            if let Some(end) = end {
-                let _ = sender.send(end);
-            }
-        })
-        .ok()?;
-    receiver.await.ok()
-}
-
-/// The page's end, once `list` has one, until `until`, on a connection of
-/// its own: `BLMOVE list list LEFT RIGHT` (the one element moves onto
-/// itself: it is read and stays, for another replica's round to read too).
-/// `None` when nothing came by then or Redis failed (the waiter then sees
-/// no end: the flow fails as cancelled, cleanly).
-fn blocking_peek(redis: &Redis, list: &str, until: SystemTime) -> Option<Vec<u8>> {
-    let left = until.duration_since(SystemTime::now()).ok()?;
-    // The server's timeout, and the socket's a little longer.
-    let mut connection = redis.dedicated(Some(left + Duration::from_secs(5))).ok()?;
-    redis::cmd("BLMOVE")
-        .arg(list)
-        .arg(list)
-        .arg("LEFT")
-        .arg("RIGHT")
-        .arg(left.as_secs_f64().max(0.001))
-        .query::<Option<Vec<u8>>>(&mut connection)
-        .ok()
-        .flatten()
-}

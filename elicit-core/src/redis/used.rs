@@ -54,23 +54,27 @@ impl RedisUsedStates {
 }
 
 impl UsedStates for RedisUsedStates {
-    fn first_use(&self, id: &StateId, expires_at: SystemTime) -> Result<bool, UsedStatesError> {
+    async fn first_use(
+        &self,
+        id: &StateId,
+        expires_at: SystemTime,
+    ) -> Result<bool, UsedStatesError> {
         let key = self.redis.key(format_args!("state:{id}"));
         // At least one millisecond: `PXAT` in the past is refused.
         let at = (expires_at + self.skew)
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_millis().max(1));
+        let mut command = redis::cmd("SET");
+        command
+            .arg(&key)
+            .arg(1)
+            .arg("NX")
+            .arg("PXAT")
+            .arg(u64::try_from(at).unwrap_or(u64::MAX));
         let set: Option<String> = self
             .redis
-            .with(|connection| {
-                redis::cmd("SET")
-                    .arg(&key)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("PXAT")
-                    .arg(u64::try_from(at).unwrap_or(u64::MAX))
-                    .query(connection)
-            })
+            .query(command)
+            .await
             .map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
         Ok(set.is_some())
     }

@@ -73,7 +73,7 @@ pub trait SensitiveForm: Sized {
 /// fields that are not secret, as form content, and the secrets, each as
 /// its own [`SecretString`]. `Debug` shows the values and only the names of
 /// the secrets.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Submission {
     pub(crate) values: Content,
     pub(crate) secrets: BTreeMap<String, SecretString>,

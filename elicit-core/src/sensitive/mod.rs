@@ -120,7 +120,7 @@
 //!
 //! # async fn ask() -> Result<(), Box<dyn std::error::Error>> {
 //! let pages = Pages::loopback();
-//! let page = pages.open::<ApiKey>("Paste your API key")?;
+//! let page = pages.open::<ApiKey>("Paste your API key").await?;
 //! // Send `page.url()` to the client in URL mode (the SDK calls do), then:
 //! let key: ApiKey = page.answer().await?;
 //! # let _ = key.key.expose_secret();
@@ -231,11 +231,13 @@ pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
     DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
 };
+#[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
+pub(crate) use pages::{PageRead, Prepared};
 pub use response::PageResponse;
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};
 pub use service::PageService;
-pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
+pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError};
 pub use token::{BadPageId, PageId};
 pub use verify::UserVerifier;

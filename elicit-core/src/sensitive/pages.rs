@@ -1,7 +1,6 @@
 //! [`Pages`]: the pending pages of one agent, how they are reached, and
 //! [`PendingPage`], one of them as the agent waits for it.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -12,8 +11,8 @@ use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::{Limits, LoopbackServer};
 use super::service::{PageService, respond, timed_out};
-use super::shared::{Config, Detached, Extension, Extensions, Shared, lock};
-use super::store::{End, MemoryStore, PageState, Record, Store, StoreError, Waiting};
+use super::shared::{Config, Extension, Extensions, Shared, lock};
+use super::store::{DynStore, End, MemoryStore, PageState, Record, Store, StoreError};
 use super::token::PageId;
 use super::verify::UserVerifier;
 use crate::error::ContentError;
@@ -231,8 +230,6 @@ impl Pages {
                 },
                 store: Arc::new(MemoryStore::new()),
                 server: Mutex::new(None),
-                detached: Mutex::new(HashMap::new()),
-                ends_in_store: false,
                 reaper: Reaper::default(),
                 extensions: Extensions::default(),
             }),
@@ -341,8 +338,7 @@ impl Pages {
                 shared.extensions.add(*extension);
             }
         }
-        shared.ends_in_store = store.shared_by_replicas();
-        shared.store = Arc::new(store);
+        shared.store = Arc::new(store) as Arc<dyn DynStore>;
         self
     }
 
@@ -356,78 +352,20 @@ impl Pages {
 
     /// The answer of the detached page `id` ([`PendingPage::detach`]) if it
     /// ended: the typed form, or how it ended without one. `None` while it
-    /// waits. It is read once: an unknown id, or one already read, is
-    /// [`PageError::Cancelled`]. A page another replica opened is read from
-    /// a store the replicas share ([`Store::take_end`]).
-    pub fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
-        let mut detached = lock(&self.shared.detached);
-        let end = match detached.get_mut(&id).map(|(page, _)| page) {
-            None => {
-                drop(detached);
-                return self.shared_answer(id);
-            }
-            // A store the replicas share has it (whichever replica served
-            // the post): one read.
-            Some(Detached::Waiting(_)) if self.shared.ends_in_store => {
-                Some(self.shared.store.take_end(&id).ok().flatten()?)
-            }
-            Some(Detached::Waiting(waiting)) => {
-                // Polled once, never waited for.
-                let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-                match std::pin::Pin::new(waiting).poll(&mut cx) {
-                    std::task::Poll::Ready(end) => end,
-                    std::task::Poll::Pending => return None,
-                }
-            }
-            Some(Detached::Ended(end)) => end.take(),
-        };
-        detached.remove(&id);
-        Some(typed(end))
+    /// waits. It is read from the store, so any replica reads the answer of
+    /// a page another opened (with a store the replicas share), and every
+    /// read gives the same end until the page is forgotten. An unknown id
+    /// (never opened, forgotten, or its keys expired), or a store that
+    /// fails, is [`PageError::Cancelled`].
+    pub async fn try_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
+        self.read(id).await.answer()
     }
 
-    /// How the page `id` stands in the store: `None` when it holds no such
-    /// page (never opened, forgotten, or its keys expired).
+    /// Forgets the page `id` in the store (another call may then open a
+    /// page of the same id).
     #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn state_of(&self, id: PageId) -> Option<PageState> {
-        self.shared
-            .store
-            .get(&id)
-            .ok()
-            .flatten()
-            .map(|record| record.state)
-    }
-
-    /// Forgets the page `id` everywhere: the store's record (another call
-    /// may then open a page of the same id) and this process's.
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn forget(&self, id: PageId) {
-        let _ = self.shared.store.remove(&id);
-        lock(&self.shared.detached).remove(&id);
-    }
-
-    /// The answer of a page this process does not hold, from the store:
-    /// `None` while it is open there; an unknown page, or a store that
-    /// fails, is [`PageError::Cancelled`] (its error goes nowhere a user
-    /// reads).
-    fn shared_answer<T: SensitiveForm>(&self, id: PageId) -> Option<Result<T, PageError>> {
-        let store = &self.shared.store;
-        match store.take_end(&id) {
-            Ok(Some(end)) => Some(typed(Some(end))),
-            Ok(None) => match store.get(&id) {
-                // Past its expiry with no one left to end it (the replica
-                // that opened it stopped): it ends here.
-                Ok(Some(record))
-                    if record.state == PageState::Open
-                        && record.expires_at <= SystemTime::now() =>
-                {
-                    let _ = store.end(&id, End::Expired);
-                    Some(Err(PageError::Expired))
-                }
-                Ok(Some(record)) if record.state == PageState::Open => None,
-                _ => Some(Err(PageError::Cancelled)),
-            },
-            Err(_) => Some(Err(PageError::Cancelled)),
-        }
+    pub(crate) async fn forget(&self, id: PageId) {
+        let _ = self.shared.store.remove(&id).await;
     }
 
     /// The URL of the page `id`.
@@ -444,23 +382,13 @@ impl Pages {
     /// expired), without reading it: [`try_answer`](Self::try_answer) then
     /// has its answer.
     pub async fn settled(&self, id: PageId) {
-        let (waiting, until) = match lock(&self.shared.detached).remove(&id) {
-            Some((Detached::Waiting(waiting), until)) => (waiting, until),
-            Some(ended) => {
-                lock(&self.shared.detached).insert(id, ended);
-                return;
-            }
-            None => return,
-        };
-        let end = waiting.await;
-        lock(&self.shared.detached).insert(id, (Detached::Ended(end), until));
+        let _ = self.shared.store.wait(&id).await;
     }
 
     /// Ends the page `id` now (a detached page the flow gave up on): a later
     /// visit sees "already answered".
-    pub fn cancel(&self, id: PageId) {
-        let _ = self.shared.store.end(&id, End::Cancelled);
-        lock(&self.shared.detached).remove(&id);
+    pub async fn cancel(&self, id: PageId) {
+        let _ = self.shared.store.end(&id, End::Cancelled).await;
     }
 
     /// Whether these pages verify users (a [`UserVerifier`]): then every
@@ -486,7 +414,7 @@ impl Pages {
     /// [`OpenError`]: these pages verify users (use
     /// [`open_for`](Self::open_for)), the loopback server could not start,
     /// or the store is full.
-    pub fn open<T: SensitiveForm>(
+    pub async fn open<T: SensitiveForm>(
         &self,
         message: impl Into<String>,
     ) -> Result<PendingPage<T>, OpenError> {
@@ -494,7 +422,7 @@ impl Pages {
             return Err(OpenError::UserRequired);
         }
         let id = PageId::random().map_err(OpenError::Random)?;
-        self.open_record(id, message.into(), None)
+        self.open_record(id, message.into(), None).await
     }
 
     /// [`open`](Self::open) for the verified user `user`: only requests the
@@ -504,7 +432,7 @@ impl Pages {
     ///
     /// [`OpenError::NoVerifier`] if these pages have no verifier, and
     /// those of [`open`](Self::open).
-    pub fn open_for<T: SensitiveForm>(
+    pub async fn open_for<T: SensitiveForm>(
         &self,
         user: &VerifiedUser,
         message: impl Into<String>,
@@ -514,31 +442,43 @@ impl Pages {
         }
         let id = PageId::random().map_err(OpenError::Random)?;
         self.open_record(id, message.into(), Some(user.as_str().to_owned()))
+            .await
     }
 
-    /// [`open`](Self::open) or [`open_for`](Self::open_for) (with `user`)
-    /// under the id `id` (named by its call, not drawn): refused as the
-    /// store refuses an id it holds.
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn open_as<T: SensitiveForm>(
-        &self,
-        id: PageId,
-        user: Option<&VerifiedUser>,
-        message: String,
-    ) -> Result<PendingPage<T>, OpenError> {
-        match (user, self.shared.config.verifier.is_some()) {
-            (None, true) => Err(OpenError::UserRequired),
-            (Some(_), false) => Err(OpenError::NoVerifier),
-            (user, _) => self.open_record(id, message, user.map(|u| u.as_str().to_owned())),
-        }
-    }
-
-    fn open_record<T: SensitiveForm>(
+    async fn open_record<T: SensitiveForm>(
         &self,
         id: PageId,
         message: String,
         user: Option<String>,
     ) -> Result<PendingPage<T>, OpenError> {
+        let prepared = self.prepare_record::<T>(id, message, user)?;
+        self.insert(prepared).await
+    }
+
+    /// The page `T` under `id` (for `user`: refused as
+    /// [`open_for`](Self::open_for) refuses it without a verifier, and as
+    /// [`open`](Self::open) without a user on pages that verify users),
+    /// ready to be added to the store: everything short of it, without I/O
+    /// but the loopback server's start.
+    pub(crate) fn prepare<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        user: Option<&VerifiedUser>,
+        message: String,
+    ) -> Result<Prepared<T>, OpenError> {
+        match (user, self.shared.config.verifier.is_some()) {
+            (None, true) => Err(OpenError::UserRequired),
+            (Some(_), false) => Err(OpenError::NoVerifier),
+            (user, _) => self.prepare_record(id, message, user.map(|u| u.as_str().to_owned())),
+        }
+    }
+
+    fn prepare_record<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        message: String,
+        user: Option<String>,
+    ) -> Result<Prepared<T>, OpenError> {
         let schema = T::schema();
         let secrets: Vec<String> = T::SECRET_FIELDS.iter().map(|&s| s.to_owned()).collect();
         // Refuse a form the page cannot show before anything is sent.
@@ -547,8 +487,7 @@ impl Pages {
             .render()
             .map_err(OpenError::Unrenderable)?;
         let origin = self.ensure_origin()?;
-        let expiry = self.shared.config.expiry;
-        let expires_at = SystemTime::now() + expiry;
+        let expires_at = SystemTime::now() + self.shared.config.expiry;
         let record = Record {
             message,
             schema,
@@ -558,30 +497,69 @@ impl Pages {
             binding: None,
             state: PageState::Open,
         };
-        let store = &self.shared.store;
-        store
+        let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
+        Ok(Prepared {
+            id,
+            url,
+            record,
+            form: PhantomData,
+        })
+    }
+
+    /// Adds a prepared page to the store and schedules its expiry.
+    pub(crate) async fn insert<T: SensitiveForm>(
+        &self,
+        prepared: Prepared<T>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        let Prepared {
+            id, url, record, ..
+        } = prepared;
+        self.shared
+            .store
             .insert(id, record, self.shared.config.max_open)
+            .await
             .map_err(OpenError::Store)?;
-        let waiting = match store.wait(&id) {
-            Ok(waiting) => waiting,
-            Err(error) => {
-                let _ = store.remove(&id);
-                return Err(OpenError::Store(error));
-            }
-        };
+        let expiry = self.shared.config.expiry;
         self.shared
             .reaper
             .schedule(&self.shared.store, Instant::now() + expiry, expiry, id);
-        let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
         Ok(PendingPage {
             id,
             url,
-            expires_at,
-            waiting: Some(waiting),
             shared: Arc::clone(&self.shared),
-            detached: false,
+            settled: false,
             form: PhantomData,
         })
+    }
+
+    /// How the page `id` stands in the store, its end included: for a flow
+    /// that reads it before it runs (the MCP rounds' `ask` closure, which
+    /// is not async). A page open past its expiry, with no one left to end
+    /// it (the replica that opened it stopped), ends here.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) async fn read(&self, id: PageId) -> PageRead {
+        let store = &self.shared.store;
+        match store.take_end(&id).await {
+            Ok(Some(end)) => PageRead::Ended(end),
+            Ok(None) => match store.get(&id).await {
+                Ok(Some(record))
+                    if record.state == PageState::Open
+                        && record.expires_at <= SystemTime::now() =>
+                {
+                    let _ = store.end(&id, End::Expired).await;
+                    PageRead::Ended(End::Expired)
+                }
+                Ok(Some(record)) if record.state == PageState::Open => PageRead::Open,
+                // Ended between the two reads: read it again.
+                Ok(Some(_)) => match store.take_end(&id).await {
+                    Ok(Some(end)) => PageRead::Ended(end),
+                    _ => PageRead::Ended(End::Cancelled),
+                },
+                Ok(None) => PageRead::Unknown,
+                Err(_) => PageRead::Failed,
+            },
+            Err(_) => PageRead::Failed,
+        }
     }
 
     /// The state every clone shares (for the flows that plug in).
@@ -624,11 +602,10 @@ impl Pages {
 pub struct PendingPage<T> {
     id: PageId,
     url: String,
-    expires_at: SystemTime,
-    waiting: Option<Waiting>,
     shared: Arc<Shared>,
-    /// Detached: dropping this leaves the page open.
-    detached: bool,
+    /// Ended (answered, or its end read), or detached: dropping this
+    /// leaves the page as it is.
+    settled: bool,
     form: PhantomData<fn() -> T>,
 }
 
@@ -661,14 +638,15 @@ impl<T: SensitiveForm> PendingPage<T> {
     /// [`PageError::Expired`], [`PageError::Cancelled`], or a store
     /// failure.
     pub async fn answer(mut self) -> Result<T, PageError> {
-        let waiting = self.waiting.take().ok_or(PageError::Cancelled)?;
-        match waiting.await {
-            Some(End::Answered(submission)) => {
-                T::from_submission(submission).map_err(PageError::Invalid)
-            }
-            Some(End::Expired) => Err(PageError::Expired),
-            Some(End::Cancelled) | None => Err(PageError::Cancelled),
-        }
+        let end = self
+            .shared
+            .store
+            .wait(&self.id)
+            .await
+            .map_err(PageError::Store)?;
+        // It ended, or the store let it go: nothing left to cancel.
+        self.settled = true;
+        typed(end)
     }
 
     /// Ends the page now: a later visit sees "already answered".
@@ -680,37 +658,70 @@ impl<T: SensitiveForm> PendingPage<T> {
     /// its answer later by its id with [`Pages::try_answer`] (after
     /// [`Pages::settled`], to wait for it).
     pub fn detach(mut self) -> PageId {
-        if let Some(waiting) = self.waiting.take() {
-            let mut detached = lock(&self.shared.detached);
-            // Pages long past their expiry are not read any more: forgotten
-            // by this process's clock, with no call to the store (which may
-            // be a network away).
-            let now = SystemTime::now();
-            detached.retain(|_, (_, until)| *until > now);
-            let until = self.expires_at + DETACHED_KEPT;
-            detached.insert(self.id, (Detached::Waiting(waiting), until));
-        }
-        self.detached = true;
+        self.settled = true;
         self.id
     }
 }
 
 impl<T> Drop for PendingPage<T> {
     fn drop(&mut self) {
-        if self.detached {
+        if self.settled {
             return;
         }
-        // A no-op if it already ended. A store error cannot be reported
-        // from here: expiry ends the page anyway.
-        let _ = self.shared.store.end(&self.id, End::Cancelled);
+        // A no-op if it already ended. Not awaited here (no I/O in `Drop`):
+        // the pages' background runtime ends it. A store error cannot be
+        // reported from here: expiry ends the page anyway.
+        let (store, id) = (Arc::clone(&self.shared.store), self.id);
+        self.shared.reaper.run_now(async move {
+            let _ = store.end(&id, End::Cancelled).await;
+        });
     }
 }
 
-/// A detached page's end as the typed form.
-/// How long a detached page's end is kept past its expiry for a later round
-/// to read (then it is forgotten unread).
-const DETACHED_KEPT: Duration = Duration::from_secs(10 * 60);
+/// A page ready to be added to the store ([`Pages::prepare`]).
+pub(crate) struct Prepared<T> {
+    id: PageId,
+    url: String,
+    record: Record,
+    form: PhantomData<fn() -> T>,
+}
 
+impl<T> Prepared<T> {
+    /// The page's URL.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// How a page stands in the store ([`Pages::read`]).
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+pub(crate) enum PageRead {
+    /// Waiting for its answer.
+    Open,
+    /// Ended, thus.
+    Ended(End),
+    /// No such page (never opened, forgotten, or its keys expired).
+    Unknown,
+    /// The store failed.
+    Failed,
+}
+
+impl PageRead {
+    /// The typed answer if the page ended, or how it ended without one;
+    /// `None` while it is open. An unknown page, or a store that failed, is
+    /// [`PageError::Cancelled`] (its error goes nowhere a user reads).
+    pub(crate) fn answer<T: SensitiveForm>(self) -> Option<Result<T, PageError>> {
+        match self {
+            Self::Open => None,
+            Self::Ended(end) => Some(typed(Some(end))),
+            Self::Unknown | Self::Failed => Some(Err(PageError::Cancelled)),
+        }
+    }
+}
+
+/// A page's end as the typed form.
 fn typed<T: SensitiveForm>(end: Option<End>) -> Result<T, PageError> {
     match end {
         Some(End::Answered(submission)) => {

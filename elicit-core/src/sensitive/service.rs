@@ -117,14 +117,14 @@ where
         return response;
     }
     let store = &shared.store;
-    let record = match store.get(&id) {
+    let record = match store.get(&id).await {
         Ok(Some(record)) => record,
         Ok(None) => return extension_or_gone(&shared, &origin, &parts).await,
         Err(_) => return unavailable(),
     };
     match record.state {
         PageState::Open if SystemTime::now() >= record.expires_at => {
-            let _ = store.end(&id, End::Expired);
+            let _ = store.end(&id, End::Expired).await;
             return notice(StatusCode::GONE, Notice::Expired);
         }
         PageState::Open => {}
@@ -146,7 +146,7 @@ where
     }
     let cookie = cookie::read(&parts.headers, COOKIE);
     if parts.method == Method::GET {
-        return show(&shared, &origin, id, &record, cookie);
+        return show(&shared, &origin, id, &record, cookie).await;
     }
     // Cross-site posts: the browser says where the post comes from.
     if !same_origin_post(&parts.headers, &origin) {
@@ -221,7 +221,7 @@ where
             Err(_) => unavailable(),
         };
     }
-    match store.end(&id, End::Answered(submission)) {
+    match store.end(&id, End::Answered(submission)).await {
         Ok(true) => notice(StatusCode::OK, Notice::Done),
         // Answered, expired or cancelled meanwhile: the first end counts.
         Ok(false) => notice(StatusCode::GONE, Notice::Used),
@@ -231,7 +231,7 @@ where
 
 /// `GET`: binds the page to this browser on its first visit, refuses any
 /// other browser, and shows the form.
-fn show(
+async fn show(
     shared: &Arc<Shared>,
     origin: &Origin,
     id: PageId,
@@ -249,7 +249,7 @@ fn show(
             let (Ok(cookie), Ok(csrf)) = (Token::random(), Token::random()) else {
                 return unavailable();
             };
-            match shared.store.bind(&id, Binding { cookie, csrf }) {
+            match shared.store.bind(&id, Binding { cookie, csrf }).await {
                 // Another visit bound it first: that browser's page.
                 Ok(Some(bound)) if !bound.cookie.matches(&cookie) => {
                     return notice(StatusCode::FORBIDDEN, Notice::Refused);

@@ -4,7 +4,6 @@
 //! table, its expiry; the OAuth flow is one, `oauth::table::Flows`).
 
 use std::any::Any;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -14,8 +13,7 @@ use super::origin::Origin;
 use super::reaper::{Expire, Reaper};
 use super::response::PageResponse;
 use super::server::LoopbackServer;
-use super::store::{End, Store, Waiting};
-use super::token::PageId;
+use super::store::DynStore;
 use super::verify::UserVerifier;
 
 pub(crate) struct Config {
@@ -32,26 +30,12 @@ pub(crate) struct Config {
 
 pub(crate) struct Shared {
     pub(crate) config: Config,
-    pub(crate) store: Arc<dyn Store>,
+    pub(crate) store: Arc<dyn DynStore>,
     /// The loopback server and the origin it is bound to, once started.
     pub(crate) server: Mutex<Option<(LoopbackServer, Origin)>>,
     pub(crate) reaper: Reaper,
-    /// Pages whose `PendingPage` was detached: how each will end, or ended,
-    /// and until when it is kept (then forgotten unread).
-    pub(crate) detached: Mutex<HashMap<PageId, (Detached, std::time::SystemTime)>>,
-    /// Whether a detached page's end is read from the store
-    /// ([`Store::take_end`], one read) rather than by waiting here: a store
-    /// every replica shares (`RedisStore`), whose waiter would block a
-    /// thread of its own for a page another round may read anyway.
-    pub(crate) ends_in_store: bool,
     /// The flows plugged into the server besides its pages (OAuth's).
     pub(crate) extensions: Extensions,
-}
-
-/// A detached page: waiting for its end, or ended and not read yet.
-pub(crate) enum Detached {
-    Waiting(Waiting),
-    Ended(Option<End>),
 }
 
 impl Shared {

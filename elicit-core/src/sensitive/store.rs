@@ -3,15 +3,14 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll};
 use std::time::SystemTime;
 
 use futures_channel::oneshot;
 use serde::{Deserialize, Serialize};
 
 use super::form::Submission;
+use super::shared::BoxFuture;
 use super::token::{PageId, Token};
 use crate::schema::ElicitationSchema;
 
@@ -66,7 +65,7 @@ pub enum PageState {
 }
 
 /// How a page ended, as delivered to the agent waiting for it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum End {
     /// The user's checked submission.
@@ -78,7 +77,7 @@ pub enum End {
 }
 
 impl End {
-    fn state(&self) -> PageState {
+    pub(crate) fn state(&self) -> PageState {
         match self {
             Self::Answered(_) => PageState::Answered,
             Self::Expired => PageState::Expired,
@@ -99,8 +98,6 @@ pub enum StoreError {
     },
     /// The id is taken (an id is 128 random bits: this is a bug).
     Taken(PageId),
-    /// Someone already waits for this page.
-    AlreadyWaited(PageId),
     /// No such page.
     Unknown(PageId),
     /// The store's own failure.
@@ -115,7 +112,6 @@ impl std::fmt::Display for StoreError {
                 "too many pending pages (at most {max}): answer or cancel some first"
             ),
             Self::Taken(e) => write!(f, "page id `{e}` is already in the store"),
-            Self::AlreadyWaited(e) => write!(f, "page `{e}` already has a waiter"),
             Self::Unknown(e) => write!(f, "no page `{e}` in the store"),
             Self::Backend(e) => write!(f, "page store: {e}"),
         }
@@ -128,30 +124,6 @@ impl std::error::Error for StoreError {
             Self::Backend(e) => Some(&**e),
             _ => None,
         }
-    }
-}
-
-/// Resolves with how a page ended, or `None` when the store dropped it
-/// without an end (the store itself went away).
-pub struct Waiting(Pin<Box<dyn Future<Output = Option<End>> + Send>>);
-
-impl Waiting {
-    /// Wraps a store's own future.
-    pub fn new(future: impl Future<Output = Option<End>> + Send + 'static) -> Self {
-        Self(Box::pin(future))
-    }
-}
-
-impl fmt::Debug for Waiting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Waiting(..)")
-    }
-}
-
-impl Future for Waiting {
-    type Output = Option<End>;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<End>> {
-        self.0.as_mut().poll(cx)
     }
 }
 
@@ -172,50 +144,97 @@ impl Future for Waiting {
 /// [`MemoryStore`] on each replica; then no secret leaves the process that
 /// asked for it, but a round must also reach that replica.
 ///
-/// Methods are synchronous and called from request handlers: they must be
-/// quick (an in-memory map, or one round trip to a nearby store).
+/// # Async, and never blocking
+///
+/// Every method returns a future that is `Send`: implement them with
+/// `async fn`. They are awaited by the page service's request handlers, by
+/// the agent's flows and by the pages' expiry, on whatever runtime serves
+/// them, so a method must never block its thread: use your backend's async
+/// client. A backend that only has a blocking client runs it where it
+/// cannot park the runtime (`tokio::task::spawn_blocking`, or a thread
+/// pool of its own) and awaits the result. A method that waits on the
+/// network should give up after a bounded time with
+/// [`StoreError::Backend`]: the page shows an error, the flow fails, and
+/// requests that do not need the store are not held.
+///
+/// ```
+/// use elicit_core::sensitive::{Binding, End, PageId, Record, Store, StoreError};
+///
+/// /// A store that keeps pages elsewhere (here: the default, behind it).
+/// struct Elsewhere(elicit_core::sensitive::MemoryStore);
+///
+/// impl Store for Elsewhere {
+///     async fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
+///         self.0.insert(id, record, max_open).await
+///     }
+///     async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
+///         self.0.get(id).await
+///     }
+///     async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
+///         self.0.bind(id, binding).await
+///     }
+///     async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+///         self.0.end(id, end).await
+///     }
+///     async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+///         self.0.wait(id).await
+///     }
+///     async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+///         self.0.take_end(id).await
+///     }
+///     async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+///         self.0.remove(id).await
+///     }
+/// }
+///
+/// let pages = elicit_core::sensitive::Pages::loopback()
+///     .store(Elsewhere(Default::default()));
+/// # let _ = pages;
+/// ```
 pub trait Store: Send + Sync + 'static {
     /// Adds a new open page, refusing it when `max_open` pages are open.
-    fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError>;
+    fn insert(
+        &self,
+        id: PageId,
+        record: Record,
+        max_open: usize,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The page's record, if the store still has it.
-    fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError>;
+    fn get(&self, id: &PageId) -> impl Future<Output = Result<Option<Record>, StoreError>> + Send;
 
     /// Binds an open, unbound page to `binding`; returns the binding in
     /// force afterwards (`binding` itself, or the one an earlier visit set),
     /// or `None` if the page is gone or no longer open.
-    fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError>;
+    fn bind(
+        &self,
+        id: &PageId,
+        binding: Binding,
+    ) -> impl Future<Output = Result<Option<Binding>, StoreError>> + Send;
 
-    /// Ends an open page with `end` and wakes its waiter; `false` (and
+    /// Ends an open page with `end` and wakes its waiters; `false` (and
     /// nothing changes) if it is not open: only the first end counts. The
-    /// record stays, with its new [`PageState`], until
-    /// [`remove`](Self::remove), so a late visitor sees how it ended.
-    fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError>;
+    /// record and its end stay, with its new [`PageState`], until
+    /// [`remove`](Self::remove), so a late visitor sees how it ended and a
+    /// later round reads the end ([`take_end`](Self::take_end)).
+    fn end(&self, id: &PageId, end: End) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// How the page ends, once it does. One waiter per page.
-    fn wait(&self, id: &PageId) -> Result<Waiting, StoreError>;
+    /// How the page ends, once it does (at once if it has): `None` when the
+    /// store let it go without an end (forgotten, or its keys expired). A
+    /// store shared by several replicas wakes this on the replica that
+    /// waits, whichever replica ended the page. Waiting costs no thread:
+    /// dropping the future stops it.
+    fn wait(&self, id: &PageId) -> impl Future<Output = Result<Option<End>, StoreError>> + Send;
 
-    /// How the page ended, read without waiting, by a process that did not
-    /// open it: a store shared by several replicas gives it to any of them
-    /// (MCP 2026-07-28's next round may land on another replica than the
-    /// one that opened the page). `Ok(None)` while the page is open, and
-    /// from a store of one process (the default: there the process that
-    /// opened the page holds its end).
-    fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-        let _ = id;
-        Ok(None)
-    }
+    /// How the page ended, read without waiting, by any process: `Ok(None)`
+    /// while the page is open or when the store has no such page. MCP
+    /// 2026-07-28's next round reads it here, on whichever replica it
+    /// lands.
+    fn take_end(&self, id: &PageId)
+    -> impl Future<Output = Result<Option<End>, StoreError>> + Send;
 
     /// Forgets the page.
-    fn remove(&self, id: &PageId) -> Result<(), StoreError>;
-
-    /// Whether every replica of a deployment reads this store (Redis, a
-    /// database), rather than this process alone. A detached page's end is
-    /// then read from it ([`take_end`](Self::take_end), one read), never
-    /// waited for in this process. `false` by default.
-    fn shared_by_replicas(&self) -> bool {
-        false
-    }
+    fn remove(&self, id: &PageId) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The page server's own plumbing, not for use outside elicit-core: the
     /// state of the flows that plug into the page server (OAuth's), when
@@ -226,7 +245,62 @@ pub trait Store: Send + Sync + 'static {
     }
 }
 
-/// The default [`Store`]: a map in this process's memory.
+/// [`Store`] behind a pointer: what [`Pages`](super::Pages) holds. Each
+/// method boxes the store's future (one allocation a call).
+pub(crate) trait DynStore: Send + Sync + 'static {
+    fn insert(
+        &self,
+        id: PageId,
+        record: Record,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Record>, StoreError>>;
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        binding: Binding,
+    ) -> BoxFuture<'a, Result<Option<Binding>, StoreError>>;
+    fn end<'a>(&'a self, id: &'a PageId, end: End) -> BoxFuture<'a, Result<bool, StoreError>>;
+    fn wait<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>>;
+    fn take_end<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>>;
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>>;
+}
+
+impl<S: Store> DynStore for S {
+    fn insert(
+        &self,
+        id: PageId,
+        record: Record,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(Store::insert(self, id, record, max_open))
+    }
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Record>, StoreError>> {
+        Box::pin(Store::get(self, id))
+    }
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        binding: Binding,
+    ) -> BoxFuture<'a, Result<Option<Binding>, StoreError>> {
+        Box::pin(Store::bind(self, id, binding))
+    }
+    fn end<'a>(&'a self, id: &'a PageId, end: End) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(Store::end(self, id, end))
+    }
+    fn wait<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>> {
+        Box::pin(Store::wait(self, id))
+    }
+    fn take_end<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>> {
+        Box::pin(Store::take_end(self, id))
+    }
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(Store::remove(self, id))
+    }
+}
+
+/// The default [`Store`]: a map in this process's memory. Its futures are
+/// ready at once.
 #[derive(Default)]
 pub struct MemoryStore {
     pages: Mutex<Pages>,
@@ -241,10 +315,10 @@ struct Pages {
 
 struct Slot {
     record: Record,
-    /// Where the end goes, until it is sent.
-    sender: Option<oneshot::Sender<End>>,
-    /// The waiter's side, until someone waits.
-    receiver: Option<oneshot::Receiver<End>>,
+    /// How it ended, once it has.
+    end: Option<End>,
+    /// Who waits for the end, until it comes.
+    waiters: Vec<oneshot::Sender<End>>,
 }
 
 impl fmt::Debug for MemoryStore {
@@ -262,13 +336,14 @@ impl MemoryStore {
     }
 
     fn lock(&self) -> MutexGuard<'_, Pages> {
-        // No code panics while holding the lock: a poisoned map is whole.
+        // No code panics while holding the lock, and it is never held
+        // across an await: a poisoned map is whole.
         self.pages.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl Store for MemoryStore {
-    fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
+    async fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
         let mut pages = self.lock();
         if pages.open >= max_open {
             return Err(StoreError::Full { max: max_open });
@@ -276,24 +351,23 @@ impl Store for MemoryStore {
         if pages.slots.contains_key(&id) {
             return Err(StoreError::Taken(id));
         }
-        let (sender, receiver) = oneshot::channel();
         pages.open += usize::from(record.state == PageState::Open);
         pages.slots.insert(
             id,
             Slot {
                 record,
-                sender: Some(sender),
-                receiver: Some(receiver),
+                end: None,
+                waiters: Vec::new(),
             },
         );
         Ok(())
     }
 
-    fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
+    async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
         Ok(self.lock().slots.get(id).map(|slot| slot.record.clone()))
     }
 
-    fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
+    async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
         let mut pages = self.lock();
         let Some(slot) = pages.slots.get_mut(id) else {
             return Ok(None);
@@ -304,8 +378,8 @@ impl Store for MemoryStore {
         Ok(Some(*slot.record.binding.get_or_insert(binding)))
     }
 
-    fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
-        let sender = {
+    async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+        let waiters = {
             let mut pages = self.lock();
             let Some(slot) = pages.slots.get_mut(id) else {
                 return Ok(false);
@@ -314,30 +388,41 @@ impl Store for MemoryStore {
                 return Ok(false);
             }
             slot.record.state = end.state();
-            let sender = slot.sender.take();
+            slot.end = Some(end.clone());
+            let waiters = std::mem::take(&mut slot.waiters);
             pages.open -= 1;
-            sender
+            waiters
         };
         // Sent outside the lock. A waiter that is gone is not an error.
-        if let Some(sender) = sender {
-            let _ = sender.send(end);
+        for waiter in waiters {
+            let _ = waiter.send(end.clone());
         }
         Ok(true)
     }
 
-    fn wait(&self, id: &PageId) -> Result<Waiting, StoreError> {
-        let receiver = self
-            .lock()
-            .slots
-            .get_mut(id)
-            .ok_or(StoreError::Unknown(*id))?
-            .receiver
-            .take()
-            .ok_or(StoreError::AlreadyWaited(*id))?;
-        Ok(Waiting::new(async move { receiver.await.ok() }))
+    async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        let receiver = {
+            let mut pages = self.lock();
+            let Some(slot) = pages.slots.get_mut(id) else {
+                return Ok(None);
+            };
+            if let Some(end) = &slot.end {
+                return Ok(Some(end.clone()));
+            }
+            let (sender, receiver) = oneshot::channel();
+            slot.waiters.retain(|waiter| !waiter.is_canceled());
+            slot.waiters.push(sender);
+            receiver
+        };
+        // A page forgotten before it ended drops its waiters: no end.
+        Ok(receiver.await.ok())
     }
 
-    fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+    async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+        Ok(self.lock().slots.get(id).and_then(|slot| slot.end.clone()))
+    }
+
+    async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
         let mut pages = self.lock();
         if let Some(slot) = pages.slots.remove(id) {
             pages.open -= usize::from(slot.record.state == PageState::Open);

@@ -102,10 +102,7 @@ impl PageId {
         Token::random().map(Self)
     }
 
-    pub(crate) fn bytes(self) -> [u8; BYTES] {
-        self.0.0
-    }
-
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn from_bytes(bytes: [u8; BYTES]) -> Self {
         Self(Token(bytes))
     }

@@ -385,3 +385,16 @@ pub fn derived_schemas() -> Vec<(&'static str, elicit_core::ElicitationSchema)> 
         ("Pick<Environment>", Pick::<Environment>::schema()),
     ]
 }
+
+/// Awaits a future on the calling thread: the tests' harness is blocking,
+/// and elicit-core's futures (its stores', its pages') need no runtime.
+#[cfg(not(fuzzing))]
+pub trait Now: std::future::Future + Sized {
+    /// The future's output, blocking until it is ready.
+    fn now(self) -> Self::Output {
+        futures::executor::block_on(self)
+    }
+}
+
+#[cfg(not(fuzzing))]
+impl<F: std::future::Future> Now for F {}

@@ -35,11 +35,11 @@ impl Pages {
     /// [`open_oauth_for`](Self::open_oauth_for)), the loopback server could
     /// not start, too many flows are open, or the provider's endpoints are
     /// unusable.
-    pub fn open_oauth(&self, provider: &Provider) -> Result<PendingOAuth, OpenError> {
+    pub async fn open_oauth(&self, provider: &Provider) -> Result<PendingOAuth, OpenError> {
         if self.shared().config.verifier.is_some() {
             return Err(OpenError::UserRequired);
         }
-        self.open_flow(provider, None)
+        self.open_flow(provider, None).await
     }
 
     /// [`open_oauth`](Self::open_oauth) for the verified user `user`: the
@@ -50,7 +50,7 @@ impl Pages {
     ///
     /// [`OpenError::NoVerifier`] if these pages have no verifier, and those
     /// of [`open_oauth`](Self::open_oauth).
-    pub fn open_oauth_for(
+    pub async fn open_oauth_for(
         &self,
         user: &VerifiedUser,
         provider: &Provider,
@@ -59,9 +59,10 @@ impl Pages {
             return Err(OpenError::NoVerifier);
         }
         self.open_flow(provider, Some(user.as_str().to_owned()))
+            .await
     }
 
-    fn open_flow(
+    async fn open_flow(
         &self,
         provider: &Provider,
         user: Option<String>,
@@ -93,17 +94,19 @@ impl Pages {
         let table = &extension.table;
         table
             .insert(id, flow, shared.config.max_open)
+            .await
             .map_err(OpenError::Store)?;
         let waiting = match table.wait(&id) {
             Ok(waiting) => waiting,
             Err(error) => {
-                table.remove(&id);
+                table.remove(&id).await;
                 return Err(OpenError::Store(error));
             }
         };
+        let expire: Arc<dyn crate::sensitive::reaper::Expire> = extension;
         shared
             .reaper
-            .schedule_extension(&shared.store, extension, Instant::now() + expiry, id);
+            .schedule_extension(&expire, Instant::now() + expiry, id);
         Ok(PendingOAuth {
             id,
             url: format!("{}{base}/{id}", origin.as_str()),
@@ -160,6 +163,11 @@ impl PendingOAuth {
 
 impl Drop for PendingOAuth {
     fn drop(&mut self) {
-        flows(&self.shared).table.remove(&self.id);
+        // Not awaited here (no I/O in `Drop`): the pages' background
+        // runtime forgets it.
+        let (flows, id) = (flows(&self.shared), self.id);
+        self.shared.reaper.run_now(async move {
+            flows.table.remove(&id).await;
+        });
     }
 }

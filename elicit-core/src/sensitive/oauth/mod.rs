@@ -87,7 +87,7 @@
 //!     .await?
 //!     .scopes(["openid", "email"]);
 //! let pages = Pages::loopback();
-//! let flow = pages.open_oauth(&provider)?;
+//! let flow = pages.open_oauth(&provider).await?;
 //! // Send `flow.url()` to the client in URL mode, then:
 //! if let OAuthOutcome::Authorized(token) = flow.outcome().await {
 //!     let _ = token.access_token();

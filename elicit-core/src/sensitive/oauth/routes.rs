@@ -44,19 +44,19 @@ pub(crate) async fn route(
         return Some(callback(table, shared, parts).await);
     }
     let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
-    let found = match table.get(&id) {
+    let found = match table.get(&id).await {
         Ok(found) => found?,
         Err(_) => return Some(unavailable()),
     };
     if parts.method != Method::GET {
         return Some(not_allowed());
     }
-    Some(start(table, shared, origin, id, found, parts))
+    Some(start(table, shared, origin, id, found, parts).await)
 }
 
 /// The start page: binds the flow to this browser on the first visit
 /// (refuses any other browser), and sends it to the provider.
-fn start(
+async fn start(
     table: &dyn FlowTable,
     shared: &Arc<Shared>,
     origin: &Origin,
@@ -85,7 +85,7 @@ fn start(
             let Ok(cookie) = Token::random() else {
                 return unavailable();
             };
-            match table.bind(&id, cookie) {
+            match table.bind(&id, cookie).await {
                 // This visit bound it.
                 Ok(Some(bound)) if bound.matches(&cookie) => Some(cookie),
                 // Another visit bound it first: it is that browser's.
@@ -186,7 +186,7 @@ async fn callback(
     let state = params.state.as_deref().and_then(FlowState::read);
     let found = match state {
         None => Lookup::Unknown,
-        Some((id, state)) => take(table, shared, parts, id, state),
+        Some((id, state)) => take(table, shared, parts, id, state).await,
     };
     let (id, mut taken) = match found {
         Lookup::Unknown => {
@@ -218,26 +218,26 @@ async fn callback(
     };
     // The flow ends with this outcome, for its waiter on whichever
     // replica opened it. If the table failed, it ends at its expiry.
-    let _ = table.end(&id, outcome, false);
+    let _ = table.end(&id, outcome, false).await;
     response
 }
 
 /// Finds the flow `id` whose state is `state` and uses it: from now on it
 /// ends with this callback's outcome, whatever it is. A wrong `state`
 /// changes nothing.
-fn take(
+async fn take(
     table: &dyn FlowTable,
     shared: &Arc<Shared>,
     parts: &http::request::Parts,
     id: PageId,
     state: Token,
 ) -> Lookup {
-    let found = match table.get(&id) {
+    let found = match table.get(&id).await {
         Ok(Some(found)) if found.flow.state.matches(&state) => found,
         Ok(_) => return Lookup::Unknown,
         Err(_) => return Lookup::Failed,
     };
-    match table.use_state(&id) {
+    match table.use_state(&id).await {
         Ok(Some(Phase::Open)) => {}
         Ok(Some(ended)) => return Lookup::Ended(ended),
         Ok(None) => return Lookup::Unknown,

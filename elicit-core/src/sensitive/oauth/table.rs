@@ -87,24 +87,39 @@ pub(crate) type WaitingOAuth = BoxFuture<'static, Option<OAuthOutcome>>;
 /// step on one flow.
 pub(crate) trait FlowTable: Send + Sync + 'static {
     /// Adds an open flow, refusing it when `max_open` flows are open.
-    fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError>;
+    fn insert(
+        &self,
+        id: PageId,
+        flow: Flow,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>>;
     /// The flow, if the table still has it.
-    fn get(&self, id: &PageId) -> Result<Option<Found>, StoreError>;
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>>;
     /// Binds an open, unbound flow to `cookie`: the cookie in force
     /// afterwards, or `None` if the flow is gone or no longer open.
-    fn bind(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError>;
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        cookie: Token,
+    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>>;
     /// Uses an open flow's `state`, by the table's clock, and says where
     /// the flow was: [`Phase::Open`] if this call used it, [`Phase::Used`]
     /// if an earlier one did, [`Phase::Expired`] if it is past its expiry
     /// (then it ends as expired here) or ended; `None` if gone.
-    fn use_state(&self, id: &PageId) -> Result<Option<Phase>, StoreError>;
+    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>>;
     /// Ends the flow with `outcome` and wakes its waiter, once: `false` if
     /// it ended already, or (`only_open`) was used.
-    fn end(&self, id: &PageId, outcome: OAuthOutcome, only_open: bool) -> Result<bool, StoreError>;
-    /// How the flow ends, once it does. One waiter per flow.
+    fn end<'a>(
+        &'a self,
+        id: &'a PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// How the flow ends, once it does (no I/O until it is awaited). One
+    /// waiter per flow.
     fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError>;
     /// Forgets the flow.
-    fn remove(&self, id: &PageId);
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()>;
 }
 
 /// The `state` parameter of a flow: its id, then its token (64 hex
@@ -155,8 +170,10 @@ impl Extension for Flows {
 
 /// The flows' expiry.
 impl Expire for Flows {
-    fn expire(&self, id: PageId) {
-        let _ = self.table.end(&id, OAuthOutcome::Expired, true);
+    fn expire(&self, id: PageId) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let _ = self.table.end(&id, OAuthOutcome::Expired, true).await;
+        })
     }
 }
 
@@ -203,8 +220,61 @@ impl MemoryFlows {
     }
 }
 
+/// Each step at once, under the lock.
 impl FlowTable for MemoryFlows {
-    fn insert(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
+    fn insert(
+        &self,
+        id: PageId,
+        flow: Flow,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(std::future::ready(self.insert_now(id, flow, max_open)))
+    }
+
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>> {
+        Box::pin(std::future::ready(self.get_now(id)))
+    }
+
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        cookie: Token,
+    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>> {
+        Box::pin(std::future::ready(self.bind_now(id, cookie)))
+    }
+
+    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>> {
+        Box::pin(std::future::ready(self.use_state_now(id)))
+    }
+
+    fn end<'a>(
+        &'a self,
+        id: &'a PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(std::future::ready(self.end_now(id, outcome, only_open)))
+    }
+
+    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
+        let receiver = self
+            .lock()
+            .get_mut(id)
+            .ok_or(StoreError::Unknown(*id))?
+            .receiver
+            .take()
+            .ok_or(StoreError::Unknown(*id))?;
+        Ok(Box::pin(async move { receiver.await.ok() }))
+    }
+
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()> {
+        self.lock().remove(id);
+        Box::pin(std::future::ready(()))
+    }
+}
+
+impl MemoryFlows {
+    fn insert_now(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
         let mut map = self.lock();
         if map.len() >= max_open {
             return Err(StoreError::Full { max: max_open });
@@ -226,7 +296,7 @@ impl FlowTable for MemoryFlows {
         Ok(())
     }
 
-    fn get(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
+    fn get_now(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
         Ok(self.lock().get_mut(id).map(|entry| Found {
             phase: entry.phase_now(),
             flow: entry.flow.copy(),
@@ -234,7 +304,7 @@ impl FlowTable for MemoryFlows {
         }))
     }
 
-    fn bind(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
+    fn bind_now(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
         let mut map = self.lock();
         let Some(entry) = map.get_mut(id) else {
             return Ok(None);
@@ -242,7 +312,7 @@ impl FlowTable for MemoryFlows {
         Ok((entry.phase_now() == Phase::Open).then(|| *entry.cookie.get_or_insert(cookie)))
     }
 
-    fn use_state(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
+    fn use_state_now(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
         let mut map = self.lock();
         let Some(entry) = map.get_mut(id) else {
             return Ok(None);
@@ -254,7 +324,12 @@ impl FlowTable for MemoryFlows {
         Ok(Some(phase))
     }
 
-    fn end(&self, id: &PageId, outcome: OAuthOutcome, only_open: bool) -> Result<bool, StoreError> {
+    fn end_now(
+        &self,
+        id: &PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> Result<bool, StoreError> {
         let mut map = self.lock();
         let Some(entry) = map.get_mut(id) else {
             return Ok(false);
@@ -267,20 +342,5 @@ impl FlowTable for MemoryFlows {
             phase => phase,
         };
         Ok(entry.end(phase, outcome))
-    }
-
-    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
-        let receiver = self
-            .lock()
-            .get_mut(id)
-            .ok_or(StoreError::Unknown(*id))?
-            .receiver
-            .take()
-            .ok_or(StoreError::AlreadyWaited(*id))?;
-        Ok(Box::pin(async move { receiver.await.ok() }))
-    }
-
-    fn remove(&self, id: &PageId) {
-        self.lock().remove(id);
     }
 }
