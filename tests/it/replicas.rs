@@ -780,3 +780,199 @@ mod oauth_flows {
         assert!(scripted.verifiers().is_empty());
     }
 }
+
+/// A page record for the store-level tests below.
+fn open_record() -> Record {
+    Record {
+        message: "m".into(),
+        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
+        secrets: vec!["token".into()],
+        user: Some("alice".into()),
+        expires_at: SystemTime::now() + Duration::from_secs(600),
+        binding: None,
+        state: PageState::Open,
+    }
+}
+
+/// The threads of this process now (every test's: the count is compared
+/// with a margin far below what a thread per waiter would add).
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").unwrap().count()
+}
+
+/// The clients `server` has now (`CLIENT LIST`, this query's included).
+fn clients(server: &RedisServer) -> usize {
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut connection = client.get_connection().unwrap();
+    let list: String = redis::cmd("CLIENT")
+        .arg("LIST")
+        .query(&mut connection)
+        .unwrap();
+    list.lines().filter(|line| !line.trim().is_empty()).count()
+}
+
+/// Two thousand agents waiting on one replica for their pages' answers:
+/// each is a task, not a thread, and they share the replica's one
+/// connection. Every answer, posted through another replica, reaches its
+/// waiter.
+#[test]
+fn thousands_of_waiting_pages_cost_no_thread_and_share_one_connection() {
+    const N: usize = 2000;
+    let Some(server) = start() else { return };
+    let redis = Redis::open(&server.url()).unwrap();
+    let asking = std::sync::Arc::new(RedisStore::new(redis.clone(), keys()));
+    let answering = RedisStore::new(Redis::open(&server.url()).unwrap(), keys());
+    let ids: Vec<elicit_core::sensitive::PageId> = (0..N)
+        .map(|n| format!("{n:032x}").parse().unwrap())
+        .collect();
+    for id in &ids {
+        asking.insert(*id, open_record(), N).now().unwrap();
+    }
+    // One page already answered before anyone waits: read at once.
+    let early = Submission::new()
+        .value("account", "early".into())
+        .secret("token", SecretString::from(SECRET));
+    assert!(answering.end(&ids[0], End::Answered(early)).now().unwrap());
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let before = threads();
+    let waiting: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let asking = asking.clone();
+            runtime.spawn(async move { asking.wait(&id).await })
+        })
+        .collect();
+    // Every waiter but the early one registered (bounded: 20 s).
+    runtime.block_on(async {
+        for _ in 0..2000 {
+            if redis.waiting() == N - 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    assert_eq!(
+        redis.waiting(),
+        N - 1,
+        "every unanswered page is waited for"
+    );
+    let added = threads().saturating_sub(before);
+    assert!(
+        added < 50,
+        "{N} waiters added {added} threads: waiting must cost no thread"
+    );
+    // The two replicas' connections and this query's: nothing per waiter.
+    let connected = clients(&server);
+    assert!(
+        connected <= 3,
+        "{connected} Redis clients for {N} waiters: one connection a replica"
+    );
+
+    for (n, id) in ids.iter().enumerate().skip(1) {
+        let submission = Submission::new()
+            .value("account", format!("acme-{n}").into())
+            .secret("token", SecretString::from(SECRET));
+        assert!(answering.end(id, End::Answered(submission)).now().unwrap());
+    }
+    let ends = runtime.block_on(async {
+        let mut ends = Vec::with_capacity(N);
+        for waiter in waiting {
+            ends.push(waiter.await.unwrap());
+        }
+        ends
+    });
+    for (n, end) in ends.into_iter().enumerate() {
+        let Ok(Some(End::Answered(submission))) = end else {
+            panic!("page {n}: {end:?}")
+        };
+        let expected = if n == 0 {
+            "early".to_owned()
+        } else {
+            format!("acme-{n}")
+        };
+        assert_eq!(submission.values()["account"], expected.as_str());
+        let secrets: Vec<_> = submission.secrets().collect();
+        assert!(matches!(&secrets[..], [("token", token)] if token.expose_secret() == SECRET));
+    }
+    assert_eq!(redis.waiting(), 0, "no waiter left behind");
+}
+
+/// Redis stops answering (`SIGSTOP`) while two requests wait on it: a
+/// request on the same replica (here, one thread) that needs no Redis is
+/// answered while they still wait, and they fail after their timeout with
+/// an error that says so. Redis back, the same connection works again.
+#[test]
+fn a_stalled_redis_holds_only_the_requests_that_need_it() {
+    use http_body_util::Full;
+    use tower_service::Service;
+
+    let Some(server) = start() else { return };
+    let redis = Redis::open(&server.url())
+        .unwrap()
+        .command_timeout(Duration::from_millis(800));
+    let store = std::sync::Arc::new(RedisStore::new(redis.clone(), keys()));
+    let pages = hosted().store(RedisStore::new(redis, keys()));
+    let id: elicit_core::sensitive::PageId = "0000000000000000000000000000beef".parse().unwrap();
+    store.insert(id, open_record(), 8).now().unwrap();
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    server.pause();
+    let (stalled, answered) = runtime.block_on(async {
+        let stalled: Vec<_> = (0..2)
+            .map(|_| {
+                let store = store.clone();
+                tokio::spawn(async move { store.get(&id).await })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        // Another site's host name: refused before any store is asked.
+        let request = http::Request::get(format!("/elicit/{id}"))
+            .header("host", "attacker.example")
+            .body(Full::new(std::io::Cursor::new(Vec::new())))
+            .unwrap();
+        let mut service = pages.service();
+        let answered = tokio::spawn(async move { service.call(request).await })
+            .await
+            .unwrap()
+            .unwrap();
+        let still_waiting = stalled.iter().all(|task| !task.is_finished());
+        let mut results = Vec::new();
+        for task in stalled {
+            results.push(task.await.unwrap());
+        }
+        ((still_waiting, results), answered.status().as_u16())
+    });
+    server.resume();
+    let (still_waiting, results) = stalled;
+    assert_eq!(answered, 421, "the request that needs no Redis is answered");
+    assert!(
+        still_waiting,
+        "it was answered while the requests that need Redis still waited"
+    );
+    for result in results {
+        let Err(StoreError::Backend(error)) = &result else {
+            panic!("a stalled Redis fails the request: {result:?}")
+        };
+        assert!(
+            error.to_string().contains("did not answer within"),
+            "the error says why: {error}"
+        );
+    }
+    // Redis answers again: the next command works (the connection is
+    // opened again if it was dropped).
+    let back = (0..100).find_map(|_| match store.get(&id).now() {
+        Ok(record) => Some(record),
+        Err(_) => {
+            std::thread::sleep(Duration::from_millis(50));
+            None
+        }
+    });
+    assert_eq!(back.flatten().map(|r| r.state), Some(PageState::Open));
+}

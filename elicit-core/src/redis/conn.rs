@@ -286,12 +286,17 @@ async fn within<T>(
     timeout: Duration,
     work: impl Future<Output = RedisResult<T>>,
 ) -> RedisResult<T> {
-    match tokio::time::timeout(timeout, work).await {
-        Ok(result) => result,
-        Err(_) => Err(RedisError::from(std::io::Error::new(
+    let timed_out = || {
+        RedisError::from(std::io::Error::new(
             std::io::ErrorKind::TimedOut,
             format!("Redis did not answer within {timeout:?}"),
-        ))),
+        ))
+    };
+    match tokio::time::timeout(timeout, work).await {
+        // redis-rs's own timeout (the same) may fire first: one message.
+        Ok(Err(error)) if error.is_timeout() => Err(timed_out()),
+        Ok(result) => result,
+        Err(_) => Err(timed_out()),
     }
 }
 

@@ -81,6 +81,26 @@ impl RedisServer {
         }
     }
 
+    /// Stops it answering (`SIGSTOP`): connections stay open, nothing
+    /// replies, as a stalled or unreachable Redis.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets it answer again (`SIGCONT`).
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let pid = self.child.as_ref().expect("redis-server runs").id();
+        let sent = Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill {signal} {pid}");
+    }
+
     /// One inline command's first reply line, or `None` when nothing
     /// answers.
     pub fn command(&self, command: &str) -> Option<String> {
