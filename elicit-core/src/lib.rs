@@ -102,7 +102,7 @@
 //! | `rmcp` | [`mcp`]: MCP servers on rmcp, both MCP versions; [`mcp::client`]: MCP hosts | `rmcp` 3.11 (`server`, `client`, `request-state`; brings tokio, starts no runtime), `futures`, `sha2`, `hmac`, `getrandom`, `zeroize`; serde_json's `preserve_order` |
 //! | `sensitive` | [`sensitive`]: sensitive forms on a page the agent serves, loopback or hosted | `secrecy`, `zeroize`, `getrandom`; the page server: `hyper` (HTTP/1.1), `hyper-util`, `http`, `http-body`, `http-body-util`, `bytes`, `tower-service`, `tokio` (its own current-thread runtime on a thread of its own), `futures-channel` |
 //! | `oauth` | [`sensitive::oauth`]: OAuth 2.0 authorization code with PKCE through those pages | `sensitive`; `sha2`, hyper-util's HTTP/1 client, `hyper-rustls` and `rustls` (`ring`, webpki-roots) |
-//! | `redis` | [`redis`]: several replicas on one Redis (its page store with `sensitive`, its used-state store with `rmcp`) | `redis` (redis-rs, synchronous), `chacha20poly1305`, `getrandom`, `zeroize` |
+//! | `redis` | [`redis`]: several replicas on one Redis (its page store with `sensitive`, its used-state store with `rmcp`) | `redis` (redis-rs's async client: `tokio-comp`, `connection-manager`), `tokio` (its own current-thread runtime on a thread of its own), `chacha20poly1305`, `getrandom`, `zeroize` |
 //! | `chrono` | form fields of `chrono`'s `NaiveDate`, `DateTime<Utc>` and `DateTime<FixedOffset>` ([`reference::types`]) | `chrono` |
 //! | `time` | form fields of `time`'s `Date` and `OffsetDateTime` ([`reference::types`]) | `time` |
 //! | `jiff` | form fields of `jiff`'s `civil::Date` and `Timestamp` ([`reference::types`]) | `jiff` |

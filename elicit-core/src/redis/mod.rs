@@ -13,8 +13,9 @@
 //!   [`RedisUsedStates`] (with feature `rmcp`).
 //! - The pages live in [`RedisStore`] (with feature `sensitive`): any
 //!   replica serves any page, any replica's round reads its answer, and the
-//!   answer reaches the replica whose agent waits for it (`BLMOVE`, no
-//!   polling). The submitted secret and the page's binding tokens are
+//!   answer reaches the replica whose agent waits for it (an end notice on
+//!   the replica's one connection wakes the waiting task: no polling, no
+//!   thread or connection per waiter). The submitted secret and the page's binding tokens are
 //!   sealed with [`SealingKeys`] (ChaCha20-Poly1305) before they reach
 //!   Redis; an answer after a page's expiry is refused by Redis's clock.
 //! - With feature `oauth`, the same [`RedisStore`] keeps the OAuth flows:
@@ -24,7 +25,10 @@
 //!   and the token are sealed there.
 //!
 //! Each store method is one atomic step (a Lua script or one command), and
-//! every key expires. The replicas share one [`Redis`] address, one
+//! every key expires. Everything is async and nothing blocks: each replica
+//! keeps one multiplexed connection ([`Redis`]), each command has a
+//! timeout ([`COMMAND_TIMEOUT`]), and a stalled or distant Redis holds
+//! only the requests that need it. The replicas share one [`Redis`] address, one
 //! keyring for `requestState` (`RoundsConfig::new` with rmcp's
 //! `RequestStateCodec::new_with_keyring`) and one [`SealingKeys`].
 //!
@@ -123,7 +127,7 @@
 //! | writes Redis | change or swap blobs | a blob that does not open (its key's place is its associated data): the page shows an error, the flow fails, nothing is accepted |
 //! | kills the replica that runs an OAuth callback, during the token exchange | leave a used flow without an end | the flow's `state` is used (no replay); the agent waiting on its replica sees the flow cancelled when its keys expire (`KEPT_AFTER_EXPIRY` after its expiry) |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
-//! | stops Redis | fail every step | the pages and calls in flight fail cleanly (an error page, a failed tool call); the next command opens a new connection |
+//! | stops Redis | fail every step | the pages and calls in flight fail cleanly after their timeout (an error page, a failed tool call); requests that need no Redis are answered meanwhile; the connection is opened again in the background |
 //! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
 
 mod conn;
