@@ -22,10 +22,12 @@ fn keys() -> SealingKeys {
     SealingKeys::new(1, [7; 32])
 }
 
-/// A replica's hosted pages on `server`'s Redis.
+/// A replica's hosted pages (and OAuth flows) on `server`'s Redis.
 fn replica(server: &RedisServer) -> Pages {
     let redis = Redis::open(&server.url()).unwrap();
-    hosted().store(RedisStore::new(redis, keys()))
+    hosted()
+        .store(RedisStore::new(redis.clone(), keys()))
+        .oauth_store(elicit_core::redis::RedisFlowStore::new(redis, keys()))
 }
 
 /// Every value in `server`'s Redis, as bytes: what someone who reads Redis

@@ -13,10 +13,9 @@ use std::time::SystemTime;
 
 use zeroize::Zeroizing;
 
-use crate::sensitive::oauth::OAuthOutcome;
-use crate::sensitive::oauth::table::{Flow, FlowTable, Found, Phase, WaitingOAuth};
-use crate::sensitive::oauth::wire::{flow_bytes, flow_of, outcome_bytes, outcome_of};
-use crate::sensitive::shared::BoxFuture;
+use crate::sensitive::oauth::{
+    FlowCookie, FlowPhase, FlowRecord, FlowStore, OAuthOutcome, StoredFlow,
+};
 use crate::sensitive::token::Token;
 use crate::sensitive::{PageId, StoreError};
 
@@ -70,10 +69,39 @@ return 1
 static USE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(USE));
 static FINISH_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(FINISH));
 
-/// The flows in Redis: every replica serves every flow's start page and
-/// callback.
-pub(crate) struct RedisFlows {
+/// The OAuth flows of the pages in Redis (features `redis` and `oauth`), a
+/// [`FlowStore`]: every replica serves every flow's start page and
+/// callback, and the outcome reaches the replica whose agent waits. Give
+/// it to the pages with
+/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store), with the
+/// same [`Redis`] and [`SealingKeys`] as their [`RedisStore`](super::RedisStore):
+///
+/// ```no_run
+/// use elicit_core::redis::{Redis, RedisFlowStore, RedisStore, SealingKeys};
+/// use elicit_core::sensitive::Pages;
+///
+/// # fn pages(verifier: impl elicit_core::sensitive::UserVerifier) -> Result<Pages, Box<dyn std::error::Error>> {
+/// let redis = Redis::open("redis://127.0.0.1:6379/")?;
+/// let keys = SealingKeys::new(1, [42; 32]);
+/// let pages = Pages::hosted("https://agent.example.com/elicit", verifier)?
+///     .store(RedisStore::new(redis.clone(), keys.clone()))
+///     .oauth_store(RedisFlowStore::new(redis, keys));
+/// # Ok(pages)
+/// # }
+/// ```
+///
+/// What is where: the module's table (`oauth:<id>`, `oauth:<id>:end`,
+/// `oauth:open`). The flow, its binding cookie and its outcome are sealed.
+pub struct RedisFlowStore {
     records: Records,
+}
+
+impl std::fmt::Debug for RedisFlowStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisFlowStore")
+            .field("records", &self.records)
+            .finish()
+    }
 }
 
 /// A flow this store cannot read back (another deployment's key, a changed
@@ -97,8 +125,10 @@ fn unreadable(id: &PageId) -> StoreError {
     StoreError::Backend(Box::new(Unreadable(*id)))
 }
 
-impl RedisFlows {
-    pub(crate) fn new(redis: Redis, keys: SealingKeys) -> Self {
+impl RedisFlowStore {
+    /// OAuth flows in `redis`, what must not be read there sealed with
+    /// `keys`.
+    pub fn new(redis: Redis, keys: SealingKeys) -> Self {
         Self {
             records: Records::new(redis, keys, "oauth", "oauth:open"),
         }
@@ -114,135 +144,123 @@ impl RedisFlows {
     }
 }
 
-impl FlowTable for RedisFlows {
-    fn insert(
+impl FlowStore for RedisFlowStore {
+    async fn insert(
         &self,
         id: PageId,
-        flow: Flow,
+        flow: FlowRecord,
         max_open: usize,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move {
-            let place = format!("{}:flow", self.records.key(&id));
-            let sealed = self.records.seal(&flow_bytes(&flow), &place)?;
-            self.records
-                .insert(id, &sealed, flow.expires_at, max_open, "open")
-                .await
-        })
+    ) -> Result<(), StoreError> {
+        let place = format!("{}:flow", self.records.key(&id));
+        let sealed = self.records.seal(&flow.to_bytes(), &place)?;
+        self.records
+            .insert(id, &sealed, flow.expires_at(), max_open, "open")
+            .await
     }
 
-    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>> {
-        Box::pin(async move {
-            let key = self.records.key(id);
-            let fields = self.records.fields(id).await?;
-            let Some(sealed) = fields.get("record") else {
-                return Ok(None);
-            };
-            let plaintext = self.opened(id, sealed, &format!("{key}:flow"))?;
-            let flow = flow_of(&plaintext).ok_or_else(|| unreadable(id))?;
-            let phase = match fields.get("state").map(Vec::as_slice) {
-                // By this replica's clock, to show the page; the callback's
-                // use of the state decides by Redis's.
-                Some(b"open") if SystemTime::now() < flow.expires_at => Phase::Open,
-                Some(b"open" | b"expired" | b"cancelled") => Phase::Expired,
-                Some(b"used") => Phase::Used,
-                _ => return Err(unreadable(id)),
-            };
-            let cookie = match fields.get("binding") {
-                None => None,
-                Some(sealed) => Some(self.cookie_of(id, sealed)?),
-            };
-            Ok(Some(Found {
-                flow,
-                phase,
-                cookie,
-            }))
-        })
+    async fn get(&self, id: &PageId) -> Result<Option<StoredFlow>, StoreError> {
+        let key = self.records.key(id);
+        let fields = self.records.fields(id).await?;
+        let Some(sealed) = fields.get("record") else {
+            return Ok(None);
+        };
+        let plaintext = self.opened(id, sealed, &format!("{key}:flow"))?;
+        let record = FlowRecord::from_bytes(&plaintext).ok_or_else(|| unreadable(id))?;
+        let phase = match fields.get("state").map(Vec::as_slice) {
+            // By this replica's clock, to show the page; the callback's use
+            // of the state decides by Redis's.
+            Some(b"open") if SystemTime::now() < record.expires_at() => FlowPhase::Open,
+            Some(b"open" | b"expired" | b"cancelled") => FlowPhase::Expired,
+            Some(b"used") => FlowPhase::Used,
+            _ => return Err(unreadable(id)),
+        };
+        let cookie = match fields.get("binding") {
+            None => None,
+            Some(sealed) => Some(self.cookie_of(id, sealed)?),
+        };
+        Ok(Some(StoredFlow {
+            record,
+            phase,
+            cookie,
+        }))
     }
 
-    fn bind<'a>(
-        &'a self,
-        id: &'a PageId,
-        cookie: Token,
-    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>> {
-        Box::pin(async move {
-            let place = format!("{}:binding", self.records.key(id));
-            let sealed = self.records.seal(cookie.to_string().as_bytes(), &place)?;
-            let bound = self.records.bind(id, &sealed).await?;
-            bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
-        })
+    async fn bind(
+        &self,
+        id: &PageId,
+        cookie: FlowCookie,
+    ) -> Result<Option<FlowCookie>, StoreError> {
+        let place = format!("{}:binding", self.records.key(id));
+        let sealed = self.records.seal(cookie.0.to_string().as_bytes(), &place)?;
+        let bound = self.records.bind(id, &sealed).await?;
+        bound.map(|sealed| self.cookie_of(id, &sealed)).transpose()
     }
 
-    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>> {
-        Box::pin(async move {
-            let records = &self.records;
-            let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
-            let expired = records.seal(&outcome_bytes(&OAuthOutcome::Expired), &list)?;
-            let mut script = USE_SCRIPT.prepare_invoke();
-            script
-                .key(&key)
-                .key(&list)
-                .key(&open)
-                .arg(&expired)
-                .arg(id.to_string())
-                .arg(records.redis.ends_channel());
-            let was: Option<String> = records.redis.script(script).await.map_err(backend)?;
-            Ok(was.map(|was| match was.as_str() {
-                "open" => Phase::Open,
-                "used" => Phase::Used,
-                _ => Phase::Expired,
-            }))
-        })
+    async fn use_state(&self, id: &PageId) -> Result<Option<FlowPhase>, StoreError> {
+        let records = &self.records;
+        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let expired = records.seal(&OAuthOutcome::Expired.to_bytes(), &list)?;
+        let mut script = USE_SCRIPT.prepare_invoke();
+        script
+            .key(&key)
+            .key(&list)
+            .key(&open)
+            .arg(&expired)
+            .arg(id.to_string())
+            .arg(records.redis.ends_channel());
+        let was: Option<String> = records.redis.script(script).await.map_err(backend)?;
+        Ok(was.map(|was| match was.as_str() {
+            "open" => FlowPhase::Open,
+            "used" => FlowPhase::Used,
+            _ => FlowPhase::Expired,
+        }))
     }
 
-    fn end<'a>(
-        &'a self,
-        id: &'a PageId,
+    async fn end(
+        &self,
+        id: &PageId,
         outcome: OAuthOutcome,
         only_open: bool,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(async move {
-            let records = &self.records;
-            let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
-            let phase = match outcome {
-                OAuthOutcome::Expired => "expired",
-                _ => "cancelled",
-            };
-            let sealed = records.seal(&outcome_bytes(&outcome), &list)?;
-            let mut script = FINISH_SCRIPT.prepare_invoke();
-            script
-                .key(&key)
-                .key(&list)
-                .key(&open)
-                .arg(if only_open { "1" } else { "0" })
-                .arg(&sealed)
-                .arg(id.to_string())
-                .arg(phase)
-                .arg(records.redis.ends_channel());
-            let ended: i64 = records.redis.script(script).await.map_err(backend)?;
-            Ok(ended == 1)
-        })
+    ) -> Result<bool, StoreError> {
+        let records = &self.records;
+        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let phase = match outcome {
+            OAuthOutcome::Expired => "expired",
+            _ => "cancelled",
+        };
+        let sealed = records.seal(&outcome.to_bytes(), &list)?;
+        let mut script = FINISH_SCRIPT.prepare_invoke();
+        script
+            .key(&key)
+            .key(&list)
+            .key(&open)
+            .arg(if only_open { "1" } else { "0" })
+            .arg(&sealed)
+            .arg(id.to_string())
+            .arg(phase)
+            .arg(records.redis.ends_channel());
+        let ended: i64 = records.redis.script(script).await.map_err(backend)?;
+        Ok(ended == 1)
     }
 
-    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
-        let ended = self.records.wait(id);
-        Ok(Box::pin(async move { outcome_of(&ended.await?) }))
+    async fn wait(&self, id: &PageId) -> Result<Option<OAuthOutcome>, StoreError> {
+        let ended = self.records.wait(id).await;
+        Ok(ended.and_then(|plaintext| OAuthOutcome::from_bytes(&plaintext)))
     }
 
-    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()> {
-        // A failure leaves keys that expire on their own.
-        Box::pin(async move {
-            let _ = self.records.remove(id).await;
-        })
+    async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+        self.records.remove(id).await
     }
 }
 
-impl RedisFlows {
-    fn cookie_of(&self, id: &PageId, sealed: &[u8]) -> Result<Token, StoreError> {
+impl RedisFlowStore {
+    fn cookie_of(&self, id: &PageId, sealed: &[u8]) -> Result<FlowCookie, StoreError> {
         let place = format!("{}:binding", self.records.key(id));
         let plaintext = self.opened(id, sealed, &place)?;
         std::str::from_utf8(&plaintext)
             .ok()
             .and_then(Token::parse)
+            .map(FlowCookie)
             .ok_or_else(|| unreadable(id))
     }
 }

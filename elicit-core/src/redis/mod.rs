@@ -18,7 +18,8 @@
 //!   thread or connection per waiter). The submitted secret and the page's binding tokens are
 //!   sealed with [`SealingKeys`] (ChaCha20-Poly1305) before they reach
 //!   Redis; an answer after a page's expiry is refused by Redis's clock.
-//! - With feature `oauth`, the same [`RedisStore`] keeps the OAuth flows:
+//! - With feature `oauth`, `RedisFlowStore` keeps the OAuth flows
+//!   (`Pages::oauth_store`, the same `Redis` and keys as the pages):
 //!   any replica serves a flow's start page and its callback (the `state`
 //!   names the flow, so no lookup scans), and the token reaches the replica
 //!   whose agent waits; the `state`, the PKCE verifier, the client secret
@@ -142,6 +143,8 @@ mod seal;
 mod used;
 
 pub use conn::{COMMAND_TIMEOUT, Redis};
+#[cfg(feature = "oauth")]
+pub use flows::RedisFlowStore;
 #[cfg(feature = "sensitive")]
 pub use pages::RedisStore;
 #[cfg(feature = "sensitive")]

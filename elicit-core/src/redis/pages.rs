@@ -70,19 +70,12 @@ impl std::fmt::Debug for RedisStore {
 }
 
 impl RedisStore {
-    /// Pages (and OAuth flows, with feature `oauth`) in `redis`, what must
+    /// Pages in `redis`, what must
     /// not be read there sealed with `keys`.
     pub fn new(redis: Redis, keys: SealingKeys) -> Self {
         Self {
             records: Records::new(redis, keys, "page", "pages:open"),
         }
-    }
-
-    /// The OAuth flows that go with these pages.
-    #[cfg(feature = "oauth")]
-    fn flows(&self) -> super::flows::RedisFlows {
-        let records = &self.records;
-        super::flows::RedisFlows::new(records.redis.clone(), records.keys.clone())
     }
 }
 
@@ -294,16 +287,6 @@ impl Store for RedisStore {
 
     async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
         self.records.remove(id).await
-    }
-
-    /// The OAuth flows (feature `oauth`): in Redis too.
-    #[cfg(feature = "oauth")]
-    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
-        let flows: std::sync::Arc<dyn crate::sensitive::shared::Extension> =
-            std::sync::Arc::new(crate::sensitive::oauth::table::Flows {
-                table: Box::new(self.flows()),
-            });
-        vec![Box::new(flows)]
     }
 }
 

@@ -11,7 +11,7 @@ use super::origin::Origin;
 use super::reaper::Reaper;
 use super::server::{Limits, LoopbackServer};
 use super::service::{PageService, respond, timed_out};
-use super::shared::{Config, Extension, Extensions, Shared, lock};
+use super::shared::{Config, Extensions, Shared, lock};
 use super::store::{DynStore, End, MemoryStore, PageState, Record, Store, StoreError};
 use super::token::PageId;
 use super::verify::UserVerifier;
@@ -316,12 +316,7 @@ impl Pages {
     }
 
     /// Keeps pages in `store` instead of this process's memory (see
-    /// [`Store`] for several replicas). A store the replicas share may keep
-    /// the flows that plug into the page server too: with features `redis`
-    /// and `oauth`, an `elicit_core::redis::RedisStore` keeps the OAuth
-    /// flows, so every replica serves every flow's start page and callback.
-    /// Other stores keep pages only; OAuth flows then stay in the memory of
-    /// the process that opened them.
+    /// [`Store`] for several replicas, and `elicit_core::redis::RedisStore`).
     ///
     /// # Panics
     ///
@@ -330,15 +325,28 @@ impl Pages {
     pub fn store(mut self, store: impl Store) -> Self {
         let shared =
             Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned");
-        // The flows that plug into the page server (OAuth's) keep their
-        // state in a store every replica shares too: each replica then
-        // serves them from the start.
-        for plugged in store.plugged_flows() {
-            if let Ok(extension) = plugged.downcast::<Arc<dyn Extension>>() {
-                shared.extensions.add(*extension);
-            }
-        }
         shared.store = Arc::new(store) as Arc<dyn DynStore>;
+        self
+    }
+
+    /// Keeps the OAuth flows in `store` instead of this process's memory
+    /// (feature `oauth`; see [`FlowStore`](super::oauth::FlowStore)): with a
+    /// store every replica shares (`elicit_core::redis::RedisFlowStore`),
+    /// every replica serves every flow's start page and callback.
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn oauth_store(mut self, store: impl super::oauth::FlowStore) -> Self {
+        let shared =
+            Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned");
+        shared
+            .extensions
+            .replace(Arc::new(super::oauth::table::Flows {
+                table: Box::new(store),
+            }));
         self
     }
 

@@ -96,15 +96,13 @@ impl Extensions {
         added
     }
 
-    /// Adds `extension` (a store's, for a flow that keeps its state there:
-    /// [`Store::plugged_flows`](super::Store::plugged_flows)), unless one
-    /// of its type is there already.
-    pub(crate) fn add(&self, extension: Arc<dyn Extension>) {
+    /// Puts `extension` in place of the one of its type, if any (a flow's
+    /// own store, given before the first flow opens).
+    #[allow(dead_code)] // Only flows behind features (OAuth) plug in.
+    pub(crate) fn replace<T: Extension>(&self, extension: Arc<T>) {
         let mut list = lock(&self.list);
-        let kind = (*extension).type_id();
-        if !list.iter().any(|e| (**e).type_id() == kind) {
-            list.push(extension);
-        }
+        list.retain(|e| downcast::<T>(e).is_none());
+        list.push(extension);
     }
 
     /// The extension of type `T`, if it was added.

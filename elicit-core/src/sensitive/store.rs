@@ -235,14 +235,6 @@ pub trait Store: Send + Sync + 'static {
 
     /// Forgets the page.
     fn remove(&self, id: &PageId) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The page server's own plumbing, not for use outside elicit-core: the
-    /// state of the flows that plug into the page server (OAuth's), when
-    /// this store keeps it too. Empty by default.
-    #[doc(hidden)]
-    fn plugged_flows(&self) -> Vec<Box<dyn std::any::Any + Send + Sync>> {
-        Vec::new()
-    }
 }
 
 /// [`Store`] behind a pointer: what [`Pages`](super::Pages) holds. Each

@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime};
 use super::exchange;
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
-use super::table::{CALLBACK, Flow, FlowState, WaitingOAuth, flows};
+use super::table::{CALLBACK, Flow, FlowRecord, FlowState, flows};
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::pages::{OpenError, Pages};
 use crate::sensitive::shared::Shared;
@@ -93,16 +93,9 @@ impl Pages {
         let extension = flows(shared);
         let table = &extension.table;
         table
-            .insert(id, flow, shared.config.max_open)
+            .insert(id, FlowRecord(flow), shared.config.max_open)
             .await
             .map_err(OpenError::Store)?;
-        let waiting = match table.wait(&id) {
-            Ok(waiting) => waiting,
-            Err(error) => {
-                table.remove(&id).await;
-                return Err(OpenError::Store(error));
-            }
-        };
         let expire: Arc<dyn crate::sensitive::reaper::Expire> = extension;
         shared
             .reaper
@@ -110,7 +103,6 @@ impl Pages {
         Ok(PendingOAuth {
             id,
             url: format!("{}{base}/{id}", origin.as_str()),
-            waiting: Some(waiting),
             shared: Arc::clone(shared),
         })
     }
@@ -123,7 +115,6 @@ impl Pages {
 pub struct PendingOAuth {
     id: PageId,
     url: String,
-    waiting: Option<WaitingOAuth>,
     shared: Arc<Shared>,
 }
 
@@ -150,10 +141,12 @@ impl PendingOAuth {
     }
 
     /// Waits for the flow's end: the token, or why there is none.
-    pub async fn outcome(mut self) -> OAuthOutcome {
-        match self.waiting.take() {
-            Some(waiting) => waiting.await.unwrap_or(OAuthOutcome::Cancelled),
-            None => OAuthOutcome::Cancelled,
+    pub async fn outcome(self) -> OAuthOutcome {
+        let table = flows(&self.shared);
+        match table.table.wait(&self.id).await {
+            Ok(Some(outcome)) => outcome,
+            // Let go without an end, or the store failed: no token.
+            Ok(None) | Err(_) => OAuthOutcome::Cancelled,
         }
     }
 
@@ -167,7 +160,7 @@ impl Drop for PendingOAuth {
         // runtime forgets it.
         let (flows, id) = (flows(&self.shared), self.id);
         self.shared.reaper.run_now(async move {
-            flows.table.remove(&id).await;
+            let _ = flows.table.remove(&id).await;
         });
     }
 }

@@ -159,4 +159,5 @@ pub use client::HttpError;
 pub use flow::PendingOAuth;
 pub use outcome::{OAuthFailure, OAuthOutcome};
 pub use provider::{Provider, ProviderError};
+pub use table::{FlowCookie, FlowPhase, FlowRecord, FlowStore, MemoryFlowStore, StoredFlow};
 pub use token::OAuthToken;

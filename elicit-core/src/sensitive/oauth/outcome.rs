@@ -34,6 +34,18 @@ pub enum OAuthOutcome {
 }
 
 impl OAuthOutcome {
+    /// The outcome as bytes (JSON, the token included, in memory zeroed
+    /// when dropped), for a [`FlowStore`](super::FlowStore) that keeps it
+    /// outside this process: seal it.
+    pub fn to_bytes(&self) -> zeroize::Zeroizing<Vec<u8>> {
+        super::wire::outcome_bytes(self)
+    }
+
+    /// The outcome [`to_bytes`](Self::to_bytes) wrote, or `None`.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        super::wire::outcome_of(bytes)
+    }
+
     /// The token, if the flow was authorized.
     pub fn authorized(self) -> Option<OAuthToken> {
         match self {

@@ -11,7 +11,7 @@ use http_body_util::Full;
 
 use super::client::HttpClient;
 use super::outcome::{NEITHER, NO_VERIFIER, OAuthFailure, OAuthOutcome, REPEATED};
-use super::table::{CALLBACK, Flow, FlowState, FlowTable, Found, Phase};
+use super::table::{CALLBACK, DynFlowStore, Flow, FlowCookie, FlowPhase, FlowState, StoredFlow};
 use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
 use crate::sensitive::page::Notice;
@@ -26,7 +26,7 @@ const TEXT_LIMIT: usize = 256;
 /// The response to an OAuth route, or `None` if the request is for
 /// another page.
 pub(crate) async fn route(
-    table: &dyn FlowTable,
+    table: &dyn DynFlowStore,
     shared: &Arc<Shared>,
     origin: &Origin,
     parts: &http::request::Parts,
@@ -57,24 +57,24 @@ pub(crate) async fn route(
 /// The start page: binds the flow to this browser on the first visit
 /// (refuses any other browser), and sends it to the provider.
 async fn start(
-    table: &dyn FlowTable,
+    table: &dyn DynFlowStore,
     shared: &Arc<Shared>,
     origin: &Origin,
     id: PageId,
-    found: Found,
+    found: StoredFlow,
     parts: &http::request::Parts,
 ) -> PageResponse {
     match found.phase {
-        Phase::Open => {}
-        Phase::Expired => return notice(StatusCode::GONE, Notice::Expired),
-        Phase::Used => return notice(StatusCode::GONE, Notice::Used),
+        FlowPhase::Open => {}
+        FlowPhase::Expired => return notice(StatusCode::GONE, Notice::Expired),
+        FlowPhase::Used => return notice(StatusCode::GONE, Notice::Used),
     }
-    let flow = &found.flow;
+    let flow = &found.record.0;
     if !user_matches(shared, flow, parts) {
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     }
     let presented = cookie::read(&parts.headers, &cookie_name(id));
-    let set_cookie = match found.cookie {
+    let set_cookie = match found.cookie.map(|FlowCookie(bound)| bound) {
         Some(bound) => {
             if !presented.is_some_and(|c| c.matches(&bound)) {
                 return notice(StatusCode::FORBIDDEN, Notice::Refused);
@@ -85,9 +85,9 @@ async fn start(
             let Ok(cookie) = Token::random() else {
                 return unavailable();
             };
-            match table.bind(&id, cookie).await {
+            match table.bind(&id, FlowCookie(cookie)).await {
                 // This visit bound it.
-                Ok(Some(bound)) if bound.matches(&cookie) => Some(cookie),
+                Ok(Some(FlowCookie(bound))) if bound.matches(&cookie) => Some(cookie),
                 // Another visit bound it first: it is that browser's.
                 Ok(Some(_)) => return notice(StatusCode::FORBIDDEN, Notice::Refused),
                 Ok(None) => return notice(StatusCode::GONE, Notice::Expired),
@@ -156,7 +156,7 @@ enum Lookup {
     /// No flow has this state: nothing happens.
     Unknown,
     /// The flow ended already (its state used, or expired).
-    Ended(Phase),
+    Ended(FlowPhase),
     /// The flow's table failed: nothing changed.
     Failed,
     /// The flow, now used: its parts needed to finish it.
@@ -178,7 +178,7 @@ struct Taken {
 /// issuer, then ends the flow with the provider's error or the exchanged
 /// token.
 async fn callback(
-    table: &dyn FlowTable,
+    table: &dyn DynFlowStore,
     shared: &Arc<Shared>,
     parts: &http::request::Parts,
 ) -> PageResponse {
@@ -197,7 +197,7 @@ async fn callback(
             );
         }
         Lookup::Failed => return unavailable(),
-        Lookup::Ended(Phase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
+        Lookup::Ended(FlowPhase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
         Lookup::Ended(_) => return notice(StatusCode::GONE, Notice::Used),
         Lookup::Taken(id, taken) => (id, taken),
     };
@@ -226,29 +226,29 @@ async fn callback(
 /// ends with this callback's outcome, whatever it is. A wrong `state`
 /// changes nothing.
 async fn take(
-    table: &dyn FlowTable,
+    table: &dyn DynFlowStore,
     shared: &Arc<Shared>,
     parts: &http::request::Parts,
     id: PageId,
     state: Token,
 ) -> Lookup {
     let found = match table.get(&id).await {
-        Ok(Some(found)) if found.flow.state.matches(&state) => found,
+        Ok(Some(found)) if found.record.0.state.matches(&state) => found,
         Ok(_) => return Lookup::Unknown,
         Err(_) => return Lookup::Failed,
     };
     match table.use_state(&id).await {
-        Ok(Some(Phase::Open)) => {}
+        Ok(Some(FlowPhase::Open)) => {}
         Ok(Some(ended)) => return Lookup::Ended(ended),
         Ok(None) => return Lookup::Unknown,
         Err(_) => return Lookup::Failed,
     }
     let cookie_ok = match (found.cookie, cookie::read(&parts.headers, &cookie_name(id))) {
-        (Some(bound), Some(presented)) => bound.matches(&presented),
+        (Some(FlowCookie(bound)), Some(presented)) => bound.matches(&presented),
         _ => false,
     };
-    let bound = cookie_ok && user_matches(shared, &found.flow, parts);
-    let flow = found.flow;
+    let bound = cookie_ok && user_matches(shared, &found.record.0, parts);
+    let flow = found.record.0;
     Lookup::Taken(
         id,
         Box::new(Taken {

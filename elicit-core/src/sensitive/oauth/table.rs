@@ -1,5 +1,5 @@
 //! The OAuth flows of one [`Pages`](crate::sensitive::Pages): the seam
-//! they are kept behind ([`FlowTable`]), its in-memory default, and the
+//! they are kept behind ([`FlowStore`]), its in-memory default, and the
 //! page server's extension that routes to them.
 //!
 //! A flow's `state` parameter is its id followed by a secret token
@@ -8,10 +8,14 @@
 //! start page's URL already; the token is the 128 bits no one else has.
 
 use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use futures_channel::oneshot;
+use serde::{Deserialize, Serialize};
+use zeroize::Zeroizing;
 
 use super::outcome::OAuthOutcome;
 use super::provider::Provider;
@@ -56,20 +60,76 @@ impl Flow {
     }
 }
 
-/// A flow as a request finds it.
-pub(crate) struct Found {
-    pub(crate) flow: Flow,
-    /// Where it is, by the table's clock (an open flow past its expiry is
-    /// [`Phase::Expired`]).
-    pub(crate) phase: Phase,
-    /// The browser's binding cookie, set by the start page's first visit.
-    pub(crate) cookie: Option<Token>,
+/// One OAuth flow as a [`FlowStore`] keeps it: the provider (with its
+/// client secret), the authorization URL, the single-use `state` token,
+/// the PKCE verifier and the user the flow is for. It holds secrets: a
+/// store that keeps it outside this process writes
+/// [`to_bytes`](Self::to_bytes) sealed or encrypted (as
+/// `elicit_core::redis::RedisFlowStore` does), never in clear. `Debug`
+/// shows nothing of it.
+pub struct FlowRecord(pub(crate) Flow);
+
+impl FlowRecord {
+    /// When the flow stops accepting its authorization response: keep it
+    /// at least until then.
+    pub fn expires_at(&self) -> SystemTime {
+        self.0.expires_at
+    }
+
+    /// The record as bytes (JSON, secrets included, in memory zeroed when
+    /// dropped), for a store to seal and keep.
+    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+        super::wire::flow_bytes(&self.0)
+    }
+
+    /// The record [`to_bytes`](Self::to_bytes) wrote, or `None`.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        super::wire::flow_of(bytes).map(Self)
+    }
+}
+
+impl Clone for FlowRecord {
+    fn clone(&self) -> Self {
+        Self(self.0.copy())
+    }
+}
+
+impl fmt::Debug for FlowRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FlowRecord(..)")
+    }
+}
+
+/// The cookie that binds a flow to the browser that first visited its
+/// start page. A store keeps it as it is (`serde`), sealed if it leaves
+/// the process: whoever has it can finish the flow in their browser.
+/// `Debug` shows nothing of it.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+pub struct FlowCookie(pub(crate) Token);
+
+impl fmt::Debug for FlowCookie {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FlowCookie(..)")
+    }
+}
+
+/// A flow as a request finds it in its [`FlowStore`].
+#[derive(Debug, Clone)]
+pub struct StoredFlow {
+    /// The flow.
+    pub record: FlowRecord,
+    /// Where it is. An open flow past its expiry is
+    /// [`FlowPhase::Expired`], by the store's clock.
+    pub phase: FlowPhase,
+    /// The browser it is bound to, once its start page was visited.
+    pub cookie: Option<FlowCookie>,
 }
 
 /// Where a flow is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Phase {
-    /// Waiting for the authorization response.
+#[non_exhaustive]
+pub enum FlowPhase {
+    /// Waiting for its authorization response.
     Open,
     /// Its authorization response arrived (its `state` is used).
     Used,
@@ -77,49 +137,153 @@ pub(crate) enum Phase {
     Expired,
 }
 
-/// How a flow's end reaches the agent that waits for it: the outcome, or
-/// `None` when the table let it go without one.
-pub(crate) type WaitingOAuth = BoxFuture<'static, Option<OAuthOutcome>>;
-
 /// Where the OAuth flows of one [`Pages`](crate::sensitive::Pages) are
-/// kept: this process's memory ([`MemoryFlows`]), or a store every replica
-/// shares (`elicit_core::redis::RedisStore`). Every method is one atomic
-/// step on one flow.
-pub(crate) trait FlowTable: Send + Sync + 'static {
-    /// Adds an open flow, refusing it when `max_open` flows are open.
+/// kept: [`MemoryFlowStore`] (this process's memory, the default), or a
+/// store every replica shares (`elicit_core::redis::RedisFlowStore`; yours,
+/// for another backend), given with
+/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store). Then any
+/// replica serves a flow's start page and its callback, and the outcome
+/// reaches the replica whose agent waits.
+///
+/// Every method is one atomic step on one flow (a compare-and-set in a
+/// shared store), async, and must never block its thread (the same rules
+/// as [`Store`](crate::sensitive::Store)'s). The outcome holds the token:
+/// a store that keeps it outside this process seals it
+/// ([`OAuthOutcome::to_bytes`]).
+pub trait FlowStore: Send + Sync + 'static {
+    /// Adds an open flow, refusing it ([`StoreError::Full`]) when
+    /// `max_open` flows are open, or ([`StoreError::Taken`]) when the id is
+    /// taken.
     fn insert(
         &self,
         id: PageId,
-        flow: Flow,
+        flow: FlowRecord,
+        max_open: usize,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The flow, if the store still has it.
+    fn get(
+        &self,
+        id: &PageId,
+    ) -> impl Future<Output = Result<Option<StoredFlow>, StoreError>> + Send;
+
+    /// Binds an open, unbound flow to `cookie`: the cookie in force
+    /// afterwards (`cookie`, or an earlier visit's), or `None` if the flow
+    /// is gone or no longer open.
+    fn bind(
+        &self,
+        id: &PageId,
+        cookie: FlowCookie,
+    ) -> impl Future<Output = Result<Option<FlowCookie>, StoreError>> + Send;
+
+    /// Uses an open flow's `state`, by the store's clock, and says where
+    /// the flow was: [`FlowPhase::Open`] if this call used it (it is
+    /// [`FlowPhase::Used`] from now on), [`FlowPhase::Used`] if an earlier
+    /// call did, [`FlowPhase::Expired`] if it is past its expiry (it then
+    /// ends as [`OAuthOutcome::Expired`] here) or ended; `None` if gone. Of
+    /// two calls, on any replicas, exactly one is told `Open`.
+    fn use_state(
+        &self,
+        id: &PageId,
+    ) -> impl Future<Output = Result<Option<FlowPhase>, StoreError>> + Send;
+
+    /// Ends the flow with `outcome` and wakes its waiter, once: `false`
+    /// (nothing changes) if it ended already, or, with `only_open`, if it
+    /// was used. An open flow ends as [`FlowPhase::Expired`]; a used one
+    /// stays used.
+    fn end(
+        &self,
+        id: &PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// How the flow ends, once it does (at once if it has): `None` when the
+    /// store let it go without an end. One waiter per flow (the agent that
+    /// opened it), on whichever replica; waiting costs no thread.
+    fn wait(
+        &self,
+        id: &PageId,
+    ) -> impl Future<Output = Result<Option<OAuthOutcome>, StoreError>> + Send;
+
+    /// Forgets the flow.
+    fn remove(&self, id: &PageId) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// [`FlowStore`] behind a pointer: what the page server's OAuth routes
+/// hold. Each method boxes the store's future.
+pub(crate) trait DynFlowStore: Send + Sync + 'static {
+    fn insert(
+        &self,
+        id: PageId,
+        flow: FlowRecord,
         max_open: usize,
     ) -> BoxFuture<'_, Result<(), StoreError>>;
-    /// The flow, if the table still has it.
-    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>>;
-    /// Binds an open, unbound flow to `cookie`: the cookie in force
-    /// afterwards, or `None` if the flow is gone or no longer open.
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<StoredFlow>, StoreError>>;
     fn bind<'a>(
         &'a self,
         id: &'a PageId,
-        cookie: Token,
-    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>>;
-    /// Uses an open flow's `state`, by the table's clock, and says where
-    /// the flow was: [`Phase::Open`] if this call used it, [`Phase::Used`]
-    /// if an earlier one did, [`Phase::Expired`] if it is past its expiry
-    /// (then it ends as expired here) or ended; `None` if gone.
-    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>>;
-    /// Ends the flow with `outcome` and wakes its waiter, once: `false` if
-    /// it ended already, or (`only_open`) was used.
+        cookie: FlowCookie,
+    ) -> BoxFuture<'a, Result<Option<FlowCookie>, StoreError>>;
+    fn use_state<'a>(
+        &'a self,
+        id: &'a PageId,
+    ) -> BoxFuture<'a, Result<Option<FlowPhase>, StoreError>>;
     fn end<'a>(
         &'a self,
         id: &'a PageId,
         outcome: OAuthOutcome,
         only_open: bool,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
-    /// How the flow ends, once it does (no I/O until it is awaited). One
-    /// waiter per flow.
-    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError>;
-    /// Forgets the flow.
-    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()>;
+    fn wait<'a>(
+        &'a self,
+        id: &'a PageId,
+    ) -> BoxFuture<'a, Result<Option<OAuthOutcome>, StoreError>>;
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>>;
+}
+
+impl<S: FlowStore> DynFlowStore for S {
+    fn insert(
+        &self,
+        id: PageId,
+        flow: FlowRecord,
+        max_open: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(FlowStore::insert(self, id, flow, max_open))
+    }
+    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<StoredFlow>, StoreError>> {
+        Box::pin(FlowStore::get(self, id))
+    }
+    fn bind<'a>(
+        &'a self,
+        id: &'a PageId,
+        cookie: FlowCookie,
+    ) -> BoxFuture<'a, Result<Option<FlowCookie>, StoreError>> {
+        Box::pin(FlowStore::bind(self, id, cookie))
+    }
+    fn use_state<'a>(
+        &'a self,
+        id: &'a PageId,
+    ) -> BoxFuture<'a, Result<Option<FlowPhase>, StoreError>> {
+        Box::pin(FlowStore::use_state(self, id))
+    }
+    fn end<'a>(
+        &'a self,
+        id: &'a PageId,
+        outcome: OAuthOutcome,
+        only_open: bool,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(FlowStore::end(self, id, outcome, only_open))
+    }
+    fn wait<'a>(
+        &'a self,
+        id: &'a PageId,
+    ) -> BoxFuture<'a, Result<Option<OAuthOutcome>, StoreError>> {
+        Box::pin(FlowStore::wait(self, id))
+    }
+    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(FlowStore::remove(self, id))
+    }
 }
 
 /// The `state` parameter of a flow: its id, then its token (64 hex
@@ -138,15 +302,16 @@ impl FlowState {
 }
 
 /// The OAuth flows of these pages, with the page server's routes to them
-/// (added to the server with the first flow, or with a shared store).
+/// (added to the server with the first flow, or with
+/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store)).
 pub(crate) struct Flows {
-    pub(crate) table: Box<dyn FlowTable>,
+    pub(crate) table: Box<dyn DynFlowStore>,
 }
 
 impl Default for Flows {
     fn default() -> Self {
         Self {
-            table: Box::new(MemoryFlows::default()),
+            table: Box::new(MemoryFlowStore::default()),
         }
     }
 }
@@ -177,154 +342,140 @@ impl Expire for Flows {
     }
 }
 
-/// The default [`FlowTable`]: this process's memory.
+/// The default [`FlowStore`]: this process's memory. Its futures are
+/// ready at once.
 #[derive(Default)]
-pub(crate) struct MemoryFlows {
+pub struct MemoryFlowStore {
     map: Mutex<HashMap<PageId, Entry>>,
+}
+
+impl fmt::Debug for MemoryFlowStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MemoryFlowStore")
+            .field("flows", &self.lock().len())
+            .finish()
+    }
 }
 
 struct Entry {
     flow: Flow,
-    phase: Phase,
+    phase: FlowPhase,
     cookie: Option<Token>,
-    sender: Option<oneshot::Sender<OAuthOutcome>>,
-    receiver: Option<oneshot::Receiver<OAuthOutcome>>,
+    /// How it ended, until its waiter takes it.
+    outcome: Option<OAuthOutcome>,
+    ended: bool,
+    /// Its waiter, until it ends.
+    waiter: Option<oneshot::Sender<OAuthOutcome>>,
 }
 
 impl Entry {
     /// Where the flow is now: one still open past its expiry ends as
     /// expired here, whether or not the reaper got to it yet.
-    fn phase_now(&mut self) -> Phase {
-        if self.phase == Phase::Open && SystemTime::now() >= self.flow.expires_at {
-            self.end(Phase::Expired, OAuthOutcome::Expired);
+    fn phase_now(&mut self) -> FlowPhase {
+        if self.phase == FlowPhase::Open && SystemTime::now() >= self.flow.expires_at {
+            self.end(FlowPhase::Expired, OAuthOutcome::Expired);
         }
         self.phase
     }
 
-    fn end(&mut self, phase: Phase, outcome: OAuthOutcome) -> bool {
+    fn end(&mut self, phase: FlowPhase, outcome: OAuthOutcome) -> bool {
         self.phase = phase;
-        match self.sender.take() {
-            Some(sender) => {
-                let _ = sender.send(outcome);
-                true
-            }
-            None => false,
+        if self.ended {
+            return false;
         }
+        self.ended = true;
+        match self.waiter.take() {
+            Some(waiter) => {
+                if let Err(outcome) = waiter.send(outcome) {
+                    self.outcome = Some(outcome);
+                }
+            }
+            None => self.outcome = Some(outcome),
+        }
+        true
     }
 }
 
-impl MemoryFlows {
+impl MemoryFlowStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<PageId, Entry>> {
-        // Nothing panics while it is held: a poisoned lock is consistent.
+        // Nothing panics while it is held, and it is never held across an
+        // await: a poisoned lock is consistent.
         self.map.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 /// Each step at once, under the lock.
-impl FlowTable for MemoryFlows {
-    fn insert(
+impl FlowStore for MemoryFlowStore {
+    async fn insert(
         &self,
         id: PageId,
-        flow: Flow,
+        flow: FlowRecord,
         max_open: usize,
-    ) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(std::future::ready(self.insert_now(id, flow, max_open)))
-    }
-
-    fn get<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Found>, StoreError>> {
-        Box::pin(std::future::ready(self.get_now(id)))
-    }
-
-    fn bind<'a>(
-        &'a self,
-        id: &'a PageId,
-        cookie: Token,
-    ) -> BoxFuture<'a, Result<Option<Token>, StoreError>> {
-        Box::pin(std::future::ready(self.bind_now(id, cookie)))
-    }
-
-    fn use_state<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<Phase>, StoreError>> {
-        Box::pin(std::future::ready(self.use_state_now(id)))
-    }
-
-    fn end<'a>(
-        &'a self,
-        id: &'a PageId,
-        outcome: OAuthOutcome,
-        only_open: bool,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(std::future::ready(self.end_now(id, outcome, only_open)))
-    }
-
-    fn wait(&self, id: &PageId) -> Result<WaitingOAuth, StoreError> {
-        let receiver = self
-            .lock()
-            .get_mut(id)
-            .ok_or(StoreError::Unknown(*id))?
-            .receiver
-            .take()
-            .ok_or(StoreError::Unknown(*id))?;
-        Ok(Box::pin(async move { receiver.await.ok() }))
-    }
-
-    fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, ()> {
-        self.lock().remove(id);
-        Box::pin(std::future::ready(()))
-    }
-}
-
-impl MemoryFlows {
-    fn insert_now(&self, id: PageId, flow: Flow, max_open: usize) -> Result<(), StoreError> {
+    ) -> Result<(), StoreError> {
         let mut map = self.lock();
-        if map.len() >= max_open {
+        let mut open = 0;
+        for entry in map.values_mut() {
+            open += usize::from(entry.phase_now() == FlowPhase::Open);
+        }
+        if open >= max_open {
             return Err(StoreError::Full { max: max_open });
         }
         if map.contains_key(&id) {
             return Err(StoreError::Taken(id));
         }
-        let (sender, receiver) = oneshot::channel();
         map.insert(
             id,
             Entry {
-                flow,
-                phase: Phase::Open,
+                flow: flow.0,
+                phase: FlowPhase::Open,
                 cookie: None,
-                sender: Some(sender),
-                receiver: Some(receiver),
+                outcome: None,
+                ended: false,
+                waiter: None,
             },
         );
         Ok(())
     }
 
-    fn get_now(&self, id: &PageId) -> Result<Option<Found>, StoreError> {
-        Ok(self.lock().get_mut(id).map(|entry| Found {
+    async fn get(&self, id: &PageId) -> Result<Option<StoredFlow>, StoreError> {
+        Ok(self.lock().get_mut(id).map(|entry| StoredFlow {
             phase: entry.phase_now(),
-            flow: entry.flow.copy(),
-            cookie: entry.cookie,
+            record: FlowRecord(entry.flow.copy()),
+            cookie: entry.cookie.map(FlowCookie),
         }))
     }
 
-    fn bind_now(&self, id: &PageId, cookie: Token) -> Result<Option<Token>, StoreError> {
+    async fn bind(
+        &self,
+        id: &PageId,
+        cookie: FlowCookie,
+    ) -> Result<Option<FlowCookie>, StoreError> {
         let mut map = self.lock();
         let Some(entry) = map.get_mut(id) else {
             return Ok(None);
         };
-        Ok((entry.phase_now() == Phase::Open).then(|| *entry.cookie.get_or_insert(cookie)))
+        Ok((entry.phase_now() == FlowPhase::Open)
+            .then(|| FlowCookie(*entry.cookie.get_or_insert(cookie.0))))
     }
 
-    fn use_state_now(&self, id: &PageId) -> Result<Option<Phase>, StoreError> {
+    async fn use_state(&self, id: &PageId) -> Result<Option<FlowPhase>, StoreError> {
         let mut map = self.lock();
         let Some(entry) = map.get_mut(id) else {
             return Ok(None);
         };
         let phase = entry.phase_now();
-        if phase == Phase::Open {
-            entry.phase = Phase::Used;
+        if phase == FlowPhase::Open {
+            entry.phase = FlowPhase::Used;
         }
         Ok(Some(phase))
     }
 
-    fn end_now(
+    async fn end(
         &self,
         id: &PageId,
         outcome: OAuthOutcome,
@@ -334,13 +485,37 @@ impl MemoryFlows {
         let Some(entry) = map.get_mut(id) else {
             return Ok(false);
         };
-        if only_open && entry.phase != Phase::Open {
+        if only_open && entry.phase != FlowPhase::Open {
             return Ok(false);
         }
         let phase = match entry.phase {
-            Phase::Open => Phase::Expired,
+            FlowPhase::Open => FlowPhase::Expired,
             phase => phase,
         };
         Ok(entry.end(phase, outcome))
+    }
+
+    async fn wait(&self, id: &PageId) -> Result<Option<OAuthOutcome>, StoreError> {
+        let receiver = {
+            let mut map = self.lock();
+            let Some(entry) = map.get_mut(id) else {
+                return Ok(None);
+            };
+            if let Some(outcome) = entry.outcome.take() {
+                return Ok(Some(outcome));
+            }
+            if entry.ended {
+                return Ok(None);
+            }
+            let (sender, receiver) = oneshot::channel();
+            entry.waiter = Some(sender);
+            receiver
+        };
+        Ok(receiver.await.ok())
+    }
+
+    async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+        self.lock().remove(id);
+        Ok(())
     }
 }
