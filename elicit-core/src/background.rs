@@ -49,6 +49,7 @@ impl Background {
     }
 
     /// The runtime, to spawn on or to enter.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
     pub(crate) fn handle(&self) -> &Handle {
         &self.handle
     }

@@ -28,7 +28,7 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(30);
 /// Why a request to the provider failed. Never holds a body, a header or a
 /// query: nothing secret.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "redis", derive(serde::Serialize, serde::Deserialize))]
+#[derive(serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum HttpError {
     /// Not `https`, nor `http` to a loopback host.

@@ -152,7 +152,6 @@ mod provider;
 pub(crate) mod routes;
 pub(crate) mod table;
 mod token;
-#[cfg(feature = "redis")]
 pub(crate) mod wire;
 
 pub use client::HttpError;

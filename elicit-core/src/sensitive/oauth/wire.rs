@@ -1,5 +1,5 @@
 //! A flow and an outcome as bytes, for a store that every replica shares
-//! (feature `redis`): the store seals them, since they hold the PKCE
+//! (`FlowRecord::to_bytes`, `OAuthOutcome::to_bytes`): the store seals them, since they hold the PKCE
 //! verifier, the client's secret, the `state` and the token. The buffers
 //! are zeroed when dropped.
 
