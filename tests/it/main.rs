@@ -19,6 +19,8 @@ pub(crate) mod browser;
 mod check;
 mod content;
 #[cfg(feature = "redis")]
+mod cluster;
+#[cfg(feature = "redis")]
 mod deploy;
 mod ecma_patterns;
 mod fuzz_regressions;

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use redis::cluster_async::ClusterConnection;
+use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use redis::{FromRedisValue, ProtocolVersion, PushInfo, PushKind, RedisError, RedisResult, Value};
 use tokio::sync::{mpsc, oneshot};
 
@@ -55,18 +57,102 @@ const RECHECK: Duration = Duration::from_secs(30);
 ///
 /// Every key is under a prefix (`elicit` unless told otherwise), so one
 /// Redis can serve several deployments. Needs Redis 6 or later (RESP3).
+///
+/// # Redis Cluster
+///
+/// [`Redis::cluster`] opens a Redis Cluster instead (redis-rs's async
+/// cluster client: one connection to each node, commands routed by slot,
+/// `MOVED` and failovers followed). The stores work unchanged on it: every
+/// key of one page (or flow) shares a hash tag, its id (`page:{<id>}`,
+/// `page:{<id>}:end`), so each script's keys are in one slot; the set of
+/// open pages, the one key every replica shares (the cap), is reserved and
+/// released in steps of its own. Writes that must survive a failover (a
+/// used `requestState`, a page's answer, an OAuth flow's used `state`)
+/// wait for a replica's acknowledgement (`WAIT`,
+/// [`replicated_writes`](Self::replicated_writes)).
 #[derive(Clone)]
 pub struct Redis {
     inner: Arc<Inner>,
 }
 
+/// The connection: one server's multiplexed connection, or a cluster's.
+#[derive(Clone)]
+pub(crate) enum Connection {
+    Single(ConnectionManager),
+    Cluster(ClusterConnection),
+}
+
+impl ConnectionLike for Connection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> redis::RedisFuture<'a, Value> {
+        match self {
+            Self::Single(connection) => connection.req_packed_command(cmd),
+            Self::Cluster(connection) => connection.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> redis::RedisFuture<'a, Vec<Value>> {
+        match self {
+            Self::Single(connection) => connection.req_packed_commands(pipeline, offset, count),
+            Self::Cluster(connection) => connection.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Single(connection) => connection.get_db(),
+            Self::Cluster(connection) => connection.get_db(),
+        }
+    }
+}
+
+impl Connection {
+    /// Subscribes to `channel` (renewed with every reconnection).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    async fn subscribe(&mut self, channel: &str) -> RedisResult<()> {
+        match self {
+            Self::Single(connection) => connection.subscribe(channel).await,
+            Self::Cluster(connection) => connection.subscribe(channel).await,
+        }
+    }
+
+    /// `command` on the master that holds `key`.
+    async fn on_master_of(&mut self, key: &str, command: redis::Cmd) -> RedisResult<Value> {
+        match self {
+            Self::Single(connection) => command.query_async(connection).await,
+            Self::Cluster(connection) => {
+                let route = Route::with_key(key, SlotAddr::Master);
+                connection
+                    .route_command(
+                        command,
+                        RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(route)),
+                    )
+                    .await
+            }
+        }
+    }
+}
+
+/// Where [`Redis`] connects.
+#[derive(Clone)]
+enum Client {
+    Single(redis::Client),
+    Cluster(redis::cluster::ClusterClient),
+}
+
 // With neither store compiled (feature `redis` alone) little uses it.
 #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
 struct Inner {
-    client: redis::Client,
+    client: Client,
     prefix: String,
     timeout: Duration,
-    connection: ConnectionManager,
+    /// How many replicas acknowledge a write that must survive a failover.
+    replicas: usize,
+    connection: Connection,
     ends: Arc<Ends>,
     /// Whether the subscription to the end notices was asked for (once,
     /// with the first waiter).
@@ -101,23 +187,73 @@ impl Redis {
             .clone()
             .set_protocol(ProtocolVersion::RESP3);
         let client = redis::Client::open(info.set_redis_settings(settings))?;
-        Self::start(client, "elicit".to_owned(), COMMAND_TIMEOUT)
+        Self::start(
+            Client::Single(client),
+            "elicit".to_owned(),
+            COMMAND_TIMEOUT,
+            0,
+        )
     }
 
-    fn start(client: redis::Client, prefix: String, timeout: Duration) -> RedisResult<Self> {
+    /// The Redis Cluster whose nodes include `nodes` (`redis://host:port`
+    /// each; the others are found from them), connected in the
+    /// background. Writes that must survive a failover wait for one
+    /// replica ([`replicated_writes`](Self::replicated_writes)).
+    ///
+    /// # Errors
+    ///
+    /// redis-rs's, for a URL it cannot read; an I/O error if the thread
+    /// of this `Redis` cannot start.
+    pub fn cluster<'a>(nodes: impl IntoIterator<Item = &'a str>) -> Result<Self, RedisError> {
+        Self::cluster_client(nodes, COMMAND_TIMEOUT)
+            .and_then(|client| Self::start(client, "elicit".to_owned(), COMMAND_TIMEOUT, 1))
+    }
+
+    fn cluster_client<'a>(
+        nodes: impl IntoIterator<Item = &'a str>,
+        timeout: Duration,
+    ) -> RedisResult<Client> {
+        let client = redis::cluster::ClusterClient::builder(nodes)
+            .use_protocol(ProtocolVersion::RESP3)
+            .connection_timeout(timeout)
+            .response_timeout(timeout)
+            .build()?;
+        Ok(Client::Cluster(client))
+    }
+
+    fn start(
+        client: Client,
+        prefix: String,
+        timeout: Duration,
+        replicas: usize,
+    ) -> RedisResult<Self> {
         let background = Background::start("elicit-redis")?;
         let (pushes, pushed) = mpsc::unbounded_channel();
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(timeout))
-            .set_response_timeout(Some(timeout))
-            .set_max_delay(Duration::from_secs(2))
-            .set_number_of_retries(2)
-            .set_push_sender(pushes)
-            .set_automatic_resubscription();
         let connection = {
             // The connection's tasks are this `Redis`'s runtime's.
             let _entered = background.handle().enter();
-            ConnectionManager::new_lazy_with_config(client.clone(), config)?
+            match &client {
+                Client::Single(client) => {
+                    let config = ConnectionManagerConfig::new()
+                        .set_connection_timeout(Some(timeout))
+                        .set_response_timeout(Some(timeout))
+                        .set_max_delay(Duration::from_secs(2))
+                        .set_number_of_retries(2)
+                        .set_push_sender(pushes)
+                        .set_automatic_resubscription();
+                    Connection::Single(ConnectionManager::new_lazy_with_config(
+                        client.clone(),
+                        config,
+                    )?)
+                }
+                Client::Cluster(client) => {
+                    let config = redis::cluster::ClusterConfig::new()
+                        .set_connection_timeout(timeout)
+                        .set_response_timeout(timeout)
+                        .set_push_sender(pushes);
+                    Connection::Cluster(client.get_pending_async_connection_with_config(config))
+                }
+            }
         };
         let ends = Arc::new(Ends::default());
         background.spawn(listen(pushed, Arc::downgrade(&ends)));
@@ -126,6 +262,7 @@ impl Redis {
                 client,
                 prefix,
                 timeout,
+                replicas,
                 connection,
                 ends,
                 subscribed: AtomicBool::new(false),
@@ -142,8 +279,34 @@ impl Redis {
     #[must_use]
     pub fn prefix(self, prefix: impl Into<String>) -> Self {
         let inner = &self.inner;
-        Self::start(inner.client.clone(), prefix.into(), inner.timeout)
-            .expect("the thread of a Redis connection starts")
+        Self::start(
+            inner.client.clone(),
+            prefix.into(),
+            inner.timeout,
+            inner.replicas,
+        )
+        .expect("the thread of a Redis connection starts")
+    }
+
+    /// How many replicas must acknowledge a write that must survive a
+    /// failover (a used `requestState`, a page's answer, an OAuth flow's
+    /// used `state`) before it counts: `WAIT <replicas>` on the master
+    /// that took it, within the command timeout; fewer acknowledgements
+    /// fail the step (closed: the state is refused, the answer shows an
+    /// error and is asked again). `0` (no waiting) for [`open`](Self::open),
+    /// `1` for [`cluster`](Self::cluster). Redis replicates asynchronously:
+    /// without it, a master that fails right after a write can take the
+    /// write with it, and a replay could then be accepted.
+    #[must_use]
+    pub fn replicated_writes(self, replicas: usize) -> Self {
+        let inner = &self.inner;
+        Self::start(
+            inner.client.clone(),
+            inner.prefix.clone(),
+            inner.timeout,
+            replicas,
+        )
+        .expect("the thread of a Redis connection starts")
     }
 
     /// How long one command may take, waiting for a connection included
@@ -155,8 +318,36 @@ impl Redis {
     #[must_use]
     pub fn command_timeout(self, timeout: Duration) -> Self {
         let inner = &self.inner;
-        Self::start(inner.client.clone(), inner.prefix.clone(), timeout)
+        let client = match &inner.client {
+            Client::Single(client) => Client::Single(client.clone()),
+            // The cluster client's own timeouts are its builder's.
+            Client::Cluster(_) => inner.client.clone(),
+        };
+        Self::start(client, inner.prefix.clone(), timeout, inner.replicas)
             .expect("the thread of a Redis connection starts")
+    }
+
+    /// Waits until the write just made on the master of `key` reached
+    /// [`replicated_writes`](Self::replicated_writes) replicas (at once if
+    /// none are asked for).
+    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
+    pub(crate) async fn replicated(&self, key: String) -> RedisResult<()> {
+        let replicas = self.inner.replicas;
+        if replicas == 0 {
+            return Ok(());
+        }
+        let millis = u64::try_from(self.inner.timeout.as_millis()).unwrap_or(u64::MAX);
+        let mut command = redis::cmd("WAIT");
+        command.arg(replicas).arg(millis / 2);
+        let acknowledged: Value = self
+            .run(move |mut connection| async move { connection.on_master_of(&key, command).await })
+            .await?;
+        match acknowledged {
+            Value::Int(n) if usize::try_from(n).is_ok_and(|n| n >= replicas) => Ok(()),
+            _ => Err(RedisError::from(std::io::Error::other(format!(
+                "the write was not acknowledged by {replicas} Redis replica(s): it may not survive a failover"
+            )))),
+        }
     }
 
     /// The key `<prefix>:<rest>`.
@@ -181,16 +372,6 @@ impl Redis {
             .await
     }
 
-    /// Runs `pipeline` on the shared connection, within the timeout.
-    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
-    pub(crate) async fn pipe<T>(&self, pipeline: redis::Pipeline) -> RedisResult<T>
-    where
-        T: FromRedisValue + Send + 'static,
-    {
-        self.run(move |mut connection| async move { pipeline.query_async(&mut connection).await })
-            .await
-    }
-
     /// Runs a script (`EVALSHA`, loaded on first use) on the shared
     /// connection, within the timeout.
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
@@ -208,7 +389,7 @@ impl Redis {
     where
         T: Send + 'static,
         F: Future<Output = RedisResult<T>> + Send + 'static,
-        W: FnOnce(ConnectionManager) -> F,
+        W: FnOnce(Connection) -> F,
     {
         let timeout = self.inner.timeout;
         let work = work(self.inner.connection.clone());
@@ -333,7 +514,7 @@ async fn listen(mut pushed: mpsc::UnboundedReceiver<PushInfo>, ends: std::sync::
 /// notice (see [`Redis::wait_end`]).
 #[cfg(feature = "sensitive")]
 async fn watch(
-    connection: ConnectionManager,
+    connection: Connection,
     ends: Arc<Ends>,
     timeout: Duration,
     hash: String,

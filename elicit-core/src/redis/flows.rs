@@ -32,7 +32,6 @@ if state ~= 'open' then return state end
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 local expires = tonumber(redis.call('HGET', KEYS[1], 'expires'))
-redis.call('ZREM', KEYS[3], ARGV[2])
 if expires and now_ms > expires then
   redis.call('HSET', KEYS[1], 'state', 'expired')
   if redis.call('LLEN', KEYS[2]) == 0 then
@@ -61,7 +60,6 @@ if redis.call('LLEN', KEYS[2]) > 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-redis.call('ZREM', KEYS[3], ARGV[3])
 redis.call('PUBLISH', ARGV[5], KEYS[2])
 return 1
 ";
@@ -198,17 +196,22 @@ impl FlowStore for RedisFlowStore {
 
     async fn use_state(&self, id: &PageId) -> Result<Option<FlowPhase>, StoreError> {
         let records = &self.records;
-        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let (key, list) = (records.key(id), records.end_key(id));
         let expired = records.seal(&OAuthOutcome::Expired.to_bytes(), &list)?;
         let mut script = USE_SCRIPT.prepare_invoke();
         script
             .key(&key)
             .key(&list)
-            .key(&open)
             .arg(&expired)
             .arg(id.to_string())
             .arg(records.redis.ends_channel());
         let was: Option<String> = records.redis.script(script).await.map_err(backend)?;
+        if was.is_some() {
+            // The `state` is used only once it would survive a failover
+            // (if asked): a replay must not find it open again.
+            records.replicated(key).await?;
+            records.unlist(id).await?;
+        }
         Ok(was.map(|was| match was.as_str() {
             "open" => FlowPhase::Open,
             "used" => FlowPhase::Used,
@@ -223,7 +226,7 @@ impl FlowStore for RedisFlowStore {
         only_open: bool,
     ) -> Result<bool, StoreError> {
         let records = &self.records;
-        let (key, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let (key, list) = (records.key(id), records.end_key(id));
         let phase = match outcome {
             OAuthOutcome::Expired => "expired",
             _ => "cancelled",
@@ -233,13 +236,13 @@ impl FlowStore for RedisFlowStore {
         script
             .key(&key)
             .key(&list)
-            .key(&open)
             .arg(if only_open { "1" } else { "0" })
             .arg(&sealed)
             .arg(id.to_string())
             .arg(phase)
             .arg(records.redis.ends_channel());
         let ended: i64 = records.redis.script(script).await.map_err(backend)?;
+        records.unlist(id).await?;
         Ok(ended == 1)
     }
 

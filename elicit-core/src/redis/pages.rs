@@ -119,8 +119,9 @@ fn state_of(name: &str) -> Option<PageState> {
     })
 }
 
-/// Ends an open page: its state, its sealed end for the waiter, out of the
-/// open set. Only the first end counts. An answer after the page's expiry,
+/// Ends an open page: its state, its sealed end for the waiter (out of the
+/// open set in a step of its own: the set is in another slot on a
+/// cluster). Only the first end counts. An answer after the page's expiry,
 /// by Redis's clock (one clock for every replica, whatever their own say),
 /// ends it as expired instead (`ARGV[4]`, the sealed expired end) and
 /// counts as no end. The end list's name is then published on the end
@@ -138,7 +139,6 @@ redis.call('HSET', KEYS[1], 'state', state)
 redis.call('RPUSH', KEYS[2], sealed)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-redis.call('ZREM', KEYS[3], ARGV[3])
 redis.call('PUBLISH', ARGV[5], KEYS[2])
 return ended
 ";
@@ -252,20 +252,22 @@ impl Store for RedisStore {
     async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
         let records = &self.records;
         let state = state_name(end.state());
-        let (page, list, open) = (records.key(id), records.end_key(id), records.open_key());
+        let (page, list) = (records.key(id), records.end_key(id));
         let sealed = records.seal(&end_plaintext(&end), &list)?;
         let expired = records.seal(&end_plaintext(&End::Expired), &list)?;
         let mut script = END_SCRIPT.prepare_invoke();
         script
             .key(&page)
             .key(&list)
-            .key(&open)
             .arg(state)
             .arg(&sealed)
             .arg(id.to_string())
             .arg(&expired)
             .arg(records.redis.ends_channel());
         let ended: i64 = records.redis.script(script).await.map_err(backend)?;
+        // Not accepted until it would survive a failover (if asked).
+        records.replicated(page).await?;
+        records.unlist(id).await?;
         Ok(ended == 1)
     }
 

@@ -54,14 +54,15 @@ impl Records {
         }
     }
 
-    /// The record's hash.
+    /// The record's hash. Its id is its hash tag: on a Redis Cluster, a
+    /// record's keys share one slot (one script touches them together).
     pub(super) fn key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("{}:{id}", self.kind))
+        self.redis.key(format_args!("{}:{{{id}}}", self.kind))
     }
 
-    /// The record's end list.
+    /// The record's end list (the same slot as its hash).
     pub(super) fn end_key(&self, id: &PageId) -> String {
-        self.redis.key(format_args!("{}:{id}:end", self.kind))
+        self.redis.key(format_args!("{}:{{{id}}}:end", self.kind))
     }
 
     /// The open set.
@@ -90,7 +91,9 @@ impl Records {
 
     /// Adds an open record (`record`, the hash's `record` field, in
     /// `state`) expiring at `expires_at` by the opener's clock, unless
-    /// `max_open` are open or the id is taken.
+    /// `max_open` are open or the id is taken. Two steps: its place in the
+    /// open set (the cap, on the one key every replica shares), then its
+    /// record (its own slot); a record refused then gives its place back.
     pub(super) async fn insert(
         &self,
         id: PageId,
@@ -99,24 +102,61 @@ impl Records {
         max_open: usize,
         state: &str,
     ) -> Result<(), StoreError> {
-        let (expires, kept) = from_now(expires_at);
+        let (until, kept) = from_now(expires_at);
         let (key, open) = (self.key(&id), self.open_key());
+        // The expiry is the open set's Redis's clock (its master's, on a
+        // cluster): a replica whose clock is off opens pages that expire
+        // when the others' do.
+        let mut expires = String::new();
+        if state == "open" {
+            let mut reserve = RESERVE_SCRIPT.prepare_invoke();
+            reserve
+                .key(&open)
+                .arg(id.to_string())
+                .arg(until)
+                .arg(max_open);
+            let answer: String = self.redis.script(reserve).await.map_err(backend)?;
+            match answer.as_str() {
+                "full" => return Err(StoreError::Full { max: max_open }),
+                "taken" => return Err(StoreError::Taken(id)),
+                at => at.clone_into(&mut expires),
+            }
+        }
         let mut script = INSERT_SCRIPT.prepare_invoke();
         script
             .key(&key)
-            .key(&open)
-            .arg(id.to_string())
             .arg(record)
-            .arg(expires)
+            .arg(until)
             .arg(kept)
-            .arg(max_open)
-            .arg(state);
-        let answer: String = self.redis.script(script).await.map_err(backend)?;
-        match answer.as_str() {
-            "ok" => Ok(()),
-            "full" => Err(StoreError::Full { max: max_open }),
-            _ => Err(StoreError::Taken(id)),
+            .arg(state)
+            .arg(&expires);
+        let refused = match self.redis.script::<String>(script).await {
+            Ok(answer) if answer == "ok" => return Ok(()),
+            Ok(_) => StoreError::Taken(id),
+            Err(error) => backend(error),
+        };
+        if state == "open" {
+            // Its place back (or it expires with its score).
+            let _ = self.unlist(&id).await;
         }
+        Err(refused)
+    }
+
+    /// Takes the record out of the open set (it ended, or never opened):
+    /// a step of its own, since the set is one key every replica shares
+    /// (its own slot on a cluster). If it fails, the place is given back
+    /// at the record's expiry (the set's scores).
+    pub(super) async fn unlist(&self, id: &PageId) -> Result<(), StoreError> {
+        let mut command = redis::cmd("ZREM");
+        command.arg(self.open_key()).arg(id.to_string());
+        self.redis.query::<i64>(command).await.map_err(backend)?;
+        Ok(())
+    }
+
+    /// Waits until the write just made on `key` reached the replicas
+    /// [`Redis::replicated_writes`] asks for.
+    pub(super) async fn replicated(&self, key: String) -> Result<(), StoreError> {
+        self.redis.replicated(key).await.map_err(backend)
     }
 
     /// The record's fields (none once it is gone).
@@ -143,14 +183,10 @@ impl Records {
 
     /// Forgets the record, its end and its place in the open set.
     pub(super) async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-        let (key, list, open) = (self.key(id), self.end_key(id), self.open_key());
-        let mut pipeline = redis::pipe();
-        pipeline
-            .atomic()
-            .del(&key)
-            .del(&list)
-            .zrem(&open, id.to_string());
-        self.redis.pipe(pipeline).await.map_err(backend)
+        let mut command = redis::cmd("DEL");
+        command.arg(self.key(id)).arg(self.end_key(id));
+        self.redis.query::<i64>(command).await.map_err(backend)?;
+        self.unlist(id).await
     }
 
     /// The record's end, sealed, if it ended (the first end: it stays
@@ -197,21 +233,33 @@ fn from_now(expires_at: SystemTime) -> (i64, i64) {
     (until, until.saturating_add(kept).max(1))
 }
 
-/// Adds an open page unless the cap is reached or the id is taken. The
-/// cap counts the open pages of every replica, by Redis's clock. The
-/// expiry comes as a duration from now (`ARGV[3]`, and the keys' lifetime
-/// `ARGV[4]`, in ms) and is fixed by Redis's clock: a replica whose clock
-/// is off opens pages that expire when the others' do.
-const INSERT: &str = r"
+/// Reserves a place in the open set (`KEYS[1]`) for `ARGV[1]`, unless
+/// `ARGV[3]` are open (the expired ones forgotten first) or it is there:
+/// the expiry (`ARGV[2]` ms from now, by this Redis's clock), or `full`, or
+/// `taken`. The cap counts the open pages of every replica.
+const RESERVE: &str = r"
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now_ms)
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 'taken' end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 'full' end
+local expires = now_ms + tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], expires, ARGV[1])
+return tostring(expires)
+";
+
+/// Adds a record (`KEYS[1]`) unless its id is taken: its fields, its state
+/// (`ARGV[4]`), its expiry (`ARGV[5]`, the reservation's, or `ARGV[2]` ms
+/// from now by this Redis's clock), its keys' lifetime (`ARGV[3]` ms).
+const INSERT: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'taken' end
-local expires = now_ms + tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[6], 'expires', expires)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if ARGV[6] == 'open' then redis.call('ZADD', KEYS[2], expires, ARGV[1]) end
+local expires = tonumber(ARGV[5])
+if not expires then
+  local now = redis.call('TIME')
+  expires = now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[2])
+end
+redis.call('HSET', KEYS[1], 'record', ARGV[1], 'state', ARGV[4], 'expires', expires)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 'ok'
 ";
 
@@ -225,5 +273,6 @@ return ARGV[1]
 ";
 
 // The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
+static RESERVE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(RESERVE));
 static INSERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(INSERT));
 static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));

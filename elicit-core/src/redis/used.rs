@@ -76,6 +76,14 @@ impl UsedStates for RedisUsedStates {
             .query(command)
             .await
             .map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
+        if set.is_some() {
+            // Used only once it would survive a failover (if asked): a
+            // replay must not find it unused on the promoted replica.
+            self.redis
+                .replicated(key)
+                .await
+                .map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
+        }
         Ok(set.is_some())
     }
 }

@@ -17,6 +17,8 @@ pub mod readme;
 #[cfg(not(fuzzing))]
 pub mod redis;
 #[cfg(not(fuzzing))]
+pub mod redis_cluster;
+#[cfg(not(fuzzing))]
 pub mod sensitive;
 
 use std::collections::{BTreeSet, HashSet};

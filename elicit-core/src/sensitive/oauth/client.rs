@@ -27,8 +27,7 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Why a request to the provider failed. Never holds a body, a header or a
 /// query: nothing secret.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum HttpError {
     /// Not `https`, nor `http` to a loopback host.
