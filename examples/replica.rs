@@ -7,6 +7,22 @@
 //! a keyring every replica shares, used once across replicas in Redis) and
 //! the page lives in Redis (its secret sealed).
 //!
+//! A user's `src/main.rs` as it is, with these `[dependencies]`, the redis
+//! guide's (`elicit_core::redis`; tests/user-crates/replica builds it from
+//! them alone, outside this workspace):
+//!
+//! ```toml
+//! [dependencies]
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "sensitive", "redis"] }
+//! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
+//! tokio = { version = "1", features = ["macros", "rt", "net"] }
+//! hyper = { version = "1", features = ["server", "http1"] }
+//! hyper-util = { version = "0.1", features = ["tokio"] }
+//! http = "1"
+//! http-body-util = "0.1"
+//! tower-service = "0.3"
+//! ```
+//!
 //! ```text
 //! replica --port 8101 --redis redis://127.0.0.1:6379/ --public http://127.0.0.1:8100
 //! ```
@@ -20,7 +36,10 @@
 //! with a token, as a bearer token (the MCP client) or a `session` cookie
 //! (their browser, on the pages, set by `/signin?token=..`):
 //! `ELICIT_USERS=token-a:alice,token-b:bob` (a simple verifier; a real
-//! server asks its identity provider). Tests:
+//! server asks its identity provider). One port, routed by path with
+//! hyper alone (the redis guide's "The pages and MCP on one port"): `/mcp`
+//! is rmcp's Streamable HTTP service, `/signin` the sign-in, anything else
+//! the pages (`/elicit/<id>`, nothing stripped). Tests:
 //! `tests/it/deploy.rs`.
 
 use std::sync::Arc;
@@ -221,7 +240,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         redis.clone(),
         SealingKeys::new(1, hex_key("ELICIT_SEALING_KEY")),
     ));
-    let codec = rmcp::model::RequestStateCodec::try_new(hex_key("ELICIT_STATE_KEY").to_vec())?;
+    // A keyring (one key, id "1"): add a key to rotate it while replicas run.
+    let codec =
+        rmcp::model::RequestStateCodec::new_with_keyring("1", [("1", hex_key("ELICIT_STATE_KEY"))])?;
     let principal_users = users.clone();
     let config = RoundsConfig::new(codec)
         .principal(move |context| {

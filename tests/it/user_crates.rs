@@ -34,6 +34,12 @@ fn dependency_lines(toml: &str) -> Vec<String> {
         .collect()
 }
 
+/// The dependency lines an example's header names (its `//!` docs' `toml`
+/// block after "`[dependencies]`"), as [`dependency_lines`] reads them.
+fn example_dependency_lines(source: &str) -> Vec<String> {
+    dependency_lines(toml_block(&module_docs(source), "`[dependencies]`"))
+}
+
 fn assert_same(readme_heading: &str, manifest: &str) {
     let readme = dependency_lines(readme_toml(readme_heading));
     let crate_ = dependency_lines(manifest);
@@ -56,8 +62,7 @@ fn the_acp_agent_user_crate_has_the_readmes_dependency_lines() {
 /// builds it has those lines, and the README's tool needs the first three.
 #[test]
 fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
-    let example = module_docs(include_str!("../../examples/rmcp_server.rs"));
-    let example = dependency_lines(toml_block(&example, "`[dependencies]`"));
+    let example = example_dependency_lines(include_str!("../../examples/rmcp_server.rs"));
     let crate_ = dependency_lines(include_str!("../user-crates/rmcp-server/Cargo.toml"));
     assert_eq!(
         crate_, example,
@@ -74,6 +79,26 @@ fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
         })
         .collect();
     assert_eq!(readme, without_http);
+}
+
+/// examples/replica.rs names its `[dependencies]`, the redis guide's (there
+/// in their crates.io form): the user crate that builds the example has
+/// those lines.
+#[test]
+fn the_replica_user_crate_has_the_examples_and_the_redis_guides_dependency_lines() {
+    let example = example_dependency_lines(include_str!("../../examples/replica.rs"));
+    let guide = module_docs(include_str!("../../elicit-core/src/redis/mod.rs"));
+    let guide = dependency_lines(toml_block(&guide, "A replica's `[dependencies]`"));
+    let crate_ = dependency_lines(include_str!("../user-crates/replica/Cargo.toml"));
+    assert!(!crate_.is_empty());
+    assert_eq!(
+        crate_, example,
+        "the user crate's [dependencies] vs the example's"
+    );
+    assert_eq!(
+        crate_, guide,
+        "the user crate's [dependencies] vs the guide's"
+    );
 }
 
 /// The MCP host's `[dependencies]` are the `mcp::client` docs' (there in

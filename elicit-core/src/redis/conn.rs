@@ -140,7 +140,7 @@ impl Connection {
 /// Where [`Redis`] connects.
 #[derive(Clone)]
 enum Client {
-    Single(redis::Client),
+    Single(Box<redis::Client>),
     Cluster(redis::cluster::ClusterClient),
 }
 
@@ -188,7 +188,7 @@ impl Redis {
             .set_protocol(ProtocolVersion::RESP3);
         let client = redis::Client::open(info.set_redis_settings(settings))?;
         Self::start(
-            Client::Single(client),
+            Client::Single(Box::new(client)),
             "elicit".to_owned(),
             COMMAND_TIMEOUT,
             0,
@@ -242,7 +242,7 @@ impl Redis {
                         .set_push_sender(pushes)
                         .set_automatic_resubscription();
                     Connection::Single(ConnectionManager::new_lazy_with_config(
-                        client.clone(),
+                        (**client).clone(),
                         config,
                     )?)
                 }

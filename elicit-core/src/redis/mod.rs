@@ -29,14 +29,39 @@
 //! every key expires. Everything is async and nothing blocks: each replica
 //! keeps one multiplexed connection ([`Redis`]), each command has a
 //! timeout ([`COMMAND_TIMEOUT`]), and a stalled or distant Redis holds
-//! only the requests that need it. The replicas share one [`Redis`] address, one
-//! keyring for `requestState` (`RoundsConfig::new` with rmcp's
-//! `RequestStateCodec::new_with_keyring`) and one [`SealingKeys`].
+//! only the requests that need it. The replicas share one [`Redis`]
+//! address, one keyring for `requestState` ([`RoundsConfig::new`] with
+//! rmcp's `RequestStateCodec::new_with_keyring`: its keys have ids, so a
+//! key can be rotated while the replicas run, as [`RoundsConfig`] says) and
+//! one [`SealingKeys`].
 //!
-//! The setup of every replica (a Streamable HTTP server with the MCP
-//! endpoint and the pages on one port; `user_of` is your authentication,
-//! who sent a request, and `key` reads a 32-byte key from your secret
-//! store):
+//! [`RoundsConfig`]: crate::mcp::RoundsConfig
+//! [`RoundsConfig::new`]: crate::mcp::RoundsConfig::new
+//!
+//! # A replica
+//!
+//! A replica's `[dependencies]` (the repository's `tests/user-crates/replica`
+//! builds `examples/replica.rs`, a whole replica, from these lines alone):
+//!
+//! ```toml
+//! [dependencies]
+//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis"] }
+//! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
+//! tokio = { version = "1", features = ["macros", "rt", "net"] }
+//! hyper = { version = "1", features = ["server", "http1"] }
+//! hyper-util = { version = "0.1", features = ["tokio"] }
+//! http = "1"
+//! http-body-util = "0.1"
+//! tower-service = "0.3"
+//! ```
+//!
+//! rmcp's `request-state` is its `RequestStateCodec`, and
+//! `transport-streamable-http-server` its `StreamableHttpService`, the MCP
+//! endpoint; the last five lines serve it and the pages on one port (each
+//! crate is already in the tree, for elicit-core's page server).
+//!
+//! The setup of every replica (`user_of` is your authentication, who sent
+//! a request, and `key` reads a 32-byte key from your secret store):
 //!
 //! ```no_run
 //! # #[cfg(all(feature = "rmcp", feature = "sensitive"))]
@@ -45,6 +70,7 @@
 //! use elicit_core::protocol::agent::VerifiedUser;
 //! use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
 //! use elicit_core::sensitive::Pages;
+//! use rmcp::model::RequestStateCodec;
 //! # // Who sent the request: a header the proxy in front sets once the
 //! # // user has signed in.
 //! # fn user_of(parts: &http::request::Parts) -> Option<String> {
@@ -76,7 +102,10 @@
 //!         redis.clone(),
 //!         SealingKeys::new(1, key("ELICIT_SEALING_KEY")),
 //!     ));
-//!     let codec = rmcp::model::RequestStateCodec::try_new(key("ELICIT_STATE_KEY").to_vec())?;
+//!     // The keyring: seals with key "1". A rotation adds "2" everywhere,
+//!     // then makes it the active one, then drops "1" after the TTL.
+//!     let keys = [("1", key("ELICIT_STATE_KEY"))];
+//!     let codec = RequestStateCodec::new_with_keyring("1", keys)?;
 //!     let config = RoundsConfig::new(codec)
 //!         .principal(|context| {
 //!             context
@@ -94,10 +123,132 @@
 //! # fn main() {}
 //! ```
 //!
-//! Serve `pages.service()` and rmcp's Streamable HTTP service (stateless)
-//! on the same port, and ask with [`run_tool`](crate::mcp::run_tool) and
-//! that config. The repository's `examples/replica.rs` is a whole replica
-//! (commands: `examples/README.md`).
+//! Ask with [`run_tool`](crate::mcp::run_tool) and that config in your
+//! `ServerHandler`'s `call_tool`, and serve it with rmcp's
+//! `StreamableHttpService`, stateless (`legacy_session_mode = false` in its
+//! `StreamableHttpServerConfig`: any request to any replica) and for the
+//! balancer's host (its `with_allowed_hosts`: rmcp answers only loopback
+//! `Host`s unless told otherwise). The balancer passes the `Host` on: the
+//! pages check it against the public URL too.
+//!
+//! # The pages and MCP on one port
+//!
+//! [`pages.service()`](crate::sensitive::Pages::service) is a `tower`
+//! service. It answers `GET` and `POST` on `<path>/<id>`, where `<path>` is
+//! the public URL's path (`/elicit` above), and the same without `<path>`
+//! (`/<id>`), what a router that strips the mount path passes on; an OAuth
+//! flow's start page and `<path>/oauth/callback` (feature `oauth`) the same
+//! way. Anything else is `404`. So either way works:
+//!
+//! - With axum, nest both services; `nest_service` strips `/elicit`, and
+//!   the pages read `/<id>`:
+//!   `Router::new().nest_service("/mcp", mcp).nest_service("/elicit", pages.service())`.
+//! - With hyper alone (what `examples/replica.rs` does), nothing is
+//!   stripped: route by the path, `/mcp` to rmcp's service and the rest to
+//!   the pages, which read `/elicit/<id>`:
+//!
+//! ```no_run
+//! # #[cfg(feature = "sensitive")]
+//! # mod guide {
+//! use std::convert::Infallible;
+//!
+//! use elicit_core::sensitive::Pages;
+//! use http_body_util::BodyExt;
+//! use http_body_util::combinators::BoxBody;
+//! use hyper::body::{Bytes, Incoming};
+//! use hyper::service::service_fn;
+//! use hyper_util::rt::TokioIo;
+//! use tower_service::Service;
+//!
+//! /// What rmcp's `StreamableHttpService` answers; the pages' answers, boxed.
+//! type Response = http::Response<BoxBody<Bytes, Infallible>>;
+//!
+//! /// `mcp` (rmcp's `StreamableHttpService`) at `/mcp`, the pages at the
+//! /// rest, on one listener.
+//! pub async fn serve<M>(
+//!     listener: tokio::net::TcpListener,
+//!     mcp: M,
+//!     pages: Pages,
+//! ) -> std::io::Result<()>
+//! where
+//!     M: Service<http::Request<Incoming>, Response = Response, Error = Infallible>,
+//!     M: Clone + Send + 'static,
+//!     M::Future: Send,
+//! {
+//!     loop {
+//!         let (stream, _) = listener.accept().await?;
+//!         let (mcp, pages) = (mcp.clone(), pages.service());
+//!         tokio::spawn(async move {
+//!             let service = service_fn(move |request: http::Request<Incoming>| {
+//!                 let (mut mcp, mut pages) = (mcp.clone(), pages.clone());
+//!                 async move {
+//!                     if request.uri().path().starts_with("/mcp") {
+//!                         mcp.call(request).await
+//!                     } else {
+//!                         Ok(pages.call(request).await?.map(|body| body.boxed()))
+//!                     }
+//!                 }
+//!             });
+//!             let _ = hyper::server::conn::http1::Builder::new()
+//!                 .serve_connection(TokioIo::new(stream), service)
+//!                 .await;
+//!         });
+//!     }
+//! }
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! `pages.service()` holds the pages weakly (it answers `503` once every
+//! [`Pages`](crate::sensitive::Pages) is dropped): keep the `Pages` alive
+//! as long as you serve, as `serve` does. The repository's
+//! `examples/replica.rs` is a whole replica: this setup, rmcp's service
+//! over a tool, and this routing (commands: `examples/README.md`).
+//!
+//! # Redis Cluster
+//!
+//! [`Redis::cluster`] in place of [`Redis::open`], with the nodes' URLs
+//! (any of them: the client finds the rest), and the stores work
+//! unchanged:
+//!
+//! ```no_run
+//! use elicit_core::redis::Redis;
+//!
+//! # fn open() -> Result<Redis, redis::RedisError> {
+//! let redis = Redis::cluster(["redis://10.0.0.1:7000/", "redis://10.0.0.2:7000/"])?;
+//! # Ok(redis)
+//! # }
+//! ```
+//!
+//! - **Slots.** A page's (or flow's) keys share its id as hash tag
+//!   (`page:{<id>}`, `page:{<id>}:end`): each script touches one slot, and
+//!   the pages spread over the masters.
+//! - **The cap on open pages** needs the one key every replica shares, the
+//!   open set (`pages:open`, a slot of its own). It is kept in steps of its
+//!   own, around the record's: a place is reserved there first (refused
+//!   when the cap is reached), the record is added after, and an ended
+//!   page gives its place back in a step after its end. A replica that
+//!   dies between two steps leaves a place taken until the page's expiry
+//!   (the set's scores): the cap errs on the side of refusing, never of
+//!   admitting more. The same steps run on a single Redis.
+//! - **Failover.** Redis replicates asynchronously: a master that dies
+//!   right after a write can take the write with it. The writes whose loss
+//!   would accept something twice wait for a replica's acknowledgement
+//!   (`WAIT`, [`Redis::replicated_writes`]: one replica on a cluster): a
+//!   used `requestState`, a page's answer, an OAuth flow's used `state`.
+//!   Without it, the step fails closed (the call fails, the page shows an
+//!   error and can be posted again once a replica is back).
+//! - **End notices** are `PUBLISH`ed, which a cluster carries to every
+//!   node; the connection's subscription moves with a failover, and every
+//!   waiter reads its end again when it does.
+//!
+//! `tests/it/cluster.rs` runs them on a three-master cluster with a replica
+//! each (Debian's `redis-server`, `redis-cli --cluster create`, on
+//! loopback): pages on every master, then the master that holds a page in
+//! flight killed and its replica promoted. Every used state is still used
+//! and every answered page still answered; the page in flight is answered
+//! once (a post while the promoted master has no replica fails cleanly,
+//! 503); new flows work once the failed node is back as a replica.
 //!
 //! # Tested as deployed
 //!
@@ -129,6 +280,7 @@
 //! | kills the replica that runs an OAuth callback, during the token exchange | leave a used flow without an end | the flow's `state` is used (no replay); the agent waiting on its replica sees the flow cancelled when its keys expire (`KEPT_AFTER_EXPIRY` after its expiry) |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly after their timeout (an error page, a failed tool call); requests that need no Redis are answered meanwhile; the connection is opened again in the background |
+//! | kills a Redis master (a cluster's, or a single Redis with a replica) | lose the writes its replica did not have yet | nothing accepted twice: a used `requestState`, a page's answer and an OAuth `state`'s use count only once a replica acknowledged them (`WAIT`); what can be lost is what counted for nothing yet: a page opened or bound just before (the user opens it again or the flow fails), an OAuth outcome (the agent sees the flow cancelled at its expiry), a place in the open set (given back at its expiry) |
 //! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
 
 mod conn;

@@ -352,8 +352,11 @@ impl Pages {
 
     /// The `tower` service that serves these pages: mount it at the public
     /// URL's path in your web server (axum:
-    /// `Router::new().nest_service("/elicit", pages.service())`). Serves
-    /// `GET` and `POST` on `<path>/<id>`; everything else is `404`.
+    /// `Router::new().nest_service("/elicit", pages.service())`, which strips
+    /// the mount path). Serves `GET` and `POST` on `<path>/<id>` and on
+    /// `/<id>` (what a router that strips the mount path passes on), and
+    /// the OAuth start pages and callback the same way; everything else is
+    /// `404`.
     pub fn service(&self) -> PageService {
         PageService::new(Arc::downgrade(&self.shared))
     }

@@ -241,9 +241,13 @@ impl RedisCluster {
             .collect();
         for port in failed {
             let child = self.spawn(port);
-            if let Some(node) = self.nodes.iter_mut().find(|node| node.port == port) {
-                node.child = Some(child);
-            }
+            // Stopped and waited for when dropped (`Drop`).
+            let node = self
+                .nodes
+                .iter_mut()
+                .find(|node| node.port == port)
+                .expect("a node of ours");
+            node.child = Some(child);
         }
         self.wait_until_ok();
     }
