@@ -127,15 +127,7 @@ fn an_end_waits_in_redis_sealed_until_its_waiter_takes_it() {
         RedisStore::new(redis(), keys()),
         RedisStore::new(redis(), keys()),
     );
-    let record = || Record {
-        message: "m".into(),
-        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
-        secrets: vec!["token".into()],
-        user: Some("alice".into()),
-        expires_at: SystemTime::now() + Duration::from_secs(60),
-        binding: None,
-        state: PageState::Open,
-    };
+    let record = open_record;
     let id = "0123456789abcdef0123456789abcdef".parse().unwrap();
     a.insert(id, record(), 2).now().unwrap();
     assert!(matches!(

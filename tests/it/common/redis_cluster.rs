@@ -207,16 +207,19 @@ impl RedisCluster {
         None
     }
 
+    /// The node on `port`.
+    fn node(&mut self, port: u16) -> &mut Node {
+        self.nodes
+            .iter_mut()
+            .find(|node| node.port == port)
+            .expect("a node of ours")
+    }
+
     /// Kills (`SIGKILL`) the master that serves `key`, and waits (bounded)
     /// until its replica serves the slot. The new master's port.
     pub fn fail_over(&mut self, key: &str) -> u16 {
         let master = self.master_of(key);
-        let node = self
-            .nodes
-            .iter_mut()
-            .find(|node| node.port == master)
-            .expect("the master is one of ours");
-        if let Some(mut child) = node.child.take() {
+        if let Some(mut child) = self.node(master).child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
@@ -242,12 +245,7 @@ impl RedisCluster {
         for port in failed {
             let child = self.spawn(port);
             // Stopped and waited for when dropped (`Drop`).
-            let node = self
-                .nodes
-                .iter_mut()
-                .find(|node| node.port == port)
-                .expect("a node of ours");
-            node.child = Some(child);
+            self.node(port).child = Some(child);
         }
         self.wait_until_ok();
     }

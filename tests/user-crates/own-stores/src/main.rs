@@ -69,6 +69,28 @@ impl<T> Default for Slow<T> {
 }
 
 impl<T> Slow<T> {
+    /// Adds `row` under `id`, unless `max_open` rows are open (`is_open`)
+    /// or `id` is taken: one atomic step.
+    async fn insert_capped(
+        &self,
+        id: PageId,
+        row: T,
+        max_open: usize,
+        is_open: impl Fn(&T) -> bool,
+    ) -> Result<(), StoreError> {
+        self.step(|map| {
+            if map.values().filter(|row| is_open(row)).count() >= max_open {
+                return Err(StoreError::Full { max: max_open });
+            }
+            if map.contains_key(&id) {
+                return Err(StoreError::Taken(id));
+            }
+            map.insert(id, row);
+            Ok(())
+        })
+        .await
+    }
+
     /// Runs `step` on the map, after the delay, as one atomic step.
     async fn step<R>(&self, step: impl FnOnce(&mut HashMap<PageId, T>) -> R) -> R {
         self.steps.fetch_add(1, Ordering::Relaxed);
@@ -117,22 +139,8 @@ impl Store for OwnPages {
             record: json(&record),
             end: None,
         };
-        self.0
-            .step(|map| {
-                let open = map
-                    .values()
-                    .filter(|row| record_of(row).state == PageState::Open)
-                    .count();
-                if open >= max_open {
-                    return Err(StoreError::Full { max: max_open });
-                }
-                if map.contains_key(&id) {
-                    return Err(StoreError::Taken(id));
-                }
-                map.insert(id, row);
-                Ok(())
-            })
-            .await
+        let open = |row: &PageRow| record_of(row).state == PageState::Open;
+        self.0.insert_capped(id, row, max_open, open).await
     }
 
     async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
@@ -241,22 +249,8 @@ impl FlowStore for OwnFlows {
             cookie: None,
             outcome: None,
         };
-        self.0
-            .step(|map| {
-                let open = map
-                    .values()
-                    .filter(|row| row.phase_now() == FlowPhase::Open)
-                    .count();
-                if open >= max_open {
-                    return Err(StoreError::Full { max: max_open });
-                }
-                if map.contains_key(&id) {
-                    return Err(StoreError::Taken(id));
-                }
-                map.insert(id, row);
-                Ok(())
-            })
-            .await
+        let open = |row: &FlowRow| row.phase_now() == FlowPhase::Open;
+        self.0.insert_capped(id, row, max_open, open).await
     }
 
     async fn get(&self, id: &PageId) -> Result<Option<StoredFlow>, StoreError> {
