@@ -61,7 +61,7 @@ impl Background {
 
     /// Runs `future` there; the result, awaited from any executor. Dropping
     /// the returned future cancels the task.
-    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "redis", feature = "oauth")), allow(dead_code))]
     pub(crate) fn run<T: Send + 'static>(
         &self,
         future: impl Future<Output = T> + Send + 'static,

@@ -156,6 +156,7 @@ struct Inner {
     ends: Arc<Ends>,
     /// Whether the subscription to the end notices was asked for (once,
     /// with the first waiter).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     subscribed: AtomicBool,
     /// Last: dropped after the connection.
     background: Background,

@@ -471,6 +471,7 @@ impl Pages {
     /// [`open`](Self::open) without a user on pages that verify users),
     /// ready to be added to the store: everything short of it, without I/O
     /// but the loopback server's start.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn prepare<T: SensitiveForm>(
         &self,
         id: PageId,

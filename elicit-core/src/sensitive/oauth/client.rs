@@ -6,11 +6,9 @@
 
 use std::future::Future;
 
-use std::thread;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_channel::oneshot;
 use http::{Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::client::legacy::Client;
@@ -71,32 +69,37 @@ impl std::fmt::Display for HttpError {
 
 impl std::error::Error for HttpError {}
 
-/// The client: each request runs on a thread of its own with a
-/// current-thread tokio runtime, so the caller's future is runtime-neutral
-/// (like the page server's).
+/// The client: every request runs as a task on one runtime of its own (a
+/// current-thread tokio runtime on one thread for the whole process,
+/// started with the first request), so the caller's future is
+/// runtime-neutral (like the page server's) and a request costs no thread.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct HttpClient;
+
+/// The requests' runtime, once started (`None`: it could not start).
+static REQUESTS: std::sync::OnceLock<Option<crate::background::Background>> =
+    std::sync::OnceLock::new();
 
 impl HttpClient {
     /// Sends `request` and reads its reply.
     pub(crate) fn send(
         request: Request<Vec<u8>>,
     ) -> impl Future<Output = Result<Response<Vec<u8>>, HttpError>> + Send + 'static {
-        let checked = check_uri(request.uri());
-        let (sender, receiver) = oneshot::channel();
-        let started = checked.and_then(|()| {
-            thread::Builder::new()
-                .name("elicit-oauth-http".to_owned())
-                .spawn(move || {
-                    let _ = sender.send(run(request));
-                })
-                .map_err(|e| HttpError::Runtime(e.to_string()))
+        let started = check_uri(request.uri()).and_then(|()| {
+            let requests = REQUESTS
+                .get_or_init(|| crate::background::Background::start("elicit-oauth-http").ok())
+                .as_ref()
+                .ok_or_else(|| HttpError::Runtime("the requests' thread did not start".into()))?;
+            Ok(requests.run(async {
+                tokio::time::timeout(TIMEOUT, exchange(request))
+                    .await
+                    .unwrap_or(Err(HttpError::Timeout))
+            }))
         });
         async move {
-            started?;
-            receiver
+            started?
                 .await
-                .unwrap_or_else(|_| Err(HttpError::Runtime("the request's thread ended".into())))
+                .unwrap_or_else(|| Err(HttpError::Runtime("the request's runtime stopped".into())))
         }
     }
 }
@@ -108,20 +111,6 @@ pub(crate) fn check_uri(uri: &Uri) -> Result<(), HttpError> {
         Some("http") if uri.host().is_some_and(is_loopback) => Ok(()),
         _ => Err(HttpError::Insecure),
     }
-}
-
-/// Runs one request on a runtime of its own (on the calling thread).
-fn run(request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, HttpError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()
-        .map_err(|e| HttpError::Runtime(e.to_string()))?;
-    runtime.block_on(async {
-        tokio::time::timeout(TIMEOUT, exchange(request))
-            .await
-            .unwrap_or(Err(HttpError::Timeout))
-    })
 }
 
 async fn exchange(request: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, HttpError> {
