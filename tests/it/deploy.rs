@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::free_port;
+use crate::common::latency::Latency;
 use crate::common::redis::{RedisServer, start};
 use crate::mcp_ts::{interop_dir, node};
 
@@ -47,6 +48,9 @@ const USERS: &str = "token-alice:alice,token-bob:bob";
 pub(crate) struct Deployment {
     pub(crate) redis: RedisServer,
     replicas: Vec<(u16, Running)>,
+    /// Between the replicas and Redis, when `Setup::redis_delay` is not
+    /// zero.
+    pub(crate) latency: Option<Latency>,
     _balancer: Running,
     /// The balancer's port.
     pub(crate) port: u16,
@@ -95,6 +99,7 @@ fn deploy_clocks(clock_offsets: Vec<i64>) -> Option<Deployment> {
         users: USERS.to_owned(),
         keep_alive: false,
         clock_offsets,
+        redis_delay: Duration::ZERO,
     })
     .map(|mut deployment| {
         deployment.node = node;
@@ -115,6 +120,11 @@ pub(crate) struct Setup {
     /// How far each replica's wall clock is off, in seconds (`faketime`;
     /// its monotonic clock is left alone). Empty: every clock true.
     pub(crate) clock_offsets: Vec<i64>,
+    /// How far Redis is from the replicas: the round trip a latency proxy
+    /// (`common::latency`) adds between every replica and Redis, half each
+    /// way. Zero: no proxy, the replicas connect to Redis directly. (The
+    /// test's own commands, `Deployment::redis`, always go directly.)
+    pub(crate) redis_delay: Duration,
 }
 
 /// Redis, `setup.replicas` replicas and haproxy in front, or `None` (the
@@ -125,6 +135,12 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
         installed("faketime", "--version")?;
     }
     let redis = start()?;
+    let latency =
+        (!setup.redis_delay.is_zero()).then(|| Latency::start(redis.port, setup.redis_delay));
+    let redis_url = latency.as_ref().map_or_else(
+        || redis.url(),
+        |l| format!("redis://127.0.0.1:{}/", l.port()),
+    );
     let binary =
         crate::common::examples::built(&["--workspace", "--all-features", "--example", "replica"])
             .join("replica");
@@ -152,7 +168,7 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
                 *p,
                 Running(
                     command
-                        .args(["--port", &p.to_string(), "--redis", &redis.url()])
+                        .args(["--port", &p.to_string(), "--redis", &redis_url])
                         .args(["--public", &public])
                         .env("ELICIT_STATE_KEY", STATE_KEY)
                         .env("ELICIT_SEALING_KEY", SEALING_KEY)
@@ -204,6 +220,7 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
     Some(Deployment {
         redis,
         replicas,
+        latency,
         _balancer: balancer,
         port,
         dir,
@@ -464,7 +481,7 @@ fn replicas_with_clocks_a_minute_apart_agree_on_every_flow_and_expiry() {
             let client = redis::Client::open(deployment.redis.url()).unwrap();
             let mut connection = client.get_connection().unwrap();
             let expires: i64 = redis::cmd("HGET")
-                .arg(format!("elicit:page:{id}"))
+                .arg(format!("elicit:page:{{{id}}}"))
                 .arg("expires")
                 .query(&mut connection)
                 .unwrap();

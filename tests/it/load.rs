@@ -7,9 +7,13 @@
 //! round costs there.
 //!
 //! `.ci/run` runs a small load (`a_small_load_completes_every_flow_...`):
-//! it checks the flows and the Redis commands per round, never a timing.
-//! The figures of BENCHMARKS.md ("Several replicas under load") come from
-//! the ignored test, built with optimizations:
+//! it checks the flows and the Redis commands per round, never a timing;
+//! and twenty concurrent second rounds on one replica with Redis 5 ms away
+//! (`twenty_concurrent_second_rounds_...`, through the latency proxy of
+//! `common::latency`): it checks that their Redis commands are in flight at
+//! once, a count, never a timing. The figures of BENCHMARKS.md ("Several
+//! replicas under load"), Redis near and 1 and 5 ms away among them, come
+//! from the ignored test, built with optimizations:
 //!
 //! ```text
 //! cargo test --release --all-features --test it load::figures -- --ignored --nocapture
@@ -25,6 +29,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 
+use crate::common::latency::{InFlight, Latency};
 use crate::common::redis::Monitor;
 use crate::deploy::{Deployment, Setup, deploy_with};
 
@@ -38,13 +43,16 @@ struct Load {
     forms: usize,
     /// Secret-page flows in all.
     pages: usize,
+    /// Redis's distance from the replicas (a round trip; `Setup`).
+    redis_delay: Duration,
 }
 
 /// What one load measured.
 #[derive(Debug, Default)]
 struct Measured {
-    /// Wall time of the form flows.
+    /// Wall time of the form flows, and of the page flows.
     forms_took: Duration,
+    pages_took: Duration,
     round_one: Vec<Duration>,
     round_two: Vec<Duration>,
     view: Vec<Duration>,
@@ -124,23 +132,35 @@ impl User<'_> {
     /// times, or why it failed.
     async fn form(&self) -> Result<(Duration, Duration), String> {
         let started = Instant::now();
-        let asked = self.call("deploy", None, None).await;
+        let state = self.form_asked().await?;
         let one = started.elapsed();
-        let state = asked["result"]["requestState"]
-            .as_str()
-            .ok_or_else(|| format!("round one: {asked}"))?;
         let started = Instant::now();
+        self.form_answered(&state).await?;
+        Ok((one, started.elapsed()))
+    }
+
+    /// A form's round one: its `requestState`, or why it failed.
+    async fn form_asked(&self) -> Result<String, String> {
+        let asked = self.call("deploy", None, None).await;
+        asked["result"]["requestState"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("round one: {asked}"))
+    }
+
+    /// A form's round two, answering the round one of `state` (its state's
+    /// single use is a Redis command), or why it failed.
+    async fn form_answered(&self, state: &str) -> Result<(), String> {
         let responses =
             json!({"deploy": {"action": "accept", "content": {"env": "Staging", "replicas": 3}}});
         let done = self.call("deploy", Some(responses), Some(state)).await;
-        let two = started.elapsed();
         let text = done["result"]["content"][0]["text"]
             .as_str()
             .unwrap_or_default();
         if !text.starts_with("Accepted(Deploy { env: Staging, replicas: 3 })") {
             return Err(format!("round two: {done}"));
         }
-        Ok((one, two))
+        Ok(())
     }
 
     /// A secret page flow: round one opens the page; the user views and
@@ -218,12 +238,17 @@ fn info(deployment: &Deployment, name: &str) -> i64 {
         .unwrap_or_else(|| panic!("no {name} in INFO"))
 }
 
-/// Runs `load` against a fresh deployment, or `None` where the services
-/// are not installed and not required.
-fn run(load: Load, count_commands: bool) -> Option<Measured> {
-    let users: Vec<String> = (0..load.users).map(|i| format!("load-{i}")).collect();
+/// A fresh deployment of `replicas`, Redis `redis_delay` away, for `users`
+/// users: it and their tokens. `None` where the services are not installed
+/// and not required.
+fn deploy_for(
+    replicas: usize,
+    users: usize,
+    redis_delay: Duration,
+) -> Option<(Deployment, Vec<String>)> {
+    let users: Vec<String> = (0..users).map(|i| format!("load-{i}")).collect();
     let deployment = deploy_with(&Setup {
-        replicas: load.replicas,
+        replicas,
         users: users
             .iter()
             .enumerate()
@@ -232,7 +257,15 @@ fn run(load: Load, count_commands: bool) -> Option<Measured> {
             .join(","),
         keep_alive: true,
         clock_offsets: Vec::new(),
+        redis_delay,
     })?;
+    Some((deployment, users))
+}
+
+/// Runs `load` against a fresh deployment, or `None` where the services
+/// are not installed and not required.
+fn run(load: Load, count_commands: bool) -> Option<Measured> {
+    let (deployment, users) = deploy_for(load.replicas, load.users, load.redis_delay)?;
     let base = format!("http://127.0.0.1:{}", deployment.port);
     let runtime = crate::rmcp::runtime();
     let measured = RefCell::new(Measured::default());
@@ -282,6 +315,7 @@ fn run(load: Load, count_commands: bool) -> Option<Measured> {
             monitor.mark();
         }
         let ticket = std::cell::Cell::new(0);
+        let started = Instant::now();
         futures::future::join_all(users.iter().map(|user| async {
             while ticket.replace(ticket.get() + 1) < load.pages {
                 match user.page().await {
@@ -295,7 +329,9 @@ fn run(load: Load, count_commands: bool) -> Option<Measured> {
             }
         }))
         .await;
-        measured.borrow_mut().page_commands = monitor.as_ref().map(Monitor::mark);
+        let mut m = measured.borrow_mut();
+        m.pages_took = started.elapsed();
+        m.page_commands = monitor.as_ref().map(Monitor::mark);
     });
     Some(measured.into_inner())
 }
@@ -320,6 +356,7 @@ fn a_small_load_completes_every_flow_within_three_redis_commands_a_round() {
         users: 8,
         forms: 120,
         pages: 16,
+        redis_delay: Duration::ZERO,
     };
     let Some(measured) = run(load, true) else {
         return;
@@ -350,28 +387,234 @@ fn a_small_load_completes_every_flow_within_three_redis_commands_a_round() {
     );
 }
 
-/// The figures of BENCHMARKS.md: one and three replicas, the same load.
+/// How many second rounds [`second_rounds`] sends at once.
+const CONCURRENT: usize = 20;
+
+/// What batches of concurrent second rounds measured.
+#[derive(Default)]
+struct Batches {
+    /// Each batch's time: its round twos sent at once, until the last is
+    /// answered.
+    took: Vec<Duration>,
+    /// The most in flight to Redis at once during each batch (nothing
+    /// without the latency proxy).
+    in_flight: Vec<InFlight>,
+    /// Rounds that did not end as expected, with why.
+    failures: Vec<String>,
+}
+
+/// One replica, Redis `redis_delay` away, and [`CONCURRENT`] users, each
+/// with a connection of their own: `batches` times, each user runs a form's
+/// round one, then all their round twos go at once (each needs one Redis
+/// command, its state's single use). `None` where the services are not
+/// installed and not required.
+///
+/// `hold`: the latency proxy holds what the replica sends Redis during each
+/// batch until a command per round two is in flight, or 1.5 s have passed
+/// (Redis's command timeout, 2 s, is not reached), then forwards it: the
+/// count then says whether the rounds' commands overlap, however slow the
+/// machine.
+fn second_rounds(redis_delay: Duration, batches: usize, hold: bool) -> Option<Batches> {
+    let (deployment, tokens) = deploy_for(1, CONCURRENT, redis_delay)?;
+    let latency = deployment.latency.as_ref();
+    assert!(
+        !hold || latency.is_some(),
+        "holding needs the latency proxy"
+    );
+    let base = format!("http://127.0.0.1:{}", deployment.port);
+    let mut measured = Batches::default();
+    crate::rmcp::runtime().block_on(async {
+        let http: Http = Client::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(CONCURRENT)
+            .build_http();
+        let users: Vec<User<'_>> = tokens
+            .into_iter()
+            .map(|token| User {
+                http: &http,
+                base: &base,
+                token,
+            })
+            .collect();
+        // Warm-up, all at once: a connection per user.
+        let _ = futures::future::join_all(users.iter().map(User::form)).await;
+        for _ in 0..batches {
+            let asked = futures::future::join_all(users.iter().map(User::form_asked)).await;
+            let states = match asked.into_iter().collect::<Result<Vec<String>, String>>() {
+                Ok(states) => states,
+                Err(why) => {
+                    measured.failures.push(why);
+                    continue;
+                }
+            };
+            if let Some(latency) = latency {
+                latency.reset_max();
+                if hold {
+                    latency.hold();
+                }
+            }
+            let started = Instant::now();
+            let answered = futures::future::join_all(
+                users
+                    .iter()
+                    .zip(&states)
+                    .map(|(user, state)| user.form_answered(state)),
+            );
+            let released = async {
+                let Some(latency) = latency.filter(|_| hold) else {
+                    return;
+                };
+                let deadline = Instant::now() + Duration::from_millis(1500);
+                while latency.in_flight().commands < CONCURRENT as u64 && Instant::now() < deadline
+                {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+                latency.release();
+            };
+            let (answered, ()) = futures::future::join(answered, released).await;
+            measured.took.push(started.elapsed());
+            measured
+                .in_flight
+                .push(latency.map(Latency::max_in_flight).unwrap_or_default());
+            measured
+                .failures
+                .extend(answered.into_iter().filter_map(Result::err));
+        }
+    });
+    Some(measured)
+}
+
+/// Redis 5 ms away (the latency proxy between the replica and Redis), one
+/// replica, twenty concurrent second rounds of a form: their Redis commands
+/// (each round's state's single use) are all in flight at once, so the
+/// rounds overlap at Redis rather than queue for it. The proxy holds what
+/// the replica sends until twenty commands are in flight (bounded: 1.5 s):
+/// a replica that sent one command at a time, waiting for each reply (or
+/// one round at a time), would have one in flight, and the test fail. A
+/// count, never a time: it holds however slow the machine.
+#[test]
+fn twenty_concurrent_second_rounds_on_one_replica_have_their_redis_commands_in_flight_at_once() {
+    let Some(batches) = second_rounds(Duration::from_millis(5), 1, true) else {
+        return;
+    };
+    assert!(batches.failures.is_empty(), "{:?}", batches.failures);
+    let seen = batches.in_flight[0];
+    eprintln!(
+        "twenty concurrent second rounds: at most {seen:?} in flight to Redis, in {:?}",
+        batches.took[0]
+    );
+    assert!(
+        seen.commands >= CONCURRENT as u64,
+        "at most {} Redis commands in flight at once ({seen:?}) for {CONCURRENT} concurrent rounds",
+        seen.commands
+    );
+}
+
+/// The figures of BENCHMARKS.md: one and three replicas, the same load,
+/// with Redis 0, 1 and 5 ms (a round trip) from the replicas; one replica
+/// with four times the users, Redis 0 and 1 ms away; then twenty concurrent
+/// second rounds on one replica, Redis 0 and 5 ms away.
 #[test]
 #[ignore = "a benchmark: run with --release, see the module's docs"]
 fn figures() {
-    for replicas in [1, 3] {
+    let mut table = Vec::new();
+    for redis_ms in [0, 1, 5] {
+        for replicas in [1, 3] {
+            let load = Load {
+                replicas,
+                users: 32,
+                forms: 10_000,
+                pages: 2_000,
+                redis_delay: Duration::from_millis(redis_ms),
+            };
+            // The commands per round, counted on a small load (MONITOR
+            // slows Redis down: the timed load runs without it), with
+            // Redis near (the distance does not change them).
+            let counted = if redis_ms == 0 {
+                let Some(counted) = run(
+                    Load {
+                        forms: 200,
+                        pages: 40,
+                        ..load
+                    },
+                    true,
+                ) else {
+                    return;
+                };
+                Some(counted)
+            } else {
+                None
+            };
+            let Some(m) = run(load, false) else { return };
+            assert!(
+                m.failures.is_empty(),
+                "{:?}",
+                &m.failures[..m.failures.len().min(5)]
+            );
+            let rounds = 2 * load.forms;
+            let rounds_per_s = rounds as f64 / m.forms_took.as_secs_f64();
+            let pages_per_s = load.pages as f64 / m.pages_took.as_secs_f64();
+            if let Some(counted) = counted {
+                println!(
+                    "replicas {replicas}: Redis {:.2} commands/form round, {:.1} commands/page flow",
+                    counted.form_commands.unwrap_or(0) as f64 / 400.0,
+                    counted.page_commands.unwrap_or(0) as f64 / 40.0,
+                );
+            }
+            println!(
+                "Redis {redis_ms} ms away, replicas {replicas}, users {}: {rounds} form rounds in {:.2} s = \
+                 {rounds_per_s:.0} rounds/s; round one p50 {:.2} ms p99 {:.2} ms; round two p50 {:.2} ms \
+                 p99 {:.2} ms; {:.0} B/flow in Redis; {} page flows in {:.2} s = {pages_per_s:.0} flows/s: \
+                 view p50 {:.2} ms p99 {:.2} ms, post p50 {:.2} ms p99 {:.2} ms",
+                load.users,
+                m.forms_took.as_secs_f64(),
+                percentile(&m.round_one, 50),
+                percentile(&m.round_one, 99),
+                percentile(&m.round_two, 50),
+                percentile(&m.round_two, 99),
+                m.form_memory as f64 / load.forms as f64,
+                load.pages,
+                m.pages_took.as_secs_f64(),
+                percentile(&m.view, 50),
+                percentile(&m.view, 99),
+                percentile(&m.post, 50),
+                percentile(&m.post, 99),
+            );
+            table.push((redis_ms, replicas, rounds_per_s, pages_per_s, m));
+        }
+    }
+    println!(
+        "\n| Redis round trip | replicas | form rounds/s | secret-page flows/s | round one p50 / p99 | round two p50 / p99 | of the 0 ms figure (rounds, flows) |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (redis_ms, replicas, rounds_per_s, pages_per_s, m) in &table {
+        let (near_rounds, near_pages) = table
+            .iter()
+            .find(|(ms, r, ..)| *ms == 0 && r == replicas)
+            .map(|(_, _, rounds, pages, _)| (*rounds, *pages))
+            .unwrap();
+        println!(
+            "| {redis_ms} ms | {replicas} | {rounds_per_s:.0} | {pages_per_s:.0} | {:.2} / {:.2} ms | {:.2} / {:.2} ms | {:.0} %, {:.0} % |",
+            percentile(&m.round_one, 50),
+            percentile(&m.round_one, 99),
+            percentile(&m.round_two, 50),
+            percentile(&m.round_two, 99),
+            100.0 * rounds_per_s / near_rounds,
+            100.0 * pages_per_s / near_pages,
+        );
+    }
+
+    // A secret-page flow is a chain of Redis round trips: with 32 users,
+    // each running one flow after the other, the flows' rate follows each
+    // flow's time. Four times the users on one replica, Redis near and 1 ms
+    // away: the rate when enough flows overlap.
+    let mut near = (0.0, 0.0);
+    for redis_ms in [0, 1] {
         let load = Load {
-            replicas,
-            users: 32,
-            forms: 10_000,
+            replicas: 1,
+            users: 128,
+            forms: 4_000,
             pages: 2_000,
-        };
-        // The commands per round, counted on a small load (MONITOR slows
-        // Redis down: the timed load runs without it).
-        let Some(counted) = run(
-            Load {
-                forms: 200,
-                pages: 40,
-                ..load
-            },
-            true,
-        ) else {
-            return;
+            redis_delay: Duration::from_millis(redis_ms),
         };
         let Some(m) = run(load, false) else { return };
         assert!(
@@ -379,27 +622,59 @@ fn figures() {
             "{:?}",
             &m.failures[..m.failures.len().min(5)]
         );
-        let rounds = 2 * load.forms;
+        let rounds_per_s = (2 * load.forms) as f64 / m.forms_took.as_secs_f64();
+        let pages_per_s = load.pages as f64 / m.pages_took.as_secs_f64();
+        if redis_ms == 0 {
+            near = (rounds_per_s, pages_per_s);
+        }
         println!(
-            "replicas {replicas}, users {}: {rounds} form rounds in {:.2} s = {:.0} rounds/s; \
-             round one p50 {:.2} ms p99 {:.2} ms; round two p50 {:.2} ms p99 {:.2} ms; \
-             Redis {:.2} commands/round, {:.0} B/flow; {} page flows: view p50 {:.2} ms p99 {:.2} ms, \
-             post p50 {:.2} ms p99 {:.2} ms, Redis {:.1} commands/flow",
+            "Redis {redis_ms} ms away, replicas 1, users {}: {rounds_per_s:.0} form rounds/s ({:.0} % of 0 ms), \
+             {pages_per_s:.0} secret-page flows/s ({:.0} % of 0 ms); view p50 {:.2} ms p99 {:.2} ms, \
+             post p50 {:.2} ms p99 {:.2} ms",
             load.users,
-            m.forms_took.as_secs_f64(),
-            rounds as f64 / m.forms_took.as_secs_f64(),
-            percentile(&m.round_one, 50),
-            percentile(&m.round_one, 99),
-            percentile(&m.round_two, 50),
-            percentile(&m.round_two, 99),
-            counted.form_commands.unwrap_or(0) as f64 / 400.0,
-            m.form_memory as f64 / load.forms as f64,
-            load.pages,
+            100.0 * rounds_per_s / near.0,
+            100.0 * pages_per_s / near.1,
             percentile(&m.view, 50),
             percentile(&m.view, 99),
             percentile(&m.post, 50),
             percentile(&m.post, 99),
-            counted.page_commands.unwrap_or(0) as f64 / 40.0,
         );
     }
+
+    // Twenty concurrent second rounds on one replica, Redis near and 5 ms
+    // away: the goal, at most two round trips and 20 ms more (medians).
+    let mut medians = Vec::new();
+    for redis_ms in [0, 5] {
+        let Some(b) = second_rounds(Duration::from_millis(redis_ms), 100, false) else {
+            return;
+        };
+        assert!(
+            b.failures.is_empty(),
+            "{:?}",
+            &b.failures[..b.failures.len().min(5)]
+        );
+        let most = b
+            .in_flight
+            .iter()
+            .max_by_key(|f| f.commands)
+            .copied()
+            .unwrap_or_default();
+        println!(
+            "twenty concurrent second rounds on one replica, Redis {redis_ms} ms away, {} batches: \
+             p50 {:.2} ms, p90 {:.2} ms, max {:.2} ms; at most {} commands in flight to Redis at once \
+             (in chunks: {})",
+            b.took.len(),
+            percentile(&b.took, 50),
+            percentile(&b.took, 90),
+            percentile(&b.took, 100),
+            most.commands,
+            most.chunks,
+        );
+        medians.push(percentile(&b.took, 50));
+    }
+    println!(
+        "twenty concurrent second rounds: {:+.2} ms at 5 ms (goal: at most {} ms)",
+        medians[1] - medians[0],
+        2 * 5 + 20
+    );
 }

@@ -140,8 +140,8 @@ impl Connection {
 /// Where [`Redis`] connects.
 #[derive(Clone)]
 enum Client {
-    Single(Box<redis::Client>),
-    Cluster(redis::cluster::ClusterClient),
+    Single(redis::Client),
+    Cluster(Box<redis::cluster::ClusterClient>),
 }
 
 // With neither store compiled (feature `redis` alone) little uses it.
@@ -187,9 +187,13 @@ impl Redis {
             .redis_settings()
             .clone()
             .set_protocol(ProtocolVersion::RESP3);
-        let client = redis::Client::open(info.set_redis_settings(settings))?;
+        // No Nagle: a command written while another waits for its reply
+        // goes out at once, not a round trip later.
+        let tcp = info.tcp_settings().clone().set_nodelay(true);
+        let client =
+            redis::Client::open(info.set_redis_settings(settings).set_tcp_settings(tcp))?;
         Self::start(
-            Client::Single(Box::new(client)),
+            Client::Single(client),
             "elicit".to_owned(),
             COMMAND_TIMEOUT,
             0,
@@ -216,10 +220,11 @@ impl Redis {
     ) -> RedisResult<Client> {
         let client = redis::cluster::ClusterClient::builder(nodes)
             .use_protocol(ProtocolVersion::RESP3)
+            .tcp_settings(redis::io::tcp::TcpSettings::default().set_nodelay(true))
             .connection_timeout(timeout)
             .response_timeout(timeout)
             .build()?;
-        Ok(Client::Cluster(client))
+        Ok(Client::Cluster(Box::new(client)))
     }
 
     fn start(
@@ -243,7 +248,7 @@ impl Redis {
                         .set_push_sender(pushes)
                         .set_automatic_resubscription();
                     Connection::Single(ConnectionManager::new_lazy_with_config(
-                        (**client).clone(),
+                        client.clone(),
                         config,
                     )?)
                 }

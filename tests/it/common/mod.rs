@@ -10,6 +10,8 @@ pub mod examples;
 #[cfg(not(fuzzing))]
 pub mod http;
 #[cfg(not(fuzzing))]
+pub mod latency;
+#[cfg(not(fuzzing))]
 pub mod oidc;
 pub mod page_body;
 #[cfg(not(fuzzing))]
