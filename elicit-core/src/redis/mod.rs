@@ -268,8 +268,12 @@
 //! about 10,000 form rounds a second with one or three replicas, p99 under
 //! 8 ms a round, half a Redis command a round, and a secret page's view and
 //! post p99 under 8 ms (BENCHMARKS.md, "Several replicas under load", with
-//! the command that reproduces it; `tests/it/load.rs`). What it costs to
-//! build: BENCHMARKS.md, "Dependencies".
+//! the command that reproduces it; `tests/it/load.rs`). With Redis a
+//! round trip of 1 or 5 ms away (a latency proxy between the replicas and
+//! Redis), form rounds keep their rate (87-120 % at 1 ms), and twenty
+//! concurrent rounds on one replica cost one round trip more, not twenty:
+//! their commands are in flight together ("Redis at a distance"). What it
+//! costs to build: BENCHMARKS.md, "Dependencies".
 //!
 //! # Threat model, the store's rows
 //!
