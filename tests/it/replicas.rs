@@ -862,6 +862,7 @@ fn thousands_of_waiting_pages_cost_no_thread_and_share_one_connection() {
     );
     // The two replicas' connections and this query's: nothing per waiter.
     let connected = clients(&server);
+    eprintln!("{N} waiting pages: {added} threads added, {connected} Redis clients");
     assert!(
         connected <= 3,
         "{connected} Redis clients for {N} waiters: one connection a replica"
