@@ -241,8 +241,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         SealingKeys::new(1, hex_key("ELICIT_SEALING_KEY")),
     ));
     // A keyring (one key, id "1"): add a key to rotate it while replicas run.
-    let codec =
-        rmcp::model::RequestStateCodec::new_with_keyring("1", [("1", hex_key("ELICIT_STATE_KEY"))])?;
+    let codec = rmcp::model::RequestStateCodec::new_with_keyring(
+        "1",
+        [("1", hex_key("ELICIT_STATE_KEY"))],
+    )?;
     let principal_users = users.clone();
     let config = RoundsConfig::new(codec)
         .principal(move |context| {

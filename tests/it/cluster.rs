@@ -90,7 +90,11 @@ fn the_stores_work_on_a_redis_cluster_through_a_failover() {
                 None
             }
         });
-        assert_eq!(again, Some(false), "state {n} accepted again after the failover");
+        assert_eq!(
+            again,
+            Some(false),
+            "state {n} accepted again after the failover"
+        );
     }
     for path in &answered {
         let late = call(&b, get(path, Some("alice")), "");

@@ -17,9 +17,9 @@ mod acp_sdk;
 mod behaviour;
 pub(crate) mod browser;
 mod check;
-mod content;
 #[cfg(feature = "redis")]
 mod cluster;
+mod content;
 #[cfg(feature = "redis")]
 mod deploy;
 mod ecma_patterns;

@@ -190,8 +190,7 @@ impl Redis {
         // No Nagle: a command written while another waits for its reply
         // goes out at once, not a round trip later.
         let tcp = info.tcp_settings().clone().set_nodelay(true);
-        let client =
-            redis::Client::open(info.set_redis_settings(settings).set_tcp_settings(tcp))?;
+        let client = redis::Client::open(info.set_redis_settings(settings).set_tcp_settings(tcp))?;
         Self::start(
             Client::Single(client),
             "elicit".to_owned(),

@@ -153,24 +153,32 @@ impl RedisCluster {
 
     /// Waits (bounded) until every running node sees every slot served.
     fn wait_until_ok(&self) {
-        wait_until(Duration::from_secs(30), "the cluster to serve every slot", || {
-            self.running().all(|port| {
-                self.command(port, &["CLUSTER", "INFO"])
-                    .is_some_and(|info| info.contains("cluster_state:ok"))
-            })
-        });
+        let every_slot = || self.serves_every_slot();
+        wait_until(Duration::from_secs(30), "every slot served", every_slot);
         // Every master's replica in sync: a write can be acknowledged.
-        wait_until(Duration::from_secs(30), "every replica to be in sync", || {
-            self.running().all(|port| {
-                self.command(port, &["INFO", "replication"])
-                    .is_some_and(|info| {
-                        info.contains("role:slave") && info.contains("master_link_status:up")
-                            || info.contains("role:master")
-                                && info.contains("connected_slaves:1")
-                                && info.contains("state=online")
-                    })
-            })
-        });
+        wait_until(
+            Duration::from_secs(30),
+            "every replica to be in sync",
+            || {
+                self.running().all(|port| {
+                    self.command(port, &["INFO", "replication"])
+                        .is_some_and(|info| {
+                            info.contains("role:slave") && info.contains("master_link_status:up")
+                                || info.contains("role:master")
+                                    && info.contains("connected_slaves:1")
+                                    && info.contains("state=online")
+                        })
+                })
+            },
+        );
+    }
+
+    /// Whether every running node sees every slot served.
+    fn serves_every_slot(&self) -> bool {
+        self.running().all(|port| {
+            self.command(port, &["CLUSTER", "INFO"])
+                .is_some_and(|info| info.contains("cluster_state:ok"))
+        })
     }
 
     /// The port of the master that serves `key`'s slot now.
@@ -186,7 +194,9 @@ impl RedisCluster {
             .and_then(|slot| slot.parse().ok())
             .expect("CLUSTER KEYSLOT");
         // `CLUSTER NODES`: `<id> <ip:port@bus> <flags> <master> .. <slots>`.
-        let nodes = self.command(any, &["CLUSTER", "NODES"]).expect("CLUSTER NODES");
+        let nodes = self
+            .command(any, &["CLUSTER", "NODES"])
+            .expect("CLUSTER NODES");
         for line in nodes.lines() {
             let fields: Vec<&str> = line.split_whitespace().collect();
             if fields.len() < 9 || !fields[2].contains("master") || fields[2].contains("fail") {
@@ -201,7 +211,10 @@ impl RedisCluster {
             });
             if serves {
                 let address = fields[1].split('@').next().unwrap_or_default();
-                return address.rsplit(':').next().and_then(|port| port.parse().ok());
+                return address
+                    .rsplit(':')
+                    .next()
+                    .and_then(|port| port.parse().ok());
             }
         }
         None
@@ -224,10 +237,7 @@ impl RedisCluster {
             let _ = child.wait();
         }
         wait_until(Duration::from_secs(30), "a replica to take over", || {
-            self.running().all(|port| {
-                self.command(port, &["CLUSTER", "INFO"])
-                    .is_some_and(|info| info.contains("cluster_state:ok"))
-            }) && self.serving(key).is_some_and(|now| now != master)
+            self.serves_every_slot() && self.serving(key).is_some_and(|now| now != master)
         });
         self.master_of(key)
     }
