@@ -546,6 +546,8 @@ async fn watch(
             Ok((Some(end), _)) => return Some(end),
             // Gone, with no end.
             Ok((None, -2)) => return None,
+            // A key without expiry (not one of ours): the safety net's pace.
+            Ok((None, -1)) => RECHECK,
             Ok((None, left)) => {
                 let left = Duration::from_millis(u64::try_from(left).unwrap_or(0));
                 give_up = now + left + Duration::from_secs(60);

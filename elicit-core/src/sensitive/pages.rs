@@ -329,27 +329,6 @@ impl Pages {
         self
     }
 
-    /// Keeps the OAuth flows in `store` instead of this process's memory
-    /// (feature `oauth`; see [`FlowStore`](super::oauth::FlowStore)): with a
-    /// store every replica shares (`elicit_core::redis::RedisFlowStore`),
-    /// every replica serves every flow's start page and callback.
-    ///
-    /// # Panics
-    ///
-    /// If these `Pages` were cloned already.
-    #[cfg(feature = "oauth")]
-    #[must_use]
-    pub fn oauth_store(mut self, store: impl super::oauth::FlowStore) -> Self {
-        let shared =
-            Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned");
-        shared
-            .extensions
-            .replace(Arc::new(super::oauth::table::Flows {
-                table: Box::new(store),
-            }));
-        self
-    }
-
     /// The `tower` service that serves these pages: mount it at the public
     /// URL's path in your web server (axum:
     /// `Router::new().nest_service("/elicit", pages.service())`, which strips
@@ -580,6 +559,17 @@ impl Pages {
         &self.shared
     }
 
+    /// The state, to configure it before these `Pages` are cloned (for the
+    /// flows that plug in).
+    ///
+    /// # Panics
+    ///
+    /// If these `Pages` were cloned already.
+    #[allow(dead_code)]
+    pub(crate) fn shared_mut(&mut self) -> &mut Shared {
+        Arc::get_mut(&mut self.shared).expect("Pages are configured before they are cloned")
+    }
+
     /// The origin pages are served from, starting the loopback server if
     /// it is not running.
     pub(crate) fn ensure_origin(&self) -> Result<Origin, OpenError> {
@@ -608,7 +598,9 @@ impl Pages {
 }
 
 /// One open page, as the agent that opened it waits for its answer.
-/// Dropping it (or [`cancel`](Self::cancel)) ends the page at once: a
+/// Dropping it (or [`cancel`](Self::cancel)) ends the page (at once with
+/// the memory store; with a store over the network, as soon as its call
+/// returns, on the pages' background runtime: `Drop` does no I/O): a
 /// later visit sees "already answered", a post is refused.
 #[must_use = "the page is cancelled when this is dropped"]
 pub struct PendingPage<T> {

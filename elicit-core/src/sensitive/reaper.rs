@@ -7,8 +7,7 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::shared::BoxFuture;
-use super::store::{DynStore, End};
+use super::store::{BoxFuture, DynStore, End};
 use super::token::PageId;
 use crate::background::Background;
 

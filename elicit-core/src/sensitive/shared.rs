@@ -4,8 +4,6 @@
 //! table, its expiry; the OAuth flow is one, `oauth::table::Flows`).
 
 use std::any::Any;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -56,8 +54,9 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A boxed `Send` future, borrowing for `'a`.
-pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed `Send` future, borrowing for `'a` (the stores', where the page
+/// server's seams are).
+pub(crate) use super::store::BoxFuture;
 
 /// A flow served by the page server besides its pages: one value per
 /// [`Pages`](super::Pages), added by the flow when it first opens (see

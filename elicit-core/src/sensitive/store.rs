@@ -10,7 +10,6 @@ use futures_channel::oneshot;
 use serde::{Deserialize, Serialize};
 
 use super::form::Submission;
-use super::shared::BoxFuture;
 use super::token::{PageId, Token};
 use crate::schema::ElicitationSchema;
 
@@ -236,6 +235,9 @@ pub trait Store: Send + Sync + 'static {
     /// Forgets the page.
     fn remove(&self, id: &PageId) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
+
+/// A boxed `Send` future, borrowing for `'a`.
+pub(crate) type BoxFuture<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// [`Store`] behind a pointer: what [`Pages`](super::Pages) holds. Each
 /// method boxes the store's future (one allocation a call).
