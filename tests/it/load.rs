@@ -76,6 +76,21 @@ struct User<'a> {
     token: String,
 }
 
+/// A keep-alive HTTP client with an idle connection for each of `users`.
+fn client(users: usize) -> Http {
+    Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(users)
+        .build_http()
+}
+
+/// One user per bearer token, all on `http` to `base`.
+fn users_of<'a>(http: &'a Http, base: &'a str, tokens: Vec<String>) -> Vec<User<'a>> {
+    tokens
+        .into_iter()
+        .map(|token| User { http, base, token })
+        .collect()
+}
+
 impl User<'_> {
     /// `tools/call` of `tool`, with `responses` and `state` from the round
     /// before (none on the first).
@@ -270,17 +285,8 @@ fn run(load: Load, count_commands: bool) -> Option<Measured> {
     let runtime = crate::rmcp::runtime();
     let measured = RefCell::new(Measured::default());
     runtime.block_on(async {
-        let http: Http = Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(load.users)
-            .build_http();
-        let users: Vec<User<'_>> = users
-            .into_iter()
-            .map(|token| User {
-                http: &http,
-                base: &base,
-                token,
-            })
-            .collect();
+        let http = client(load.users);
+        let users = users_of(&http, &base, users);
         // Warm-up: each user's connection, and the replicas' scripts.
         for user in &users {
             let _ = user.form().await;
@@ -424,17 +430,8 @@ fn second_rounds(redis_delay: Duration, batches: usize, hold: bool) -> Option<Ba
     let base = format!("http://127.0.0.1:{}", deployment.port);
     let mut measured = Batches::default();
     crate::rmcp::runtime().block_on(async {
-        let http: Http = Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(CONCURRENT)
-            .build_http();
-        let users: Vec<User<'_>> = tokens
-            .into_iter()
-            .map(|token| User {
-                http: &http,
-                base: &base,
-                token,
-            })
-            .collect();
+        let http = client(CONCURRENT);
+        let users = users_of(&http, &base, tokens);
         // Warm-up, all at once: a connection per user.
         let _ = futures::future::join_all(users.iter().map(User::form)).await;
         for _ in 0..batches {

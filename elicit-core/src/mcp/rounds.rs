@@ -414,6 +414,14 @@ impl Rounds {
     /// The secret never travels in `requestState` (only the page's id
     /// does), and it is read once: ask a sensitive form in the last round
     /// (its answer is not there for a later run).
+    ///
+    /// The page's store is asked around `ask`, never inside it (`ask` is not
+    /// async): a page `ask` names that was not read yet returns `None`, and
+    /// `ask` runs again, from the same answers, once it was read; a page it
+    /// opens is added to the store once `ask` returns (a page that could not
+    /// be added is this call's `Err`, in the run after). So `ask` may run
+    /// more than once in one request: keep it free of side effects, as each
+    /// round already asks.
     #[cfg(feature = "sensitive")]
     pub fn secret<T: crate::sensitive::SensitiveForm + 'static>(
         &mut self,

@@ -509,21 +509,49 @@ fn split(url: &str) -> (SocketAddr, String) {
     )
 }
 
+/// A first visit to a page of the server's: where it is, and its reply.
+struct Visit {
+    addr: SocketAddr,
+    path: String,
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Visit {
+    /// `GET url`.
+    fn to(url: &str) -> Self {
+        let (addr, path) = split(url);
+        let (status, headers, body) = http(
+            addr,
+            &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+        );
+        Self {
+            addr,
+            path,
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// The cookie the reply sets, as `name=value` (empty if none).
+    fn cookie(&self) -> String {
+        header(&self.headers, "set-cookie")
+            .and_then(|set| set.split(';').next())
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
 /// Views the page at `url` (its first visit binds it), then posts `fields`
 /// with its CSRF token: the post's status.
 fn submit_page(url: &str, fields: &str) -> u16 {
-    let (addr, path) = split(url);
-    let (status, headers, body) = http(
-        addr,
-        &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
-    );
-    if status != 200 {
-        return status;
+    let visit = Visit::to(url);
+    if visit.status != 200 {
+        return visit.status;
     }
-    let cookie = header(&headers, "set-cookie")
-        .and_then(|set| set.split(';').next())
-        .unwrap_or_default()
-        .to_owned();
+    let (addr, path, body, cookie) = (visit.addr, &visit.path, &visit.body, visit.cookie());
     let at = body
         .find(r#"name="csrf" value=""#)
         .map(|at| at + 19)
@@ -664,19 +692,12 @@ async fn main() {
     let flow = pages.open_oauth(&provider).await.expect("the flow opens");
     let start = flow.url().to_owned();
     let browser = tokio::task::spawn_blocking(move || {
-        let (addr, path) = split(&start);
-        let (status, headers, _) = http(
-            addr,
-            &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
-        );
-        if status != 303 {
-            return status;
+        let visit = Visit::to(&start);
+        if visit.status != 303 {
+            return visit.status;
         }
-        let cookie = header(&headers, "set-cookie")
-            .and_then(|set| set.split(';').next())
-            .unwrap_or_default()
-            .to_owned();
-        let location = header(&headers, "location").unwrap_or_default();
+        let (addr, cookie) = (visit.addr, visit.cookie());
+        let location = header(&visit.headers, "location").unwrap_or_default();
         let query = location.split_once('?').map(|(_, q)| q).unwrap_or_default();
         let param = |name: &str| {
             query
