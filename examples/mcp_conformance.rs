@@ -1,5 +1,5 @@
 //! An MCP server over Streamable HTTP on `127.0.0.1`, built on elicit's one
-//! tool handler (`elicit_core::mcp::run_tool`), with the tools the MCP
+//! tool handler (`elicit_core::mcp::ask`), with the tools the MCP
 //! conformance suite's elicitation scenarios call
 //! (`@modelcontextprotocol/conformance`, server mode, which speaks HTTP
 //! only). `tests/it/mcp_conformance.rs` starts it and runs the suite against
@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, Rounds, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, Rounds, RoundsConfig, ask};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -128,7 +128,7 @@ struct Confirm {
     ok: bool,
 }
 
-/// The server: every tool asks through `run_tool`.
+/// The server: every tool asks through `ask`.
 struct Conformance {
     rounds: Arc<RoundsConfig>,
 }
@@ -200,8 +200,9 @@ impl ServerHandler for Conformance {
             .and_then(|m| m.as_str())
             .unwrap_or("Please provide your information")
             .to_owned();
-        let asked = run_tool(&context, &request, &self.rounds, |r| {
-            answer(&tool, &message, r)
+        let (tool, message) = (&tool, &message);
+        let asked = ask(&context, &request, &self.rounds, |r| async move {
+            answer(tool, message, &r).await
         });
         let result = match asked.await? {
             Asked::Answered(Ok(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
@@ -213,7 +214,7 @@ impl ServerHandler for Conformance {
 }
 
 /// The tool `tool`'s answer, or `None` while it asks.
-fn answer(tool: &str, message: &str, r: &mut Rounds) -> Option<Result<String, String>> {
+async fn answer(tool: &str, message: &str, r: &Rounds) -> Option<Result<String, String>> {
     /// `action=…, content=…`, as the suite's reference servers say it.
     fn completed<T: serde::Serialize>(outcome: &Outcome<T>) -> String {
         match outcome {
@@ -229,7 +230,7 @@ fn answer(tool: &str, message: &str, r: &mut Rounds) -> Option<Result<String, St
     Some(match tool {
         "test_elicitation" => r
             .form::<UserInfo>("user_info", message)
-            .answer()?
+            .await?
             .map(|o| completed(&o))
             .map_err(failed),
         "test_elicitation_sep1034_defaults" => r
@@ -237,16 +238,16 @@ fn answer(tool: &str, message: &str, r: &mut Rounds) -> Option<Result<String, St
                 "defaults",
                 "Please review and update the form fields with defaults",
             )
-            .answer()?
+            .await?
             .map(|o| completed(&o))
             .map_err(failed),
         "test_elicitation_sep1330_enums" => r
             .form::<Enums>("enums", "Please select options from the enum fields")
-            .answer()?
+            .await?
             .map(|o| completed(&o))
             .map_err(failed),
         "test_input_required_result_elicitation" => {
-            match r.form::<Name>("user_name", "What is your name?").answer()? {
+            match r.form::<Name>("user_name", "What is your name?").await? {
                 Ok(Outcome::Accepted(Name { name })) => Ok(format!("Hello, {name}!")),
                 Ok(_) => Ok("No name given.".to_owned()),
                 Err(e) => Err(failed(e)),
@@ -257,21 +258,21 @@ fn answer(tool: &str, message: &str, r: &mut Rounds) -> Option<Result<String, St
         "test_input_required_result_request_state"
         | "test_input_required_result_tampered_state"
         | "test_input_required_result_capabilities" => {
-            match r.form::<Confirm>("confirm", "Please confirm").answer()? {
+            match r.form::<Confirm>("confirm", "Please confirm").await? {
                 Ok(Outcome::Accepted(Confirm { ok: true })) => Ok("state-ok: confirmed".to_owned()),
                 Ok(_) => Ok("state-ok: not confirmed".to_owned()),
                 Err(e) => Err(failed(e)),
             }
         }
         "test_input_required_result_multi_round" => {
-            let name = match r.form::<Name>("step1", "What is your name?").answer()? {
+            let name = match r.form::<Name>("step1", "What is your name?").await? {
                 Ok(Outcome::Accepted(Name { name })) => name,
                 Ok(_) => return Some(Ok("No name given.".to_owned())),
                 Err(e) => return Some(Err(failed(e))),
             };
             match r
                 .form::<Color>("step2", "What is your favourite colour?")
-                .answer()?
+                .await?
             {
                 Ok(Outcome::Accepted(Color { color })) => Ok(format!("{name} likes {color}.")),
                 Ok(_) => Ok(format!("{name} kept their colour to themselves.")),

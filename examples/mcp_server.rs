@@ -11,7 +11,7 @@
 //! tests/it/rmcp.rs drives this same server with rmcp's client.
 //!
 //! It speaks both MCP versions with one tool handler
-//! (`elicit_core::mcp::run_tool`): on 2025-11-25 the form is an
+//! (`elicit_core::mcp::ask`): on 2025-11-25 the form is an
 //! `elicitation/create` request; on 2026-07-28, which has no server-to-client
 //! requests, it is an input-required result (SEP-2322) and the client calls
 //! the tool again with the answer and the sealed `requestState`.
@@ -31,7 +31,7 @@
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, ElicitError, Rounds, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, ElicitError, Rounds, RoundsConfig, ask};
 use elicit_core::protocol::agent::{Outcome, SendError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -138,7 +138,7 @@ impl ServerHandler for DeployServer {
         // One handler for both protocol versions: `elicitation/create` on
         // 2025-11-25, input-required rounds (the state sealed with this
         // server's key) on 2026-07-28.
-        let answer = match run_tool(&context, &request, &self.rounds, ask).await? {
+        let answer = match ask(&context, &request, &self.rounds, questions).await? {
             Asked::Answered(answer) => answer,
             // An input-required round (2026-07-28): the client calls again.
             Asked::Respond(response) => return Ok(response),
@@ -152,13 +152,14 @@ impl ServerHandler for DeployServer {
 }
 
 /// What the tool asks: the form, asked again (with the errors) while the
-/// answer breaks its rules. `None` while it is asked.
-pub fn ask(rounds: &mut Rounds) -> Option<Result<Outcome<Deploy>, ElicitError>> {
+/// answer breaks its rules. `None` once it is asked in a round that ends
+/// the call (MCP 2026-07-28).
+pub async fn questions(rounds: Rounds) -> Option<Result<Outcome<Deploy>, ElicitError>> {
     // MCP drops the form's description: say it in the message instead.
     rounds
         .form::<Deploy>(DEPLOY_TOOL, "Deploy the current branch. Where to, and how?")
         .retry(RETRIES)
-        .answer()
+        .await
 }
 
 /// The tool's work on the typed answer. `Err` is a tool error (shown to the

@@ -45,7 +45,7 @@
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, RoundsConfig, ask};
 use elicit_core::protocol::agent::VerifiedUser;
 use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
@@ -135,21 +135,23 @@ impl ServerHandler for Replica {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let pages = self.pages.clone();
+        let pages = &self.pages;
         // The replica in the message: the tests see which one asked.
         let message = format!("Paste your deploy token (asked by {}).", self.name);
         let form = request.name == "deploy";
-        let asked = run_tool(&context, &request, &self.config, |r| {
+        let message = &message;
+        let asked = ask(&context, &request, &self.config, |r| async move {
             if form {
-                return Some(
-                    match r.form::<Deploy>("deploy", "Deploy where?").answer()? {
-                        Ok(outcome) => format!("{outcome:?}"),
-                        Err(error) => format!("not deployed: {error}"),
-                    },
-                );
+                return Some(match r.form::<Deploy>("deploy", "Deploy where?").await? {
+                    Ok(outcome) => format!("{outcome:?}"),
+                    Err(error) => format!("not deployed: {error}"),
+                });
             }
             Some(
-                match r.secret::<DeployToken>("token", message.clone(), &pages)? {
+                match r
+                    .secret::<DeployToken>("token", message.clone(), pages)
+                    .await?
+                {
                     Ok(SecretOutcome::Answered(t)) => {
                         format!(
                             "connected with a token of {} characters",

@@ -28,7 +28,7 @@
 
 // README snippet start
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, RoundsConfig, ask};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::RoleServer;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
@@ -51,8 +51,8 @@ async fn deploy(
 ) -> Result<CallToolResponse, ErrorData> {
     // Runs from the top each round; `answer()` is `None` while the form is
     // asked. An invalid answer is asked again (twice at most) with its errors.
-    let asked = run_tool(context, request, rounds, |r| {
-        r.form::<Deploy>("deploy", "Replicas?").retry(2).answer()
+    let asked = ask(context, request, rounds, |r| async move {
+        r.form::<Deploy>("deploy", "Replicas?").retry(2).await
     });
     let text = match asked.await? {
         // 2026-07-28: an input-required result; the client calls again.

@@ -14,7 +14,7 @@ use crate::{ContentError, ElicitationSchema};
     message = "`{Self}` is not a form that can be sent in form mode",
     label = "not an `Elicit` form",
     note = "a form is a struct with named fields and `#[derive(Elicit)]`",
-    note = "a sensitive form (`#[elicit(sensitive)]`) holds secrets, so it is never sent in form mode: ask for it on its own page, through URL mode, with `elicitor.elicit_secret::<T>(scope, message, &pages)` (ACP SDK) or `peer.elicit_secret::<T>(message, &pages)` (rmcp); see `elicit_core::sensitive`"
+    note = "a sensitive form (`#[elicit(sensitive)]`) holds secrets, so it is never sent in form mode: ask for it on its own page, through URL mode, with `elicitor.elicit_secret::<T>(scope, message, &pages)` (ACP SDK) or `r.secret::<T>(key, message, &pages)` (rmcp, in `mcp::ask`); see `elicit_core::sensitive`"
 )]
 pub trait Elicit: Sized {
     /// The form's `requestedSchema`, properties in declaration order.

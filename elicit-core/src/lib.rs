@@ -118,7 +118,7 @@
 //! or a field whose name looks like a credential, is a compile error that
 //! says so, and points here: ask for them with a **sensitive form** on a
 //! page the agent serves, in one call, [`Elicitor::elicit_secret`] on the
-//! ACP SDK or [`ElicitExt::elicit_secret`] on rmcp (module [`sensitive`],
+//! ACP SDK or [`Rounds::secret`] in an rmcp tool (module [`sensitive`],
 //! with its threat model). Underneath, a URL request of your own marked
 //! [`sensitive`](protocol::agent::UrlRequest::sensitive) is URL mode or
 //! nothing, never a form.
@@ -172,11 +172,11 @@
 )]
 #![cfg_attr(
     all(feature = "rmcp", feature = "sensitive"),
-    doc = "[`ElicitExt::elicit_secret`]: mcp::ElicitExt::elicit_secret"
+    doc = "[`Rounds::secret`]: mcp::Rounds::secret"
 )]
 #![cfg_attr(
     not(all(feature = "rmcp", feature = "sensitive")),
-    doc = "[`ElicitExt::elicit_secret`]: https://docs.rs/elicit-core/latest/elicit_core/mcp/trait.ElicitExt.html#tymethod.elicit_secret"
+    doc = "[`Rounds::secret`]: https://docs.rs/elicit-core/latest/elicit_core/mcp/struct.Rounds.html#method.secret"
 )]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

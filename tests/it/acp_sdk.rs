@@ -222,8 +222,8 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 "{outcome:?}"
             );
             let id = ElicitationId::new("token-1");
-            let first = elicitor.complete(&id, None);
-            let second = elicitor.complete(&id, None);
+            let first = elicitor.complete(&id, None).await;
+            let second = elicitor.complete(&id, None).await;
             Got::Completed(first, second)
         }
         Flow::Secret(pages) => {

@@ -202,11 +202,14 @@ fn client(form_mode: bool, answers: &[Answer]) -> ScriptedClient {
 }
 
 fn rmcp_requests(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
+    use crate::rmcp::elicitor;
     use crate::rmcp::mcp_server::Deploy;
-    use elicit_core::mcp::ElicitExt;
 
     let (result, seen) = runtime().block_on(with_peer(client(form_mode, answers), async |peer| {
-        peer.elicit_form::<Deploy>("Deploy?").retry(retry).await
+        elicitor(peer)
+            .elicit_form::<Deploy>("Deploy?")
+            .retry(retry)
+            .await
     }));
     let shown = seen.iter().map(|r| form_message(r).to_owned()).collect();
     (mcp_got(result), shown)
@@ -214,13 +217,15 @@ fn rmcp_requests(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<S
 
 /// The rounds' `ask`: the example server's form with `RETRY` retries, its
 /// outcome as [`Got`]'s `Debug`, for the tool's text.
-fn ask_deploy<const RETRY: u32>(rounds: &mut Rounds) -> Option<String> {
+fn ask_deploy<const RETRY: u32>(rounds: Rounds) -> crate::rmcp::rounds::Asking {
     use crate::rmcp::mcp_server::Deploy;
-    let answer = rounds
-        .form::<Deploy>("deploy", "Deploy?")
-        .retry(RETRY)
-        .answer()?;
-    Some(format!("{:?}", mcp_got(answer)))
+    Box::pin(async move {
+        let answer = rounds
+            .form::<Deploy>("deploy", "Deploy?")
+            .retry(RETRY)
+            .await?;
+        Some(format!("{:?}", mcp_got(answer)))
+    })
 }
 
 fn rounds_at(
@@ -229,7 +234,7 @@ fn rounds_at(
     answers: &[Answer],
     retry: u32,
 ) -> (Got, Vec<String>) {
-    let ask: fn(&mut Rounds) -> Option<String> = match retry {
+    let ask: crate::rmcp::rounds::Questions = match retry {
         0 => ask_deploy::<0>,
         1 => ask_deploy::<1>,
         2 => ask_deploy::<2>,
@@ -365,6 +370,15 @@ const PAGE_TRANSPORTS: [(&str, AskPage); 2] = [
     ("rmcp requests (MCP 2025-11-25)", rmcp_page),
 ];
 
+/// The transports of a secret page that have the completion notification:
+/// the page transports, and a tool's rounds at MCP 2025-11-25 (MCP
+/// 2026-07-28 has no notification; its rounds' pages are `rmcp_rounds.rs`'s).
+const SECRET_TRANSPORTS: [(&str, AskPage); 3] = [
+    PAGE_TRANSPORTS[0],
+    PAGE_TRANSPORTS[1],
+    ("rmcp tool rounds (MCP 2025-11-25)", rounds_page),
+];
+
 const TOKEN: &str = "dt-0123456789ab";
 
 /// Loopback pages: the browser that opens the page submits it.
@@ -378,8 +392,9 @@ fn submits() -> Visit {
 }
 
 #[test]
-fn a_submitted_page_is_the_value_and_the_client_is_told_once() {
-    for (name, ask) in PAGE_TRANSPORTS {
+fn a_submitted_page_is_the_value_and_the_client_is_told_once_on_every_transport_with_the_notification()
+ {
+    for (name, ask) in SECRET_TRANSPORTS {
         let pages = Pages::loopback();
         let run = ask(true, true, pages, PageAsk::Secret(None), submits());
         assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
@@ -391,7 +406,7 @@ fn a_submitted_page_is_the_value_and_the_client_is_told_once() {
 
 #[test]
 fn a_declined_page_is_closed_and_not_completed() {
-    for (name, ask) in PAGE_TRANSPORTS {
+    for (name, ask) in SECRET_TRANSPORTS {
         let pages = Pages::loopback();
         let run = ask(
             true,
@@ -409,7 +424,7 @@ fn a_declined_page_is_closed_and_not_completed() {
 /// completed.
 #[test]
 fn an_unsubmitted_page_expires_and_is_not_completed() {
-    for (name, ask) in PAGE_TRANSPORTS {
+    for (name, ask) in SECRET_TRANSPORTS {
         let pages = Pages::loopback().expiry(std::time::Duration::from_millis(300));
         let run = ask(
             true,
@@ -432,7 +447,12 @@ fn a_client_without_url_mode_gets_no_page_nor_oauth_flow() {
 
     let provider = Scripted::start(Script::Token);
     for oauth in [false, true] {
-        for (name, ask) in PAGE_TRANSPORTS {
+        let transports: &[(&str, AskPage)] = if oauth {
+            &PAGE_TRANSPORTS
+        } else {
+            &SECRET_TRANSPORTS
+        };
+        for &(name, ask) in transports {
             let pages = Pages::loopback();
             let asked = if oauth {
                 PageAsk::OAuth(Box::new(provider.provider()))
@@ -457,7 +477,7 @@ fn a_client_without_url_mode_gets_no_page_nor_oauth_flow() {
 fn a_hosted_page_is_served_only_to_the_user_it_is_for() {
     use crate::sensitive_server::hosted::{call, get, pages, submit_as};
 
-    for (name, ask) in PAGE_TRANSPORTS {
+    for (name, ask) in SECRET_TRANSPORTS {
         let hosted = pages();
         let visitor = hosted.clone();
         let visit: Visit = Box::new(move |url| {
@@ -573,7 +593,7 @@ impl UrlAsker for AcpAsker<'_> {
         id: &'a ElicitationId,
         user: Option<&'a VerifiedUser>,
     ) -> BoxFuture<'a, Result<(), ElicitError>> {
-        Box::pin(std::future::ready(self.0.complete(id, user)))
+        Box::pin(self.0.complete(id, user))
     }
 }
 
@@ -689,7 +709,7 @@ fn rmcp_url(steps: Steps) -> (Vec<String>, Vec<String>) {
     let (client, mut notified) =
         ScriptedClient::with(crate::rmcp::url_mode(), vec![json!({"action": "accept"})]);
     let ((said, completed), _) = runtime().block_on(with_peer(client, async |peer| {
-        let elicitations = elicit_core::mcp::Elicitations::new();
+        let elicitations = elicit_core::mcp::ServerElicitations::new();
         let said = steps(&elicitations.elicitor(peer)).await;
         // Each completion that went through is on its way to the client.
         let sent = said.iter().filter(|step| *step == "ok ()").count();
@@ -783,9 +803,20 @@ fn acp_sdk_page(
     }
 }
 
-fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun {
-    use crate::acp_sdk::readme_sensitive::DeployToken;
-    use elicit_core::mcp::{ELICITATION_COMPLETE_NOTIFICATION, ElicitExt};
+/// A scripted MCP client for a page flow: URL mode or not, consenting or
+/// declining; the receiver of its completion notifications, and the
+/// visitor, who opens the first URL request's page once the client is
+/// shown it (until `done`).
+fn page_client(
+    url_mode: bool,
+    consent: bool,
+    visit: Visit,
+    done: &Arc<AtomicBool>,
+) -> (
+    ScriptedClient,
+    tokio::sync::mpsc::UnboundedReceiver<rmcp::model::CustomNotification>,
+    std::thread::JoinHandle<Vec<u16>>,
+) {
     use rmcp::model::ElicitRequestParams;
 
     let capability = if url_mode {
@@ -798,25 +829,71 @@ fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: V
     } else {
         json!({"action": "decline"})
     };
-    let (client, mut notified) = ScriptedClient::with(capability, vec![answer]);
+    let (client, notified) = ScriptedClient::with(capability, vec![answer]);
     let watched = client.clone();
-    let done = Arc::new(AtomicBool::new(false));
-    let visitor = {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            let url = wait_for(&done, || match watched.seen().first() {
-                Some(ElicitRequestParams::UrlElicitationParams { url, .. }) if consent => {
-                    Some(url.clone())
-                }
-                _ => None,
-            });
-            url.map(visit).unwrap_or_default()
+    let done = done.clone();
+    let visitor = std::thread::spawn(move || {
+        let url = wait_for(&done, || match watched.seen().first() {
+            Some(ElicitRequestParams::UrlElicitationParams { url, .. }) if consent => {
+                Some(url.clone())
+            }
+            _ => None,
+        });
+        url.map(visit).unwrap_or_default()
+    });
+    (client, notified, visitor)
+}
+
+/// The ids the client was told are complete, once the flow that `got`
+/// ended: a completion is on its way (sent before the outcome was
+/// returned), then any other is already there.
+async fn completions(
+    got: &PageGot,
+    notified: &mut tokio::sync::mpsc::UnboundedReceiver<rmcp::model::CustomNotification>,
+) -> Vec<String> {
+    use elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION;
+
+    let mut completed = Vec::new();
+    let mut first = None;
+    if got.completes() {
+        let wait = std::time::Duration::from_secs(10);
+        first = tokio::time::timeout(wait, notified.recv())
+            .await
+            .ok()
+            .flatten();
+    }
+    while let Some(notification) = first.take().or_else(|| notified.try_recv().ok()) {
+        assert_eq!(notification.method, ELICITATION_COMPLETE_NOTIFICATION);
+        let params = notification.params.unwrap_or_default();
+        completed.push(params["elicitationId"].as_str().unwrap().to_owned());
+    }
+    completed
+}
+
+/// The ids of the URL requests among what the client was sent.
+fn url_ids(seen: &[rmcp::model::ElicitRequestParams]) -> Vec<String> {
+    use rmcp::model::ElicitRequestParams;
+    seen.iter()
+        .filter_map(|request| match request {
+            ElicitRequestParams::UrlElicitationParams { elicitation_id, .. } => {
+                Some(elicitation_id.clone())
+            }
+            _ => None,
         })
-    };
+        .collect()
+}
+
+fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun {
+    use crate::acp_sdk::readme_sensitive::DeployToken;
+    use crate::rmcp::elicitor;
+
+    let done = Arc::new(AtomicBool::new(false));
+    let (client, mut notified, visitor) = page_client(url_mode, consent, visit, &done);
     let ((got, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
         let got = match ask {
             PageAsk::Secret(user) => {
-                let asked = peer.elicit_secret::<DeployToken>("Paste a deploy token.", &pages);
+                let asked =
+                    elicitor(peer).elicit_secret::<DeployToken>("Paste a deploy token.", &pages);
                 let user = user.map(VerifiedUser::new);
                 let result = match &user {
                     Some(user) => asked.for_user(user).await,
@@ -825,45 +902,105 @@ fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: V
                 PageGot::of(result.map(crate::acp_sdk::readme_sensitive::exposed))
             }
             PageAsk::OAuth(provider) => PageGot::of(
-                peer.elicit_oauth("Sign in to the test provider", &pages, &provider)
+                elicitor(peer)
+                    .elicit_oauth("Sign in to the test provider", &pages, &provider)
                     .await,
             ),
         };
-        // What the client was told complete: a completion is on its way
-        // (sent before the outcome was returned), then any other is
-        // already there.
-        let mut completed = Vec::new();
-        let mut first = None;
-        if got.completes() {
-            let wait = std::time::Duration::from_secs(10);
-            first = tokio::time::timeout(wait, notified.recv())
-                .await
-                .ok()
-                .flatten();
-        }
-        while let Some(notification) = first.take().or_else(|| notified.try_recv().ok()) {
-            assert_eq!(notification.method, ELICITATION_COMPLETE_NOTIFICATION);
-            let params = notification.params.unwrap_or_default();
-            completed.push(params["elicitationId"].as_str().unwrap().to_owned());
-        }
+        let completed = completions(&got, &mut notified).await;
         (got, completed)
     }));
     done.store(true, Ordering::SeqCst);
-    let statuses = visitor.join().unwrap();
-    let sent = seen
-        .iter()
-        .filter_map(|request| match request {
-            ElicitRequestParams::UrlElicitationParams { elicitation_id, .. } => {
-                Some(elicitation_id.clone())
-            }
-            _ => None,
-        })
-        .collect();
     PageRun {
         got,
-        statuses,
+        statuses: visitor.join().unwrap(),
         completed,
-        sent,
+        sent: url_ids(&seen),
+    }
+}
+
+/// A tool that asks for the README's token with `ask` and `r.secret`, for
+/// the principal `user` if any, and keeps how it ended.
+struct SecretTool {
+    config: elicit_core::mcp::RoundsConfig,
+    pages: Pages,
+    got: Arc<std::sync::Mutex<Option<PageGot>>>,
+}
+
+impl rmcp::ServerHandler for SecretTool {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::model::ErrorData> {
+        use crate::acp_sdk::readme_sensitive::{DeployToken, exposed};
+        use elicit_core::mcp::{Asked, ask};
+
+        let pages = &self.pages;
+        let asked = ask(&context, &request, &self.config, |r| async move {
+            let result = r.secret::<DeployToken>("token", "Paste a deploy token.", pages);
+            Some(result.await?.map(exposed))
+        });
+        let Asked::Answered(result) = asked.await? else {
+            panic!("MCP 2025-11-25 answers in the call");
+        };
+        *self.got.lock().unwrap() = Some(PageGot::of(result));
+        Ok(rmcp::model::CallToolResult::success(vec![]).into())
+    }
+}
+
+/// The rounds' secret page at MCP 2025-11-25 (`ask` and `r.secret` in a
+/// tool, which the scripted client calls): the flow engine's, so the
+/// client is told once, as on every transport with the notification.
+fn rounds_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: Visit) -> PageRun {
+    use rmcp::ServiceExt;
+
+    let PageAsk::Secret(user) = ask else {
+        panic!("the rounds ask for no OAuth flow");
+    };
+    let mut config = elicit_core::mcp::RoundsConfig::with_random_key().unwrap();
+    if let Some(user) = user {
+        config = config.principal(move |_| user.to_owned());
+    }
+    let got = Arc::new(std::sync::Mutex::new(None));
+    let tool = SecretTool {
+        config,
+        pages,
+        got: got.clone(),
+    };
+    let done = Arc::new(AtomicBool::new(false));
+    let (client, mut notified, visitor) = page_client(url_mode, consent, visit, &done);
+    let (got, completed) = runtime().block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            let running = tool.serve(server_io).await.unwrap();
+            running.waiting().await.unwrap();
+        });
+        let running = crate::rmcp::connect_at(&client, client_io, Version::Legacy).await;
+        running
+            .call_tool(rmcp::model::CallToolRequestParams::new("tool"))
+            .await
+            .unwrap();
+        let got = got.lock().unwrap().take().expect("the tool ran");
+        let completed = completions(&got, &mut notified).await;
+        running.cancel().await.unwrap();
+        server.await.unwrap();
+        (got, completed)
+    });
+    done.store(true, Ordering::SeqCst);
+    PageRun {
+        got,
+        statuses: visitor.join().unwrap(),
+        completed,
+        sent: url_ids(&client.seen()),
     }
 }
 

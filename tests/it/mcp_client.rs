@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use elicit_core::Content;
-use elicit_core::mcp::Elicitations;
+use elicit_core::mcp::ServerElicitations;
 use elicit_core::mcp::client::ElicitingClient;
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
@@ -357,7 +357,7 @@ fn a_url_is_shown_whole_consented_to_then_its_completion_reaches_the_host() {
     let seen = completed.clone();
     let client = client(ElicitationCapabilities::form_and_url(), &render)
         .on_complete(move |id| seen.lock().unwrap().push(id.clone()));
-    let elicitations = Elicitations::new();
+    let elicitations = ServerElicitations::new();
     let consented = with_server(&client, async |peer| {
         let elicitor = elicitations.elicitor(peer);
         let outcome = elicitor.elicit_url(connect()).await.unwrap();

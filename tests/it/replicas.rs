@@ -362,7 +362,7 @@ impl ::rmcp::ServerHandler for Balanced {
         request: ::rmcp::model::CallToolRequestParams,
         context: ::rmcp::service::RequestContext<::rmcp::RoleServer>,
     ) -> Result<::rmcp::model::CallToolResponse, ::rmcp::model::ErrorData> {
-        use elicit_core::mcp::{Asked, run_tool};
+        use elicit_core::mcp::{Asked, ask};
         use elicit_core::sensitive::SecretOutcome;
         use rmcp::model::{CallToolResult, ContentBlock};
 
@@ -373,20 +373,23 @@ impl ::rmcp::ServerHandler for Balanced {
             n
         };
         let replica = &self.replicas[n];
-        let pages = replica.pages.clone();
+        let pages = &replica.pages;
         if let Some((monitor, _)) = &self.counted {
             monitor.mark();
         }
         let form = self.form;
-        let asked = run_tool(&context, &request, &replica.config, |r| {
+        let asked = ask(&context, &request, &replica.config, |r| async move {
             if form {
-                return Some(match r.form::<Confirm>("confirm", "Go ahead?").answer()? {
+                return Some(match r.form::<Confirm>("confirm", "Go ahead?").await? {
                     Ok(outcome) => format!("{outcome:?}"),
                     Err(error) => format!("error: {error}"),
                 });
             }
             Some(
-                match r.secret::<Token>("token", "Paste your token.", &pages)? {
+                match r
+                    .secret::<Token>("token", "Paste your token.", pages)
+                    .await?
+                {
                     Ok(SecretOutcome::Answered(t)) => {
                         format!("a token of {} characters", t.token.expose_secret().len())
                     }

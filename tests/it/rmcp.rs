@@ -26,7 +26,7 @@ use ::rmcp::model::{
 use ::rmcp::service::{ElicitationMode, NotificationContext, RequestContext, RoleClient};
 use ::rmcp::{ClientHandler, Peer, RoleServer, ServiceError, ServiceExt};
 use elicit_core::format::Format;
-use elicit_core::mcp::{Dropped, DroppedPart, ElicitError, ElicitExt, UrlRequest, dropped};
+use elicit_core::mcp::{Dropped, DroppedPart, ElicitError, UrlRequest, dropped};
 use elicit_core::protocol::Mode;
 use elicit_core::protocol::agent::Outcome;
 use elicit_core::protocol::agent::{Retry, SendError, UrlOutcome};
@@ -334,10 +334,13 @@ fn dropped_lists_what_the_conversion_drops() {
 }
 
 #[test]
-fn form_request_is_a_form_mode_elicitation() {
-    let params = elicit_core::mcp::form_request::<Refactor>("How?").unwrap();
+fn a_form_request_is_a_form_mode_elicitation() {
+    let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "cancel"})]);
+    let (_, seen) = runtime().block_on(with_peer(client, async |peer| {
+        elicitor(peer).elicit_form::<Refactor>("How?").await
+    }));
     assert_eq!(
-        serde_json::to_value(&params).unwrap(),
+        serde_json::to_value(&seen[0]).unwrap(),
         json!({"mode": "form", "message": "How?", "requestedSchema": {
             "type": "object",
             "properties": {"strategy": {"type": "string",
@@ -732,7 +735,7 @@ fn the_example_server_does_not_elicit_from_a_client_without_forms() {
 }
 
 // ---------------------------------------------------------------------------
-// `ElicitExt` on the server's peer, against rmcp's client
+// The `Elicitor` on the server's peer, against rmcp's client
 
 /// The example's form message, as the client must see it.
 pub(crate) const DEPLOY_MESSAGE: &str = "Deploy the current branch. Where to, and how?";
@@ -789,6 +792,17 @@ fn open_the_one_url(seen: &[ElicitRequestParams]) -> crate::common::http::Reply 
 /// Connects a server (the example's, whose tool is not called) and `client`
 /// over an in-memory pipe, runs `f` with the server's peer, and returns its
 /// value and the requests the client saw.
+/// An elicitor on `peer`, with a state of its own.
+pub(crate) fn elicitor(peer: &Peer<RoleServer>) -> elicit_core::mcp::Elicitor<'_> {
+    elicit_core::mcp::ServerElicitations::new().elicitor(peer)
+}
+
+/// Whether `peer`'s client advertised `mode`, by MCP's rule.
+fn supports(peer: &Peer<RoleServer>, mode: Mode) -> bool {
+    peer.peer_info()
+        .is_some_and(|client| elicit_core::mcp::client_supports(&client.capabilities, mode))
+}
+
 pub(crate) async fn with_peer<F, R>(client: ScriptedClient, f: F) -> (R, Vec<ElicitRequestParams>)
 where
     F: AsyncFnOnce(&Peer<RoleServer>) -> R,
@@ -811,7 +825,9 @@ fn elicit_form_returns_the_accepted_form() {
         vec![json!({"action": "accept", "content": {"env": "production", "branch": "fix-7"}})],
     );
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE).await
+        elicitor(peer)
+            .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+            .await
     }));
     assert_eq!(
         outcome.unwrap(),
@@ -850,7 +866,8 @@ fn elicit_form_returns_decline_and_cancel_at_once_even_with_retries() {
     ] {
         let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": action})]);
         let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+            elicitor(peer)
+                .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
                 .retry(3)
                 .await
         }));
@@ -870,7 +887,8 @@ fn elicit_form_asks_again_with_the_errors_then_accepts() {
         ],
     );
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+        elicitor(peer)
+            .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
             .retry(1)
             .await
     }));
@@ -900,7 +918,7 @@ fn elicit_form_gives_up_after_the_retries_with_the_errors_and_attempts() {
     for (retry, attempts) in [(None, 1), (Some(0), 1), (Some(2), 3)] {
         let (client, _) = ScriptedClient::with(form_mode(), vec![bad.clone(); attempts]);
         let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-            let form = peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE);
+            let form = elicitor(peer).elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE);
             match retry {
                 Some(n) => form.retry(n).await,
                 None => form.await,
@@ -935,7 +953,8 @@ fn elicit_form_is_refused_without_form_mode_and_sends_nothing() {
         let (client, _) =
             ScriptedClient::with(capability.clone(), vec![json!({"action": "decline"})]);
         let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+            elicitor(peer)
+                .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
                 .retry(2)
                 .await
         }));
@@ -964,7 +983,9 @@ struct Phone {
 fn a_form_mcp_cannot_carry_is_refused_before_sending() {
     let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "decline"})]);
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_form::<Phone>("Your phone number?").await
+        elicitor(peer)
+            .elicit_form::<Phone>("Your phone number?")
+            .await
     }));
     let Err(ElicitError::NotSent(SendError::UnsendableForm(error))) = outcome else {
         panic!("refused: {outcome:?}");
@@ -986,9 +1007,11 @@ fn an_empty_elicitation_capability_is_form_mode() {
         vec![json!({"action": "cancel"})],
     );
     let ((outcome, url), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let url = peer.supports_elicitation(Mode::Url);
+        let url = supports(peer, Mode::Url);
         (
-            peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE).await,
+            elicitor(peer)
+                .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+                .await,
             url,
         )
     }));
@@ -1014,7 +1037,7 @@ fn supports_elicitation_agrees_with_rmcp() {
     for (capability, [form, url]) in expected {
         let (client, _) = ScriptedClient::with(capability.clone(), vec![]);
         let ((ours, rmcp), _) = runtime().block_on(with_peer(client, async |peer| {
-            let ours = [Mode::Form, Mode::Url].map(|m| peer.supports_elicitation(m));
+            let ours = [Mode::Form, Mode::Url].map(|m| supports(peer, m));
             let theirs = peer.supported_elicitation_modes();
             let rmcp = [ElicitationMode::Form, ElicitationMode::Url].map(|m| theirs.contains(&m));
             (ours, rmcp)
@@ -1040,8 +1063,8 @@ fn sensitive_input_without_url_mode_is_refused_and_sends_nothing() {
             ScriptedClient::with(capability.clone(), vec![json!({"action": "accept"})]);
         let ((sensitive, url), seen) = runtime().block_on(with_peer(client, async |peer| {
             (
-                peer.elicitor().elicit_url(connect().sensitive()).await,
-                peer.elicitor().elicit_url(connect()).await,
+                elicitor(peer).elicit_url(connect().sensitive()).await,
+                elicitor(peer).elicit_url(connect()).await,
             )
         }));
         assert!(
@@ -1074,7 +1097,7 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
             json!({"action": "accept"}),
         ],
     );
-    let elicitations = elicit_core::mcp::Elicitations::new();
+    let elicitations = elicit_core::mcp::ServerElicitations::new();
     let ((url, sensitive, twice, completed), seen) =
         runtime().block_on(with_peer(client, async |peer| {
             let url = elicitations
@@ -1152,7 +1175,7 @@ fn a_connections_url_elicitations_are_unique_and_bound_across_calls() {
         url_mode(),
         vec![json!({"action": "accept"}), json!({"action": "accept"})],
     );
-    let elicitations = elicit_core::mcp::Elicitations::new();
+    let elicitations = elicit_core::mcp::ServerElicitations::new();
     let alice = VerifiedUser::new("alice");
     let ((again, bob, alice_done), seen) = runtime().block_on(with_peer(client, async |peer| {
         let first = elicitations
@@ -1198,8 +1221,8 @@ fn url_mode_decline_and_cancel() {
     );
     let (outcomes, seen) = runtime().block_on(with_peer(client, async |peer| {
         [
-            peer.elicitor().elicit_url(connect()).await.unwrap(),
-            peer.elicitor()
+            elicitor(peer).elicit_url(connect()).await.unwrap(),
+            elicitor(peer)
                 .elicit_url(connect().sensitive())
                 .await
                 .unwrap(),
@@ -1216,9 +1239,9 @@ fn unsafe_urls_and_empty_ids_are_refused_before_sending() {
         let http = UrlRequest::new("Sign in.", "http://mcp.example.com/login").elicitation_id("e1");
         let empty = UrlRequest::new("Sign in.", "https://mcp.example.com/login").elicitation_id("");
         (
-            peer.elicitor().elicit_url(http.sensitive()).await,
-            peer.elicitor().elicit_url(empty).await,
-            peer.elicitor().complete(&"".into(), None).await,
+            elicitor(peer).elicit_url(http.sensitive()).await,
+            elicitor(peer).elicit_url(empty).await,
+            elicitor(peer).complete(&"".into(), None).await,
         )
     }));
     let Err(ElicitError::NotSent(SendError::UnsafeUrl(rejection))) = http else {
@@ -1255,7 +1278,8 @@ fn a_failed_request_is_the_service_error() {
     // The client has no scripted answer: it answers with a JSON-RPC error.
     let (client, _) = ScriptedClient::with(form_mode(), vec![]);
     let (outcome, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
+        elicitor(peer)
+            .elicit_form::<mcp_server::Deploy>(DEPLOY_MESSAGE)
             .retry(2)
             .await
     }));
@@ -1277,7 +1301,7 @@ fn a_failed_request_is_the_service_error() {
 #[allow(dead_code)]
 mod readme {
 // README snippet start
-use elicit_core::mcp::{ElicitExt, ElicitError};
+use elicit_core::mcp::{ElicitError, ServerElicitations};
 use elicit_core::Elicit;
 use elicit_core::protocol::agent::Outcome;
 use rmcp::{Peer, RoleServer};
@@ -1288,12 +1312,17 @@ struct Confirm {
     proceed: bool,
 }
 
-/// From a tool handler: `confirm(&context.peer).await`.
-async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
+/// From code that holds the peer: `confirm(&self.elicitations, &peer).await`,
+/// with one `ServerElicitations` per connection in your handler.
+async fn confirm(
+    elicitations: &ServerElicitations,
+    peer: &Peer<RoleServer>,
+) -> Result<bool, ElicitError> {
     // Refused, sending nothing, if the client has no form mode; the answer is
     // validated again by `Confirm::from_content`, and an invalid one is asked
     // again (twice at most) with the errors in the message.
-    let outcome = peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await?;
+    let elicitor = elicitations.elicitor(peer);
+    let outcome = elicitor.elicit_form::<Confirm>("Deploy to production?").retry(2).await?;
     Ok(matches!(outcome, Outcome::Accepted(Confirm { proceed: true })))
 }
 // README snippet end
@@ -1308,7 +1337,7 @@ fn the_peer_docs_snippet_runs_against_rmcps_client() {
         ],
     );
     let (proceed, seen) = super::runtime().block_on(super::with_peer(client, async |peer| {
-        confirm(peer).await
+        confirm(&ServerElicitations::new(), peer).await
     }));
     assert!(proceed.unwrap());
     assert_eq!(super::form_message(&seen[0]), "Deploy to production?");
@@ -1324,7 +1353,7 @@ fn the_peer_docs_snippet_runs_against_rmcps_client() {
 fn the_peer_docs_snippet_is_this_code() {
     let docs = docs_block(
         include_str!("../../elicit-core/src/mcp/mod.rs"),
-        "# One call on rmcp's peer",
+        "# Outside a tool handler",
     );
     assert_eq!(lines(snippet(include_str!("rmcp.rs"))), lines(&docs));
 }
@@ -1364,7 +1393,7 @@ fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
     let browser = submit_page(client.clone(), "tok-0123456789");
     let pages = Pages::loopback();
     let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let outcome = peer
+        let outcome = elicitor(peer)
             .elicit_secret::<ApiToken>("Paste your API token.", &pages)
             .await
             .unwrap();
@@ -1405,13 +1434,13 @@ fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     let pages = Pages::loopback();
     let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_secret::<ApiToken>("m", &pages).await
+        elicitor(peer).elicit_secret::<ApiToken>("m", &pages).await
     }));
     assert_needs_url_mode(&refused, &seen, &pages);
 
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
     let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_secret::<ApiToken>("m", &pages).await
+        elicitor(peer).elicit_secret::<ApiToken>("m", &pages).await
     }));
     assert!(
         matches!(declined, Ok(SecretOutcome::Declined)),
@@ -1435,7 +1464,7 @@ fn a_hosted_secret_page_from_mcp_is_served_only_to_its_verified_user() {
     let pages = pages();
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_secret::<ApiToken>("m", &pages).await
+        elicitor(peer).elicit_secret::<ApiToken>("m", &pages).await
     }));
     assert!(
         matches!(
@@ -1471,7 +1500,7 @@ fn a_hosted_secret_page_from_mcp_is_served_only_to_its_verified_user() {
     };
     let alice = VerifiedUser::new("alice");
     let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let outcome = peer
+        let outcome = elicitor(peer)
             .elicit_secret::<ApiToken>("Paste your API token.", &pages)
             .for_user(&alice)
             .await
@@ -1924,7 +1953,7 @@ fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
     });
     let pages = Pages::loopback();
     let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
-        let outcome = peer
+        let outcome = elicitor(peer)
             .elicit_oauth("Sign in to the test provider.", &pages, &oauth)
             .await
             .unwrap();
@@ -1980,13 +2009,13 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
     let pages = Pages::loopback();
     let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_oauth("m", &pages, &oauth).await
+        elicitor(peer).elicit_oauth("m", &pages, &oauth).await
     }));
     assert_needs_url_mode(&refused, &seen, &pages);
 
     let (client, _) = ScriptedClient::with(url_mode(), vec![json!({"action": "decline"})]);
     let (declined, seen) = runtime().block_on(with_peer(client, async |peer| {
-        peer.elicit_oauth("m", &pages, &oauth).await
+        elicitor(peer).elicit_oauth("m", &pages, &oauth).await
     }));
     assert!(
         matches!(declined, Ok(OAuthOutcome::Declined)),

@@ -9,6 +9,12 @@ use ::rmcp::model::{
 use ::rmcp::service::RequestContext as Context;
 use ::rmcp::{ServerHandler, ServiceExt};
 use elicit_core::mcp::Rounds;
+
+/// A tool's questions, as a function: what `Handler` asks with.
+pub(crate) type Questions = fn(Rounds) -> Asking;
+/// The questions' run: the tool's text once every question is answered.
+pub(crate) type Asking =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Option<String>> + Send>>;
 use serde_json::json;
 
 use super::{ScriptedClient, VERSIONS, connect_at, form_mode, runtime};
@@ -16,7 +22,7 @@ use crate::common::readme::{docs_block, lines, snippet};
 
 // README snippet start
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, RoundsConfig, ask};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -37,12 +43,12 @@ async fn call_tool(
     request: &CallToolRequestParams,
     rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()?` for a stdio server
 ) -> Result<CallToolResponse, ErrorData> {
-    // Runs from the top each round; `answer()` is `None` while the form is
-    // asked, and the round ends.
-    let asked = run_tool(context, request, rounds, |r| {
+    // Runs from the top each round; a question is `None` once it is asked in
+    // a round that ends the call (2026-07-28), and `?` ends the run.
+    let asked = ask(context, request, rounds, |r| async move {
         r.form::<Confirm>("confirm", "Deploy to production?")
             .retry(2)
-            .answer()
+            .await
     });
     let answer = match asked.await? {
         Asked::Answered(answer) => answer,
@@ -99,7 +105,7 @@ fn the_rounds_docs_snippet_is_this_code() {
 
 /// A server whose every tool is the module docs' snippet (`None`), or asks with a
 /// function and says its answer.
-struct Handler(RoundsConfig, Option<fn(&mut Rounds) -> Option<String>>);
+struct Handler(RoundsConfig, Option<Questions>);
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
@@ -111,10 +117,10 @@ impl ServerHandler for Handler {
         request: Params,
         context: Context<RoleServer>,
     ) -> Result<Response, Error> {
-        let Some(ask) = self.1 else {
+        let Some(questions) = self.1 else {
             return call_tool(&context, &request, &self.0).await;
         };
-        Ok(match run_tool(&context, &request, &self.0, ask).await? {
+        Ok(match ask(&context, &request, &self.0, questions).await? {
             Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
             Asked::Respond(response) => response,
         })
@@ -124,7 +130,7 @@ impl ServerHandler for Handler {
 /// Calls a tool of `Handler(.., ask)` with `client` at `version`; the
 /// tool's text.
 pub(crate) fn call(
-    ask: Option<fn(&mut Rounds) -> Option<String>>,
+    ask: Option<Questions>,
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
@@ -139,7 +145,7 @@ pub(crate) fn call(
 /// [`call`] on a server with `config`.
 fn call_with(
     config: RoundsConfig,
-    ask: Option<fn(&mut Rounds) -> Option<String>>,
+    ask: Option<Questions>,
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
@@ -159,26 +165,30 @@ fn call_with(
 }
 
 /// A form and a URL in one round, under their keys.
-fn form_and_url(r: &mut Rounds) -> Option<String> {
+fn form_and_url(r: Rounds) -> Asking {
     use elicit_core::mcp::UrlRequest;
     use elicit_core::protocol::agent::UrlOutcome;
 
-    let confirm = r.form::<Confirm>("confirm", "Deploy?").answer();
-    let page = r.url(
-        "page",
-        UrlRequest::new("Connect your account.", "https://example.com/connect")
-            .elicitation_id("page-1"),
-    );
-    // Both asked in this run: one round.
-    Some(match (confirm?, page?) {
-        (Ok(Outcome::Accepted(c)), Ok(UrlOutcome::Consented(waiting))) => {
-            format!(
-                "proceed: {}, consented to {}",
-                c.proceed,
-                waiting.id().as_str()
+    Box::pin(async move {
+        let confirm = r.form::<Confirm>("confirm", "Deploy?").await;
+        let page = r
+            .url(
+                "page",
+                UrlRequest::new("Connect your account.", "https://example.com/connect")
+                    .elicitation_id("page-1"),
             )
-        }
-        (confirm, page) => format!("{confirm:?} {page:?}"),
+            .await;
+        // Both asked in this run: one round.
+        Some(match (confirm?, page?) {
+            (Ok(Outcome::Accepted(c)), Ok(UrlOutcome::Consented(waiting))) => {
+                format!(
+                    "proceed: {}, consented to {}",
+                    c.proceed,
+                    waiting.id().as_str()
+                )
+            }
+            (confirm, page) => format!("{confirm:?} {page:?}"),
+        })
     })
 }
 
@@ -243,16 +253,19 @@ static PAGES: std::sync::LazyLock<elicit_core::sensitive::Pages> =
     std::sync::LazyLock::new(elicit_core::sensitive::Pages::loopback);
 
 /// A sensitive form in rounds.
-fn token(r: &mut Rounds) -> Option<String> {
-    token_on(r, &PAGES)
+fn token(r: Rounds) -> Asking {
+    Box::pin(async move { token_on(&r, &PAGES).await })
 }
 
 /// A sensitive form in rounds, on `pages`: what the tool says of it.
-fn token_on(r: &mut Rounds, pages: &elicit_core::sensitive::Pages) -> Option<String> {
+async fn token_on(r: &Rounds, pages: &elicit_core::sensitive::Pages) -> Option<String> {
     use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
 
     Some(
-        match r.secret::<Token>("token", "Paste your token.", pages)? {
+        match r
+            .secret::<Token>("token", "Paste your token.", pages)
+            .await?
+        {
             Ok(SecretOutcome::Answered(t)) => {
                 format!("a token of {} characters", t.token.expose_secret().len())
             }
@@ -376,8 +389,8 @@ static HOSTED: std::sync::LazyLock<elicit_core::sensitive::Pages> =
     std::sync::LazyLock::new(crate::sensitive_server::hosted::pages);
 
 /// A sensitive form in rounds, on the hosted pages.
-fn hosted_token(r: &mut Rounds) -> Option<String> {
-    token_on(r, &HOSTED)
+fn hosted_token(r: Rounds) -> Asking {
+    Box::pin(async move { token_on(&r, &HOSTED).await })
 }
 
 /// Alice, on hosted pages: shown a URL request, she sees that Bob is
@@ -460,14 +473,16 @@ fn a_hosted_page_in_rounds_is_for_the_requests_principal_at_both_versions() {
 /// the first browser to come must not take it).
 #[test]
 fn without_sessions_a_form_is_refused_and_an_unverified_page_is_not_opened() {
-    fn form(r: &mut Rounds) -> Option<String> {
-        Some(match r.form::<Confirm>("confirm", "Deploy?").answer()? {
-            Ok(outcome) => format!("{outcome:?}"),
-            Err(error) => format!("error: {error}"),
+    fn form(r: Rounds) -> Asking {
+        Box::pin(async move {
+            Some(match r.form::<Confirm>("confirm", "Deploy?").await? {
+                Ok(outcome) => format!("{outcome:?}"),
+                Err(error) => format!("error: {error}"),
+            })
         })
     }
-    fn page(r: &mut Rounds) -> Option<String> {
-        token_on(r, &PAGES)
+    fn page(r: Rounds) -> Asking {
+        Box::pin(async move { token_on(&r, &PAGES).await })
     }
     let config = || {
         RoundsConfig::with_random_key()

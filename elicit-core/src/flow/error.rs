@@ -9,8 +9,8 @@ use crate::protocol::agent::{CompletionError, SendError, UrlOutcomeError};
 
 /// Why an elicitation call returned no answer, on every transport (the ACP
 /// SDK's [`Elicitor`](crate::acp::sdk::Elicitor), rmcp's
-/// [`Elicitor`](crate::mcp::Elicitor) and [`ElicitExt`](crate::mcp::ElicitExt),
-/// the MCP input-required [`Rounds`](crate::mcp::Rounds)): refusals before
+/// [`Elicitor`](crate::mcp::Elicitor), and the [`Rounds`](crate::mcp::Rounds)
+/// of rmcp's tool handlers): refusals before
 /// anything was sent under [`NotSent`](Self::NotSent), the transport's
 /// failure under [`Request`](Self::Request), then what was wrong with the
 /// answer. Each message says what happened and what to do.
@@ -22,10 +22,9 @@ use crate::protocol::agent::{CompletionError, SendError, UrlOutcomeError};
 /// ```no_run
 /// use elicit_core::Elicit;
 /// use elicit_core::flow::ElicitError;
-/// use elicit_core::mcp::ElicitExt;
+/// use elicit_core::mcp::Elicitor;
 /// use elicit_core::protocol::agent::{Outcome, SendError};
 /// use rmcp::model::{CallToolResult, ContentBlock};
-/// use rmcp::{Peer, RoleServer};
 ///
 /// #[derive(Elicit)]
 /// struct Confirm {
@@ -34,8 +33,8 @@ use crate::protocol::agent::{CompletionError, SendError, UrlOutcomeError};
 /// }
 ///
 /// /// A tool's result: text for the model, and whether the call failed.
-/// async fn deploy(peer: &Peer<RoleServer>) -> CallToolResult {
-///     let text = match peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await {
+/// async fn deploy(elicitor: &Elicitor<'_>) -> CallToolResult {
+///     let text = match elicitor.elicit_form::<Confirm>("Deploy to production?").retry(2).await {
 ///         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
 ///         // Declined, cancelled, or "no": nothing happens, nothing is asked again.
 ///         Ok(_) => "Not deploying.".to_owned(),

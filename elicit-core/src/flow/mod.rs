@@ -47,6 +47,7 @@ mod error;
 #[cfg(feature = "sensitive")]
 pub(crate) mod page;
 
+pub(crate) use call::BoxFuture;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub use call::OAuthCall;
@@ -65,9 +66,6 @@ pub(crate) trait Carrier: Sync {
     ) -> impl Future<Output = Result<CreateElicitationResponse, ElicitError>> + Send;
 
     /// Sends `elicitation/complete` to this client.
-    // The ACP SDK completes synchronously (`Flows::completion`), so with
-    // it alone nothing sends completion through here.
-    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
     fn complete(
         &self,
         notification: CompleteElicitationNotification,
@@ -181,28 +179,18 @@ impl<'a, C: Carrier> Flows<'a, C> {
         }
     }
 
-    /// The `elicitation/complete` notification for `id`, once: refused when
-    /// `id` is not outstanding, already completed, or bound to another
-    /// user than `completed_by`.
-    pub(crate) fn completion(
-        &self,
-        id: &ElicitationId,
-        completed_by: Option<&VerifiedUser>,
-    ) -> Result<CompleteElicitationNotification, ElicitError> {
-        self.lock()
-            .complete(id, completed_by)
-            .map_err(ElicitError::Completion)
-    }
-
-    /// Completes `id` ([`completion`](Self::completion)) and tells the
-    /// client.
-    #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
+    /// Completes `id` and tells the client with `elicitation/complete`,
+    /// once: refused, and nothing sent, when `id` is not outstanding,
+    /// already completed, or bound to another user than `completed_by`.
     pub(crate) async fn complete(
         &self,
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
-        let notification = self.completion(id, completed_by)?;
+        let notification = self
+            .lock()
+            .complete(id, completed_by)
+            .map_err(ElicitError::Completion)?;
         self.carrier.complete(notification).await
     }
 }

@@ -23,13 +23,8 @@ impl<C: Carrier> Flows<'_, C> {
         pages: &Pages,
         user: Option<&VerifiedUser>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
-        let open = async {
-            match user {
-                Some(user) => pages.open_for::<T>(user, message.clone()).await,
-                None => pages.open::<T>(message.clone()).await,
-            }
-        };
-        self.page(scope, message.clone(), user, open).await
+        let open = open_page::<T>(pages, user, message.clone());
+        self.page(scope, message, user, open).await
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -77,7 +72,7 @@ impl<C: Carrier> Flows<'_, C> {
         };
         let answer = self.url(scope, request).await?;
         // Not consented: the page closes as it is dropped.
-        if let Some(ended) = P::unless_consented(&answer) {
+        if let Some(ended) = P::Outcome::unless_consented(&answer) {
             return Ok(ended);
         }
         let (outcome, ended_in_browser) = page.settle().await?;
@@ -93,13 +88,9 @@ impl<C: Carrier> Flows<'_, C> {
 /// page, an OAuth flow's start page.
 trait Opened: Send {
     /// How the flow ends.
-    type Outcome;
+    type Outcome: PageOutcome;
     fn id(&self) -> PageId;
     fn url(&self) -> &str;
-    /// What the client's answer to the URL request settles: `None` when the
-    /// user consented (the page decides then). An unknown action is not
-    /// consent: the flow ends as cancelled.
-    fn unless_consented(answer: &UrlOutcome) -> Option<Self::Outcome>;
     /// The page's end, and whether the interaction ended in the browser
     /// (the client is then told with `elicitation/complete`).
     fn settle(
@@ -118,18 +109,10 @@ impl<T: SensitiveForm + Send> Opened for PendingPage<T> {
         PendingPage::url(self)
     }
 
-    fn unless_consented(answer: &UrlOutcome) -> Option<SecretOutcome<T>> {
-        SecretOutcome::unless_consented(answer)
-    }
-
     async fn settle(self) -> Result<(SecretOutcome<T>, bool), ElicitError> {
-        match self.answer().await {
-            Ok(value) => Ok((SecretOutcome::Answered(value), true)),
-            Err(error) => Ok((
-                SecretOutcome::unanswered(error).map_err(ElicitError::Page)?,
-                false,
-            )),
-        }
+        let outcome = SecretOutcome::from_page(self.answer().await)?;
+        let ended_in_browser = matches!(outcome, SecretOutcome::Answered(_));
+        Ok((outcome, ended_in_browser))
     }
 }
 
@@ -143,10 +126,6 @@ impl Opened for crate::sensitive::oauth::PendingOAuth {
 
     fn url(&self) -> &str {
         crate::sensitive::oauth::PendingOAuth::url(self)
-    }
-
-    fn unless_consented(answer: &UrlOutcome) -> Option<Self::Outcome> {
-        crate::sensitive::oauth::OAuthOutcome::unless_consented(answer)
     }
 
     async fn settle(self) -> Result<(Self::Outcome, bool), ElicitError> {
@@ -188,46 +167,68 @@ impl<C> Drop for Outstanding<'_, '_, C> {
     }
 }
 
-/// How a secret page's flow reads what the client answered and how the page
-/// ended (the flows' rules, for every transport).
-impl<T> SecretOutcome<T> {
+/// How a flow through a page ends before the page decides: what the
+/// client's answer to the URL request settles.
+pub(crate) trait PageOutcome: Sized {
+    /// The user declined to open the page.
+    const DECLINED: Self;
+    /// The user cancelled, or the client answered with an action it does
+    /// not know.
+    const CANCELLED: Self;
+
     /// What the client's answer to the URL request settles: `None` when the
     /// user consented (the page decides then). An unknown action is not
     /// consent: the flow ends as cancelled.
-    pub(crate) fn unless_consented(answer: &UrlOutcome) -> Option<Self> {
+    fn unless_consented(answer: &UrlOutcome) -> Option<Self> {
         match answer {
             UrlOutcome::Consented(_) => None,
-            UrlOutcome::Declined => Some(Self::Declined),
-            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::Cancelled),
-        }
-    }
-
-    /// How a page that ended without an answer ends the flow; the other
-    /// page errors are failures.
-    pub(crate) fn unanswered(error: PageError) -> Result<Self, PageError> {
-        match error {
-            PageError::Expired => Ok(Self::Expired),
-            PageError::Cancelled => Ok(Self::Cancelled),
-            error => Err(error),
+            UrlOutcome::Declined => Some(Self::DECLINED),
+            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::CANCELLED),
         }
     }
 }
 
-/// How an OAuth flow reads what the client answered, and when it tells the
-/// client it is complete.
-#[cfg(feature = "oauth")]
-impl crate::sensitive::oauth::OAuthOutcome {
-    /// What the client's answer to the URL request settles: `None` when
-    /// the user consented (the provider and the callback decide then). An
-    /// unknown action is not consent: the flow ends as cancelled.
-    pub(crate) fn unless_consented(answer: &UrlOutcome) -> Option<Self> {
+impl<T> PageOutcome for SecretOutcome<T> {
+    const DECLINED: Self = Self::Declined;
+    const CANCELLED: Self = Self::Cancelled;
+}
+
+impl<T> SecretOutcome<T> {
+    /// How the page's answer ends the flow: the value, or an expiry or a
+    /// cancel; the other page errors are failures.
+    pub(crate) fn from_page(answer: Result<T, PageError>) -> Result<Self, ElicitError> {
         match answer {
-            UrlOutcome::Consented(_) => None,
-            UrlOutcome::Declined => Some(Self::Declined),
-            UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => Some(Self::Cancelled),
+            Ok(value) => Ok(Self::Answered(value)),
+            Err(PageError::Expired) => Ok(Self::Expired),
+            Err(PageError::Cancelled) => Ok(Self::Cancelled),
+            Err(error) => Err(ElicitError::Page(error)),
         }
     }
+}
 
+/// The page of the sensitive form `T` on `pages`, for `user` when there is
+/// one.
+pub(crate) async fn open_page<T: SensitiveForm>(
+    pages: &Pages,
+    user: Option<&VerifiedUser>,
+    message: String,
+) -> Result<PendingPage<T>, OpenError> {
+    match user {
+        Some(user) => pages.open_for::<T>(user, message).await,
+        None => pages.open::<T>(message).await,
+    }
+}
+
+/// The provider and the callback decide after a consent.
+#[cfg(feature = "oauth")]
+impl PageOutcome for crate::sensitive::oauth::OAuthOutcome {
+    const DECLINED: Self = Self::Declined;
+    const CANCELLED: Self = Self::Cancelled;
+}
+
+/// When an OAuth flow tells the client it is complete.
+#[cfg(feature = "oauth")]
+impl crate::sensitive::oauth::OAuthOutcome {
     /// Whether the out-of-band interaction finished in the browser (the
     /// provider sent the user back to the callback), so the client is told
     /// with `elicitation/complete`: a token, a denial, or a failure after

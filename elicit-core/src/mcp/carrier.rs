@@ -9,17 +9,13 @@ use ::rmcp::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
 use crate::flow::{Carrier, ElicitError, RequestError, RequestFailure};
-use crate::protocol::agent::SendError;
+use crate::protocol::agent::{AgentConnection, PendingUrl, UrlRequest};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationMode, ElicitationScope,
-    Mode, RequestId,
+    ElicitationCapabilities, ElicitationId, ElicitationScope, Mode, RequestId,
 };
 
-use super::request::form_params;
-use super::response::{not_an_object, other_action};
-use super::schema::to_mcp_schema;
-use crate::{ConversionError, ConversionErrorKind};
+use super::wire::{params_of, response_of};
 
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
 /// rmcp 3.11 has no type for: [`Elicitor::complete`](super::Elicitor::complete)
@@ -78,18 +74,6 @@ pub(super) async fn notify_complete(
     peer.send_notification(model::ServerNotification::CustomNotification(notification))
         .await
         .map_err(request_error)
-}
-
-/// Whether `peer`'s client advertised `mode` at `initialize`, by MCP's rule
-/// ([`client_supports`]); `false` before initialization.
-pub(super) fn supports(peer: &Peer<RoleServer>, mode: Mode) -> bool {
-    peer.peer_info()
-        .is_some_and(|client| client_supports(&client.capabilities, mode))
-}
-
-/// A form MCP cannot carry: nothing was sent.
-fn unsendable(error: ConversionError) -> ElicitError {
-    ElicitError::NotSent(SendError::UnsendableForm(error))
 }
 
 /// rmcp's failed request as [`ElicitError::Request`].
@@ -160,58 +144,6 @@ impl Carrier for Peer<RoleServer> {
     }
 }
 
-/// `elicitation/create` in MCP's shape: a form by the
-/// [rules](crate::mcp#conversion-rules) (a form MCP cannot carry is not
-/// sent), a URL request as it is (MCP has no scope: it is dropped).
-pub(super) fn params_of(
-    request: CreateElicitationRequest,
-) -> Result<model::ElicitRequestParams, ElicitError> {
-    Ok(match request.mode {
-        ElicitationMode::Form { requested_schema } => form_params(
-            request.message,
-            to_mcp_schema(&requested_schema).map_err(unsendable)?,
-        ),
-        ElicitationMode::Url {
-            elicitation_id,
-            url,
-        } => model::ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: request.message,
-            url,
-            elicitation_id: elicitation_id.into_string(),
-        },
-        // The flows send form and URL requests only.
-        ElicitationMode::Other(other) => {
-            return Err(unsendable(ConversionError::at(
-                "mode",
-                ConversionErrorKind::Rejected {
-                    reason: format!("MCP has no elicitation mode `{}`", other.mode()),
-                },
-            )));
-        }
-    })
-}
-
-/// rmcp's `ElicitResult` in elicit's model. Accepted content must be an
-/// object (omitted or `null`: none); an action rmcp added later is kept raw.
-pub(super) fn response_of(
-    result: &model::ElicitResult,
-) -> Result<CreateElicitationResponse, ConversionError> {
-    let action = match &result.action {
-        model::ElicitationAction::Accept => ElicitationAction::Accept {
-            content: match &result.content {
-                None | Some(Value::Null) => None,
-                Some(Value::Object(content)) => Some(content.clone()),
-                Some(other) => return Err(not_an_object(other)),
-            },
-        },
-        model::ElicitationAction::Decline => ElicitationAction::Decline,
-        model::ElicitationAction::Cancel => ElicitationAction::Cancel,
-        other => ElicitationAction::Other(other_action(other, result.content.as_ref())?),
-    };
-    Ok(CreateElicitationResponse { action, meta: None })
-}
-
 /// Sends `elicitation/create` (what rmcp's `create_elicitation` does, which
 /// needs rmcp's `elicitation` feature).
 pub(super) async fn send(
@@ -224,4 +156,16 @@ pub(super) async fn send(
         Ok(_) => Err(request_error(ServiceError::UnexpectedResponse)),
         Err(e) => Err(request_error(e)),
     }
+}
+
+/// `request` as this call's URL request, checked by its connection as
+/// every transport checks one, in MCP's shape.
+pub(super) fn url_params(
+    connection: &mut AgentConnection,
+    request: UrlRequest,
+) -> Result<(model::ElicitRequestParams, PendingUrl), ElicitError> {
+    let (request, pending) = connection
+        .url(no_scope(), request)
+        .map_err(ElicitError::NotSent)?;
+    Ok((params_of(request)?, pending))
 }

@@ -1,5 +1,5 @@
 //! The ACP SDK's vocabulary on rmcp (MCP 2025-11-25 and earlier): the state
-//! of one client connection ([`Elicitations`]) and the value that asks on
+//! of one client connection ([`ServerElicitations`]) and the value that asks on
 //! it ([`Elicitor`]): `elicit_form`, `elicit_url`, `elicit_secret`,
 //! `elicit_oauth`, `complete`.
 
@@ -31,13 +31,13 @@ use super::carrier::{capabilities_of, no_scope};
 /// request was bound to ([`UrlRequest::for_user`]).
 ///
 /// ```no_run
-/// use elicit_core::mcp::{ElicitError, Elicitations, UrlRequest};
+/// use elicit_core::mcp::{ElicitError, ServerElicitations, UrlRequest};
 /// use elicit_core::protocol::agent::{UrlOutcome, VerifiedUser};
 /// use rmcp::{Peer, RoleServer};
 ///
 /// /// In a tool call: ask Alice to connect her account on your page.
 /// async fn connect(
-///     elicitations: &Elicitations,
+///     elicitations: &ServerElicitations,
 ///     peer: &Peer<RoleServer>,
 ///     alice: &VerifiedUser,
 /// ) -> Result<bool, ElicitError> {
@@ -54,7 +54,7 @@ use super::carrier::{capabilities_of, no_scope};
 /// /// Later, when your page's callback saw Alice finish: refused for Bob,
 /// /// and for a second completion.
 /// async fn done(
-///     elicitations: &Elicitations,
+///     elicitations: &ServerElicitations,
 ///     peer: &Peer<RoleServer>,
 ///     who: &VerifiedUser,
 /// ) -> Result<(), ElicitError> {
@@ -62,11 +62,11 @@ use super::carrier::{capabilities_of, no_scope};
 /// }
 /// ```
 #[derive(Clone)]
-pub struct Elicitations {
+pub struct ServerElicitations {
     state: Arc<Mutex<AgentConnection>>,
 }
 
-impl Default for Elicitations {
+impl Default for ServerElicitations {
     fn default() -> Self {
         Self {
             state: Arc::new(Mutex::new(AgentConnection::new(None))),
@@ -74,15 +74,15 @@ impl Default for Elicitations {
     }
 }
 
-impl std::fmt::Debug for Elicitations {
+impl std::fmt::Debug for ServerElicitations {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Elicitations")
+        f.debug_tuple("ServerElicitations")
             .field(&*lock(&self.state))
             .finish()
     }
 }
 
-impl Elicitations {
+impl ServerElicitations {
     /// The state of a connection that has sent nothing yet.
     pub fn new() -> Self {
         Self::default()
@@ -96,10 +96,11 @@ impl Elicitations {
     }
 }
 
-/// Asks one MCP client, with the ACP SDK's verbs; from
-/// [`Elicitations::elicitor`] (state kept across the connection's calls)
-/// or [`ElicitExt::elicitor`](super::ElicitExt::elicitor) (state for this
-/// value only).
+/// Asks one MCP client, with the ACP SDK's verbs, from code that holds
+/// rmcp's peer (MCP 2025-11-25 and earlier: these are requests); from
+/// [`ServerElicitations::elicitor`], its state kept across the
+/// connection's calls. Inside a tool handler that also serves MCP
+/// 2026-07-28, ask with [`ask`](super::ask).
 pub struct Elicitor<'a> {
     peer: &'a Peer<RoleServer>,
     state: Arc<Mutex<AgentConnection>>,
@@ -129,11 +130,6 @@ impl<'a> Elicitor<'a> {
         Self { peer, state }
     }
 
-    /// An elicitor with a state of its own (for `ElicitExt`).
-    pub(super) fn alone(peer: &'a Peer<RoleServer>) -> Self {
-        Self::with_state(peer, Arc::new(Mutex::new(AgentConnection::new(None))))
-    }
-
     fn flows(&self) -> Flows<'_, Peer<RoleServer>> {
         Flows::new(&self.state, self.peer)
     }
@@ -142,13 +138,9 @@ impl<'a> Elicitor<'a> {
     /// `.retry(n)` ([`FormCall`]). MCP drops the form's title and
     /// description: say what the user needs to know in `message`.
     pub fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'a, T> {
-        self.clone().into_form(message.into())
-    }
-
-    /// [`elicit_form`](Self::elicit_form), the call owning this elicitor.
-    pub(super) fn into_form<T: Elicit>(self, message: String) -> FormCall<'a, T> {
-        FormCall::new(message, move |message, retry| {
-            Box::pin(async move { self.flows().form::<T>(no_scope(), message, retry).await })
+        let this = self.clone();
+        FormCall::new(message.into(), move |message, retry| {
+            Box::pin(async move { this.flows().form::<T>(no_scope(), message, retry).await })
         })
     }
 
@@ -161,8 +153,24 @@ impl<'a> Elicitor<'a> {
         self.flows().url(no_scope(), request).await
     }
 
-    /// Asks for the sensitive form `T` on a page `pages` serve; see
-    /// [`ElicitExt::elicit_secret`](super::ElicitExt::elicit_secret).
+    /// Asks for the sensitive form `T` on a page `pages` serve, in one
+    /// call (feature `sensitive`): opens the page, sends its URL in URL
+    /// mode (only if the client advertised it: otherwise
+    /// [`SendError::SensitiveInputNeedsUrlMode`](crate::protocol::agent::SendError::SensitiveInputNeedsUrlMode),
+    /// and no page is opened), waits for consent, then for the page's
+    /// submission, sends `notifications/elicitation/complete` once the
+    /// value is in and returns it, every rule checked again. A decline, a
+    /// cancel, the page's expiry, or dropping this future closes the page
+    /// at once.
+    ///
+    /// The page is bound to the first browser that opens it (loopback
+    /// pages). Pages that verify users
+    /// ([`Pages::hosted`](crate::sensitive::Pages::hosted)) need the user
+    /// your server authenticated: `.for_user(&user)`
+    /// ([`PageCall::for_user`]); then the page is served to that user only,
+    /// and the URL request and its completion are bound to them. Without
+    /// it, such pages refuse to open
+    /// ([`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)).
     #[cfg(feature = "sensitive")]
     pub fn elicit_secret<'b, T: crate::sensitive::SensitiveForm + Send + 'b>(
         &self,
@@ -172,27 +180,24 @@ impl<'a> Elicitor<'a> {
     where
         'a: 'b,
     {
-        self.clone().into_secret(message.into(), pages)
-    }
-
-    /// [`elicit_secret`](Self::elicit_secret), the call owning this
-    /// elicitor.
-    #[cfg(feature = "sensitive")]
-    pub(super) fn into_secret<'b, T: crate::sensitive::SensitiveForm + Send + 'b>(
-        self,
-        message: String,
-        pages: &'b crate::sensitive::Pages,
-    ) -> SecretCall<'b, T>
-    where
-        'a: 'b,
-    {
+        let (this, message) = (self.clone(), message.into());
         PageCall::new(move |user| {
-            Box::pin(async move { self.flows().secret(no_scope(), message, pages, user).await })
+            Box::pin(async move { this.flows().secret(no_scope(), message, pages, user).await })
         })
     }
 
-    /// An OAuth flow at `provider` through a start page `pages` serve; see
-    /// [`ElicitExt::elicit_oauth`](super::ElicitExt::elicit_oauth).
+    /// Asks the user to authorize this server at an OAuth provider, in one
+    /// call (feature `oauth`): opens a flow on `pages`, sends its start
+    /// page (the server's own URL, no secret in it) in URL mode, only if
+    /// the client advertised it, waits for consent, then for the
+    /// provider's answer at the callback, which exchanges the code (PKCE
+    /// S256, one-time `state`). Sends `notifications/elicitation/complete`
+    /// once the browser is back, and returns the
+    /// [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome): a token
+    /// (never sent to the client), or declined, cancelled, denied, expired
+    /// or failed. A decline, a cancel, or dropping this future ends the
+    /// flow at once. Pages that verify users need the user:
+    /// `.for_user(&user)`, as for [`elicit_secret`](Self::elicit_secret).
     #[cfg(feature = "oauth")]
     pub fn elicit_oauth<'b>(
         &self,
@@ -203,23 +208,10 @@ impl<'a> Elicitor<'a> {
     where
         'a: 'b,
     {
-        self.clone().into_oauth(message.into(), pages, provider)
-    }
-
-    /// [`elicit_oauth`](Self::elicit_oauth), the call owning this elicitor.
-    #[cfg(feature = "oauth")]
-    pub(super) fn into_oauth<'b>(
-        self,
-        message: String,
-        pages: &'b crate::sensitive::Pages,
-        provider: &'b crate::sensitive::oauth::Provider,
-    ) -> OAuthCall<'b>
-    where
-        'a: 'b,
-    {
+        let (this, message) = (self.clone(), message.into());
         PageCall::new(move |user| {
             Box::pin(async move {
-                self.flows()
+                this.flows()
                     .oauth(no_scope(), message, pages, provider, user)
                     .await
             })

@@ -1,17 +1,23 @@
-//! MCP servers built on [rmcp](https://docs.rs/rmcp) (feature `rmcp`):
-//! - one tool handler for MCP 2025-11-25 and 2026-07-28 ([`run_tool`] and
-//!   [`Rounds`]): `elicitation/create` requests on the older version,
-//!   input-required rounds (SEP-2322) with a sealed `requestState` on the
-//!   newer, the client's capabilities read per request;
-//! - typed elicitation in one call, with the ACP SDK's verbs and the same
-//!   [`ElicitError`], for MCP 2025-11-25 and earlier (it sends requests,
-//!   which 2026-07-28 no longer has): on rmcp's server peer ([`ElicitExt`]:
-//!   `peer.elicit_form::<T>(message).retry(n).await`, `elicit_secret`,
-//!   `elicit_oauth`), and on an [`Elicitor`] of the connection's
-//!   [`Elicitations`] (`elicit_url`, `complete`, the same calls);
-//! - underneath, a derived form's schema as rmcp's `ElicitationSchema` (the
-//!   MCP 2025-11-25 shape) and rmcp's `ElicitResult` as a typed
-//!   [`Outcome<T>`], for code that drives rmcp itself.
+//! MCP servers built on [rmcp](https://docs.rs/rmcp) (feature `rmcp`), with
+//! two ways to ask:
+//!
+//! - **Inside a tool handler**, on MCP 2025-11-25 and 2026-07-28 alike:
+//!   [`ask`], whose closure asks through [`Rounds`] (`r.form::<T>(key,
+//!   message)`, `r.url(key, request)`, `r.secret::<T>(key, message,
+//!   &pages)`). On 2025-11-25 each question is an `elicitation/create`
+//!   request through the flow engine (the re-ask, the secret page and its
+//!   completion notification, as everywhere); on 2026-07-28 the questions
+//!   are input-required rounds (SEP-2322) with a sealed `requestState`. The
+//!   client's capabilities are read per request.
+//! - **Outside a tool handler**, from code that holds rmcp's peer (MCP
+//!   2025-11-25 and earlier, since these are requests): an [`Elicitor`]
+//!   from the connection's [`ServerElicitations`], with the ACP SDK's verbs
+//!   and the same [`ElicitError`]: `elicit_form`, `elicit_url`,
+//!   `elicit_secret`, `elicit_oauth`, `complete`.
+//!
+//! Underneath, for code that drives rmcp itself: a derived form's schema as
+//! rmcp's `ElicitationSchema` and rmcp's `ElicitResult` as a typed
+//! [`Outcome<T>`] (`TryFrom`), with the [conversion rules](#conversion-rules).
 //!
 //! ```toml
 //! [dependencies]
@@ -41,26 +47,24 @@
 //! MCP 2026-07-28 removed server-to-client requests: a tool that needs
 //! input returns an *input-required* result (its questions under keys, and
 //! an opaque `requestState`), and the client calls the tool again with the
-//! answers and the state (SEP-2322). rmcp 3.11 speaks both versions, and
-//! [`ElicitExt`]'s requests work only on the older one. [`run_tool`] asks
-//! with one closure on both:
+//! answers and the state (SEP-2322). rmcp 3.11 speaks both versions;
+//! [`ask`] asks with one closure on both:
 //!
-//! - on 2025-11-25 (and earlier) each round's forms are `elicitation/create`
-//!   requests, in the same call, and [`run_tool`] returns the answers
-//!   ([`Asked::Answered`]);
-//! - on 2026-07-28 each round is an input-required result that [`run_tool`]
+//! - on 2025-11-25 (and earlier) each question is an `elicitation/create`
+//!   request, awaited where it is asked, in the same call, and [`ask`]
+//!   returns the answers ([`Asked::Answered`]);
+//! - on 2026-07-28 each round is an input-required result that [`ask`]
 //!   hands back to return ([`Asked::Respond`]), and the closure runs again,
 //!   from the top, when the client calls back with the answers.
 //!
-//! The closure only asks, and is not async: [`Rounds::form`] (and
-//! [`Rounds::url`]) give the typed answer once it is in, or ask and return
-//! `None` ([`FormAsk::answer`]), which `?` passes on, ending the run. The
-//! tool's own work comes after, on the typed answers. The client's
-//! capabilities are read per request.
+//! The closure only asks: `|r| async move { .. }`, each question awaited;
+//! a question gives `Some(answer)` once there is one, or `None` once it is
+//! asked in a round that ends the call, which `?` passes on. The tool's own
+//! work comes after, on the typed answers.
 //!
 //! ```
 //! use elicit_core::Elicit;
-//! use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+//! use elicit_core::mcp::{Asked, RoundsConfig, ask};
 //! use elicit_core::protocol::agent::Outcome;
 //! use rmcp::RoleServer;
 //! use rmcp::model::{
@@ -81,12 +85,12 @@
 //!     request: &CallToolRequestParams,
 //!     rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()?` for a stdio server
 //! ) -> Result<CallToolResponse, ErrorData> {
-//!     // Runs from the top each round; `answer()` is `None` while the form is
-//!     // asked, and the round ends.
-//!     let asked = run_tool(context, request, rounds, |r| {
+//!     // Runs from the top each round; a question is `None` once it is asked in
+//!     // a round that ends the call (2026-07-28), and `?` ends the run.
+//!     let asked = ask(context, request, rounds, |r| async move {
 //!         r.form::<Confirm>("confirm", "Deploy to production?")
 //!             .retry(2)
-//!             .answer()
+//!             .await
 //!     });
 //!     let answer = match asked.await? {
 //!         Asked::Answered(answer) => answer,
@@ -108,18 +112,24 @@
 //! }
 //! ```
 //!
-//! - **Several questions in a round.** Several `r.form::<T>(key, ..)` (and
-//!   `r.url(key, ..)`) in one run go out in one round, each under its key;
-//!   each gives its typed `Outcome<T>` once answered, every rule checked
-//!   again. An invalid answer is asked again under the same key with the
-//!   errors in the message, [`.retry(n)`](FormAsk::retry) times at most (the
-//!   same re-ask as `elicit_form`'s); decline and cancel are answers.
-//! - **Secrets.** `r.secret::<T>(key, message, &pages)` (feature
+//! - **Several questions in a round.** Questions awaited before the first
+//!   `?` go out in one round on 2026-07-28, each under its key
+//!   (`let a = r.form::<A>("a", ..).await; let b = r.form::<B>("b", ..).await;
+//!   let (a, b) = (a?, b?);`); on 2025-11-25 they are asked one after the
+//!   other. Each gives its typed `Outcome<T>` once answered, every rule
+//!   checked again. An invalid answer is asked again under the same key
+//!   with the errors in the message, [`.retry(n)`](FormAsk::retry) times at
+//!   most (the same re-ask as `elicit_form`'s); decline and cancel are
+//!   answers.
+//! - **Secrets.** `r.secret::<T>(key, message, &pages).await` (feature
 //!   `sensitive`) asks a sensitive form on a page the server serves
-//!   ([`sensitive`](crate::sensitive)): URL mode or nothing. On 2026-07-28
-//!   a yes before the page is submitted is asked again ("When you have
-//!   submitted the page, accept this to continue"), and the secret never
-//!   travels in `requestState`, only the page's id.
+//!   ([`sensitive`](crate::sensitive)): URL mode or nothing. On 2025-11-25
+//!   it is the flow engine's page, completion notification included. On
+//!   2026-07-28 a yes before the page is submitted is asked again ("When
+//!   you have submitted the page, accept this to continue"), and the secret
+//!   never travels in `requestState`, only the page's id.
+//! - **Captures.** The closure may run once per round: capture references
+//!   (`let pages = &self.pages;` before it), which `async move` copies.
 //! - **`requestState` is attacker-controlled input.** It holds the round,
 //!   the attempts and the earlier answers, sealed with rmcp's
 //!   `RequestStateCodec` (HMAC-SHA256, a 10-minute TTL:
@@ -168,13 +178,17 @@
 //! cargo test --test it --features rmcp rmcp::
 //! ```
 //!
-//! # One call on rmcp's peer (MCP 2025-11-25 and earlier)
+//! # Outside a tool handler: the `Elicitor` (MCP 2025-11-25 and earlier)
 //!
-//! In a tool handler of a server that speaks only the older versions, one
-//! call on rmcp's peer ([`ElicitExt`]):
+//! Code that holds rmcp's peer outside a tool call (a notification
+//! handler, a background task of the connection) asks through an
+//! [`Elicitor`]: keep one [`ServerElicitations`] per connection in your
+//! handler (the state of its outstanding URL elicitations: unique ids, each
+//! bound to its user, completed once) and ask with
+//! `elicitations.elicitor(&peer)`:
 //!
 //! ```
-//! use elicit_core::mcp::{ElicitExt, ElicitError};
+//! use elicit_core::mcp::{ElicitError, ServerElicitations};
 //! use elicit_core::Elicit;
 //! use elicit_core::protocol::agent::Outcome;
 //! use rmcp::{Peer, RoleServer};
@@ -185,12 +199,17 @@
 //!     proceed: bool,
 //! }
 //!
-//! /// From a tool handler: `confirm(&context.peer).await`.
-//! async fn confirm(peer: &Peer<RoleServer>) -> Result<bool, ElicitError> {
+//! /// From code that holds the peer: `confirm(&self.elicitations, &peer).await`,
+//! /// with one `ServerElicitations` per connection in your handler.
+//! async fn confirm(
+//!     elicitations: &ServerElicitations,
+//!     peer: &Peer<RoleServer>,
+//! ) -> Result<bool, ElicitError> {
 //!     // Refused, sending nothing, if the client has no form mode; the answer is
 //!     // validated again by `Confirm::from_content`, and an invalid one is asked
 //!     // again (twice at most) with the errors in the message.
-//!     let outcome = peer.elicit_form::<Confirm>("Deploy to production?").retry(2).await?;
+//!     let elicitor = elicitations.elicitor(peer);
+//!     let outcome = elicitor.elicit_form::<Confirm>("Deploy to production?").retry(2).await?;
 //!     Ok(matches!(outcome, Outcome::Accepted(Confirm { proceed: true })))
 //! }
 //! ```
@@ -203,16 +222,11 @@
 //! errors and the attempt count), or `Request` (what failed, with rmcp's
 //! own `ServiceError` inside for the log).
 //!
-//! `peer.elicit_secret::<T>(message, &pages)` and
-//! `peer.elicit_oauth(message, &pages, &provider)` (features `sensitive`,
-//! `oauth`) run a whole page flow, as on the ACP SDK, `.for_user(&user)`
-//! binding it to the user your server authenticated.
-//!
-//! URL mode and its completion, with the ACP SDK's verbs, go through an
-//! [`Elicitor`]: keep one [`Elicitations`] per connection in your handler
-//! (the state of its outstanding URL elicitations: unique ids, each bound
-//! to its user, completed once) and ask with
-//! `elicitations.elicitor(&context.peer)`.
+//! [`elicit_secret::<T>(message, &pages)`](Elicitor::elicit_secret) and
+//! [`elicit_oauth(message, &pages, &provider)`](Elicitor::elicit_oauth)
+//! (features `sensitive`, `oauth`) run a whole page flow, as on the ACP
+//! SDK, `.for_user(&user)` binding it to the user your server
+//! authenticated.
 //! [`elicit_url(UrlRequest::new(message, url).elicitation_id(id))`](Elicitor::elicit_url)
 //! (the same [`UrlRequest`] as on the ACP SDK) returns a `UrlOutcome`,
 //! whose `Consented` only means the user agreed to open the URL (the URL
@@ -220,16 +234,17 @@
 //! without URL mode, and `.for_user(&user)` binds it);
 //! [`complete(&id, Some(&user))`](Elicitor::complete) sends
 //! `notifications/elicitation/complete` once your callback says it is done,
-//! refused for another user or a second time. ([`ElicitExt::elicitor`] is
-//! the same over a state of its own. rmcp's peer has an inherent
-//! `elicit_url`, which is why the verb lives on the [`Elicitor`].)
+//! refused for another user or a second time. (rmcp's peer has an
+//! inherent `elicit_url`, which is why the verbs live on the [`Elicitor`].)
 //!
 //! These calls send requests, so they work on MCP 2025-11-25 and earlier;
-//! a handler that also serves 2026-07-28 asks with [`run_tool`].
+//! on a 2026-07-28 session every call is refused as if the mode were not
+//! advertised: inside a tool, ask with [`ask`].
 //!
 //! # Underneath: the conversions
 //!
-//! For code that drives rmcp itself, [`form_request`] turns `T::schema()`
+//! For code that drives rmcp itself (not a third way to ask: the flows
+//! above use these), `ElicitationSchema`'s `TryFrom` turns `T::schema()`
 //! into rmcp's `ElicitationSchema` (the MCP 2025-11-25 shape, property
 //! order kept) and [`Outcome<T>`]'s `TryFrom` reads rmcp's `ElicitResult`:
 //!
@@ -246,10 +261,10 @@
 //! struct Refactor { strategy: Strategy }
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // The params of `elicitation/create`, for `peer.create_elicitation(..)`:
-//! let params = elicit_core::mcp::form_request::<Refactor>("How should I refactor?")?;
-//! let json = serde_json::to_value(&params)?;
-//! assert_eq!(json["requestedSchema"]["properties"]["strategy"]["enum"][1], "balanced");
+//! // The `requestedSchema` of `elicitation/create`, for `peer.create_elicitation(..)`:
+//! let schema = rmcp::model::ElicitationSchema::try_from(Refactor::schema())?;
+//! let json = serde_json::to_value(&schema)?;
+//! assert_eq!(json["properties"]["strategy"]["enum"][1], "balanced");
 //!
 //! // The client's answer, validated again with `Refactor::from_content`:
 //! let result = ElicitResult::new(ElicitationAction::Accept)
@@ -269,7 +284,7 @@
 //! (`Peer<RoleServer>`; an rmcp server has it already), its `client`
 //! feature (the MCP host's side, [`client`]) and its `request-state`
 //! feature (the sealing codec; `hmac`), not its
-//! `elicitation` feature: [`ElicitExt`] sends `elicitation/create` through
+//! `elicitation` feature: the [`Elicitor`] sends `elicitation/create` through
 //! `Peer::send_request` and applies MCP's capability rule itself
 //! ([`client_supports`]), so the `url` crate rmcp's `elicitation` feature
 //! brings is not needed.
@@ -312,15 +327,11 @@ mod carrier;
 pub mod client;
 mod dropped;
 mod elicitor;
-#[cfg(feature = "sensitive")]
-mod page_work;
-mod peer;
-mod request;
-mod response;
 mod rounds;
 mod schema;
 mod state;
 mod used;
+mod wire;
 
 /// The same error on every transport: [`flow::ElicitError`](crate::flow::ElicitError).
 pub use crate::flow::ElicitError;
@@ -328,12 +339,10 @@ pub use crate::flow::ElicitError;
 pub use crate::protocol::agent::UrlRequest;
 pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
-pub use elicitor::{Elicitations, Elicitor};
-pub use peer::ElicitExt;
-pub use request::form_request;
+pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
     Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig,
-    URL_ELICITATION_REQUIRED, run_tool,
+    URL_ELICITATION_REQUIRED, ask,
 };
 pub use state::INVALID_STATE_MESSAGE;
 pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};

@@ -1,8 +1,8 @@
 //! Which sealed `requestState`s were used: the [`UsedStates`] seam and its
-//! in-memory default. A state is good for one call: [`run_tool`] records
+//! in-memory default. A state is good for one call: [`ask`] records
 //! each state it opens here, and refuses one that was recorded before.
 //!
-//! [`run_tool`]: super::run_tool
+//! [`ask`]: super::ask
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;

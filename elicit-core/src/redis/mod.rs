@@ -123,7 +123,7 @@
 //! # fn main() {}
 //! ```
 //!
-//! Ask with [`run_tool`](crate::mcp::run_tool) and that config in your
+//! Ask with [`ask`](crate::mcp::ask) and that config in your
 //! `ServerHandler`'s `call_tool`, and serve it with rmcp's
 //! `StreamableHttpService`, stateless (`legacy_session_mode = false` in its
 //! `StreamableHttpServerConfig`: any request to any replica) and for the

@@ -54,12 +54,13 @@
 //! `elicitation/complete` to the same client and returns the typed value
 //! ([`SecretOutcome::Answered`]). A decline, a cancel, the page's expiry
 //! ([`DEFAULT_EXPIRY`], 10 minutes) or dropping the future closes the page
-//! at once. On rmcp the same is
-//! `peer.elicit_secret::<T>(message, &pages)`
-//! ([`ElicitExt::elicit_secret`](crate::mcp::ElicitExt::elicit_secret),
-//! feature `rmcp`), with `notifications/elicitation/complete`, and in MCP
-//! 2026-07-28's rounds `r.secret::<T>(key, message, &pages)`
-//! ([`Rounds::secret`](crate::mcp::Rounds::secret)).
+//! at once. In an rmcp tool handler (feature `rmcp`) the same is
+//! `r.secret::<T>(key, message, &pages).await`
+//! ([`Rounds::secret`](crate::mcp::Rounds::secret)): at MCP 2025-11-25 this
+//! very flow, with `notifications/elicitation/complete`; at 2026-07-28 in
+//! input-required rounds. Outside a tool,
+//! [`Elicitor::elicit_secret`](crate::mcp::Elicitor::elicit_secret) (MCP
+//! 2025-11-25).
 //!
 //! - **The form.** `#[derive(Elicit)]` with `#[elicit(sensitive)]` makes a
 //!   [`SensitiveForm`]; each `#[secret]` field is a [`SecretString`]
@@ -227,12 +228,12 @@ pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use outcome::SecretOutcome;
 pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
+#[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
+pub(crate) use pages::PageRead;
 pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
     DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
 };
-#[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
-pub(crate) use pages::{PageRead, Prepared};
 pub use response::PageResponse;
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.

@@ -207,7 +207,7 @@ impl Elicitor {
     /// .for_user(&alice);
     /// if let UrlOutcome::Consented(waiting) = elicitor.elicit_url(scope, request).await? {
     ///     // Later, when your callback saw Alice finish:
-    ///     elicitor.complete(waiting.id(), Some(&alice))?;
+    ///     elicitor.complete(waiting.id(), Some(&alice)).await?;
     /// }
     /// # Ok(())
     /// # }
@@ -328,15 +328,12 @@ impl Elicitor {
     /// sends `elicitation/complete`. Refused, and nothing is sent, for an id
     /// that is not outstanding, completed twice, or completed by another
     /// user.
-    pub fn complete(
+    pub async fn complete(
         &self,
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
-        let notification = self.flows().completion(id, completed_by)?;
-        self.cx
-            .send_notification(sdk::CompleteElicitationNotification::from(notification))
-            .map_err(request_error)
+        self.flows().complete(id, completed_by).await
     }
 }
 

@@ -42,8 +42,8 @@
 //!
 //! On the ACP SDK that is
 //! [`Elicitor::elicit_oauth`](crate::acp::sdk::Elicitor::elicit_oauth); on
-//! rmcp, `peer.elicit_oauth(message, &pages, &provider)`
-//! ([`ElicitExt::elicit_oauth`](crate::mcp::ElicitExt::elicit_oauth)). The
+//! rmcp (MCP 2025-11-25), `elicitations.elicitor(&peer).elicit_oauth(message,
+//! &pages, &provider)` ([`Elicitor::elicit_oauth`](crate::mcp::Elicitor::elicit_oauth)). The
 //! flow:
 //!
 //! 1. The client is sent the agent's own start page (an opaque id, no

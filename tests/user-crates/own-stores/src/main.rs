@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime};
 
 use elicit_core::Elicit;
 use elicit_core::mcp::{
-    Asked, Rounds, RoundsConfig, StateId, UsedStates, UsedStatesError, run_tool,
+    Asked, RoundsConfig, StateId, UsedStates, UsedStatesError, ask,
 };
 use elicit_core::sensitive::oauth::{
     FlowCookie, FlowPhase, FlowRecord, FlowStore, OAuthOutcome, Provider, StoredFlow,
@@ -402,9 +402,9 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let pages = &self.pages;
-        let ask = |r: &mut Rounds| {
+        let questions = |r: elicit_core::mcp::Rounds| async move {
             Some(
-                match r.secret::<DeployToken>("token", "Paste your deploy token.", pages)? {
+                match r.secret::<DeployToken>("token", "Paste your deploy token.", pages).await? {
                     Ok(SecretOutcome::Answered(t)) => {
                         format!("a token of {} characters", t.token.expose_secret().len())
                     }
@@ -414,7 +414,7 @@ impl ServerHandler for Server {
             )
         };
         Ok(
-            match run_tool(&context, &request, &self.config, ask).await? {
+            match ask(&context, &request, &self.config, questions).await? {
                 Asked::Answered(text) => {
                     CallToolResult::success(vec![ContentBlock::text(text)]).into()
                 }

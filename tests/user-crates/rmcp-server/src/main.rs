@@ -1,11 +1,11 @@
 //! A user's MCP server: one tool, `book`, that asks for the `Flight` form with
-//! `run_tool` (an `elicitation/create` request on MCP 2025-11-25, an
+//! `ask` (an `elicitation/create` request on MCP 2025-11-25, an
 //! input-required result on 2026-07-28). tests/user-crates/check.py reads
 //! what it writes on stdout.
 
 use std::sync::Arc;
 
-use elicit_core::mcp::{Asked, RoundsConfig, run_tool};
+use elicit_core::mcp::{Asked, RoundsConfig, ask};
 use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -46,8 +46,8 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let asked = run_tool(&context, &request, &self.rounds, |r| {
-            r.form::<Flight>("flight", "Where to?").answer()
+        let asked = ask(&context, &request, &self.rounds, |r| async move {
+            r.form::<Flight>("flight", "Where to?").await
         });
         let text = match asked.await? {
             Asked::Respond(response) => return Ok(response),

@@ -1,0 +1,301 @@
+//! MCP 2026-07-28's input-required rounds (SEP-2322): each round's
+//! questions go back as the tool's result, under their keys, with the
+//! call's state sealed in `requestState`; the client calls again with the
+//! answers. The re-ask policy and the page's pieces are the flow engine's.
+
+use std::collections::BTreeMap;
+
+use ::rmcp::model::{
+    self, CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, ErrorData,
+    InputRequest, InputRequests, InputRequiredResult,
+};
+use serde_json::Value;
+
+use super::super::carrier::url_params;
+use super::super::carrier::{elicitation_capabilities, no_scope};
+use super::super::state::State;
+use super::super::wire::{params_of, response_of};
+use super::call::{Asked, asked_nothing};
+use super::config::RoundsConfig;
+use crate::Elicit;
+use crate::flow::{AfterAnswer, ElicitError, after_answer};
+use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, Retry, UrlOutcome, UrlRequest};
+
+/// One call's round: the modes this request's client accepts, the answers
+/// it brought, the state it carried, and what this round asks.
+pub(super) struct InputRound {
+    /// This call's connection: the modes this request's client accepts, and
+    /// the checks and ids of what it asks (the same rules as every
+    /// transport's).
+    pub(super) connection: AgentConnection,
+    /// This round's answers, per key.
+    responses: BTreeMap<String, Value>,
+    state: State,
+    asks: InputRequests,
+}
+
+impl Default for InputRound {
+    fn default() -> Self {
+        Self {
+            connection: AgentConnection::new(None),
+            responses: BTreeMap::new(),
+            state: State::new(),
+            asks: InputRequests::new(),
+        }
+    }
+}
+
+impl InputRound {
+    /// The round of `request`, whose state (opened, or new) is `state`.
+    /// Only the answers to what the last round asked are read. Without a
+    /// state (the first round), the answers are read as answers to the
+    /// first round's questions: those depend only on the arguments, and
+    /// every answer is checked like any other.
+    pub(super) fn new(
+        capabilities: Option<&ClientCapabilities>,
+        state: State,
+        request: &CallToolRequestParams,
+    ) -> Self {
+        let first = request.request_state.is_none();
+        let responses = request
+            .input_responses
+            .iter()
+            .flatten()
+            .filter(|(key, _)| first || state.asked.contains(*key))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        Self {
+            connection: AgentConnection::new(elicitation_capabilities(capabilities)),
+            responses,
+            state,
+            asks: InputRequests::new(),
+        }
+    }
+
+    /// The form `T` under `key`: its answer, read with the re-ask policy of
+    /// every transport (here the next attempt is the next round), or `None`
+    /// once it is asked.
+    pub(super) fn form<T: Elicit>(
+        &mut self,
+        key: &str,
+        message: String,
+        retry: Retry,
+    ) -> Option<Result<Outcome<T>, ElicitError>> {
+        let (params, pending) = match self.form_params::<T>(message.clone()) {
+            Ok(built) => built,
+            Err(error) => return Some(Err(error)),
+        };
+        let attempts = self.state.attempts.get(key).copied().unwrap_or(1);
+        let Some((raw, result)) = self.answer_or_ask(key, params) else {
+            self.state.attempts.insert(key.to_owned(), attempts);
+            return None;
+        };
+        let response = match response_of(&result) {
+            Ok(response) => response,
+            Err(error) => return Some(Err(ElicitError::Unreadable(error))),
+        };
+        match after_answer(pending.outcome(&response), &message, attempts, retry) {
+            AfterAnswer::Done(answer) => {
+                self.state.answers.insert(key.to_owned(), raw);
+                Some(Ok(answer))
+            }
+            AfterAnswer::GiveUp { errors, attempts } => {
+                self.state.answers.remove(key);
+                Some(Err(ElicitError::Invalid { errors, attempts }))
+            }
+            AfterAnswer::AskAgain(next) => {
+                self.state.answers.remove(key);
+                self.state.attempts.insert(key.to_owned(), attempts + 1);
+                match self.form_params::<T>(next) {
+                    Ok((params, _)) => self.ask(key, params),
+                    Err(error) => return Some(Err(error)),
+                }
+                None
+            }
+        }
+    }
+
+    /// The URL request under `key`: the user's answer, or `None` once it is
+    /// asked.
+    pub(super) fn url(
+        &mut self,
+        key: &str,
+        request: UrlRequest,
+    ) -> Option<Result<UrlOutcome, ElicitError>> {
+        let (params, pending) = match url_params(&mut self.connection, request) {
+            Ok(built) => built,
+            Err(error) => return Some(Err(error)),
+        };
+        let (raw, result) = self.answer_or_ask(key, params)?;
+        self.state.answers.insert(key.to_owned(), raw);
+        Some(self.url_answer(pending, &result))
+    }
+
+    /// The client's answer under `key` (this round's, or one an earlier
+    /// round kept), raw and read; otherwise (none, or not an answer at all:
+    /// a client bug, or a forged one) `params` is asked under `key`, and
+    /// `None`.
+    fn answer_or_ask(
+        &mut self,
+        key: &str,
+        params: model::ElicitRequestParams,
+    ) -> Option<(Value, model::ElicitResult)> {
+        let found = self
+            .responses
+            .remove(key)
+            .or_else(|| self.state.answers.get(key).cloned());
+        let read = found.and_then(|raw| {
+            let result = serde_json::from_value::<model::ElicitResult>(raw.clone()).ok()?;
+            Some((raw, result))
+        });
+        if read.is_none() {
+            self.state.answers.remove(key);
+            self.ask(key, params);
+        }
+        read
+    }
+
+    /// The form `T` as this call's connection sends it: refused, as on
+    /// every transport, when the client has no form mode or the form cannot
+    /// be sent (or MCP cannot carry it).
+    fn form_params<T: Elicit>(
+        &mut self,
+        message: String,
+    ) -> Result<
+        (
+            model::ElicitRequestParams,
+            crate::protocol::agent::PendingForm<T>,
+        ),
+        ElicitError,
+    > {
+        let (request, pending) = self
+            .connection
+            .form::<T>(no_scope(), message)
+            .map_err(ElicitError::NotSent)?;
+        Ok((params_of(request)?, pending))
+    }
+
+    /// The client's answer to the URL request `pending`.
+    fn url_answer(
+        &mut self,
+        pending: PendingUrl,
+        result: &model::ElicitResult,
+    ) -> Result<UrlOutcome, ElicitError> {
+        let response = response_of(result).map_err(ElicitError::Unreadable)?;
+        self.connection
+            .url_outcome(pending, &response)
+            .map_err(ElicitError::Url)
+    }
+
+    fn ask(&mut self, key: &str, params: model::ElicitRequestParams) {
+        self.asks.insert(
+            key.to_owned(),
+            InputRequest::Elicitation(model::ElicitRequest::new(params)),
+        );
+    }
+
+    /// The response that ends this call: the round's questions under their
+    /// keys with the state sealed (bound to `bound`), or, past the cap, a
+    /// tool error.
+    pub(super) fn respond<T>(
+        mut self,
+        config: &RoundsConfig,
+        bound: &[u8],
+    ) -> Result<Asked<T>, ErrorData> {
+        if self.asks.is_empty() {
+            return Err(asked_nothing());
+        }
+        if self.state.round >= config.max_rounds {
+            return Ok(Asked::Respond(
+                CallToolResult::error(vec![ContentBlock::text(format!(
+                    "no answer after {} rounds of questions: nothing was done",
+                    config.max_rounds
+                ))])
+                .into(),
+            ));
+        }
+        self.state.round += 1;
+        self.state.asked = self.asks.keys().cloned().collect();
+        let sealed = self.state.seal(&config.codec, bound, config.ttl)?;
+        Ok(Asked::Respond(
+            InputRequiredResult::new(Some(self.asks), Some(sealed)).into(),
+        ))
+    }
+}
+
+/// The sensitive form `T` under `key` in a round (see
+/// [`Rounds::secret`](super::Rounds::secret)): the first round opens the
+/// page and asks its URL; later rounds read the page first, then the
+/// client's answer to the URL: a decline or a cancel closes the page, a
+/// consent before the page was submitted is asked again. The lock is never
+/// held across the store's calls.
+#[cfg(feature = "sensitive")]
+pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
+    round: &std::sync::Mutex<InputRound>,
+    key: &str,
+    message: String,
+    pages: &crate::sensitive::Pages,
+    user: Option<&crate::protocol::agent::VerifiedUser>,
+) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
+    use crate::flow::page::{PageOutcome, open_page, page_request};
+    use crate::sensitive::SecretOutcome;
+
+    use super::call::lock;
+
+    let known = lock(round).state.pages.get(key).copied();
+    let Some(id) = known else {
+        let refused = lock(round).connection.require_sensitive();
+        if let Err(error) = refused {
+            return Some(Err(ElicitError::NotSent(error)));
+        }
+        let page = match open_page::<T>(pages, user, message.clone()).await {
+            Ok(page) => page,
+            Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
+        };
+        let (_, request) = page_request(page.id(), page.url(), message, user);
+        let mut round = lock(round);
+        // Not asked: the page closes as it is dropped.
+        let (params, _) = match url_params(&mut round.connection, request) {
+            Ok(built) => built,
+            Err(error) => return Some(Err(error)),
+        };
+        round.ask(key, params);
+        round.state.pages.insert(key.to_owned(), page.detach());
+        return None;
+    };
+    // The page first: an answer there settles it.
+    if let Some(end) = pages.read(id).await.answer::<T>() {
+        lock(round).state.pages.remove(key);
+        return Some(SecretOutcome::from_page(end));
+    }
+    let ended = {
+        let mut round = lock(round);
+        let answer = round
+            .responses
+            .remove(key)
+            .and_then(|raw| serde_json::from_value::<model::ElicitResult>(raw).ok());
+        let message = if answer.is_some() {
+            format!("{message}\n\nWhen you have submitted the page, accept this to continue.")
+        } else {
+            message
+        };
+        let (_, request) = page_request(id, &pages.url_of(id), message, user);
+        let (params, pending) = match url_params(&mut round.connection, request) {
+            Ok(built) => built,
+            Err(error) => return Some(Err(error)),
+        };
+        // Asked again, unless the last round's answer ended it.
+        let ended = answer
+            .and_then(|result| round.url_answer(pending, &result).ok())
+            .and_then(|outcome| SecretOutcome::<T>::unless_consented(&outcome));
+        match ended {
+            Some(_) => {
+                round.state.pages.remove(key);
+            }
+            None => round.ask(key, params),
+        }
+        ended
+    }?;
+    pages.cancel(id).await;
+    Some(Ok(ended))
+}

@@ -1,0 +1,364 @@
+//! One way to ask inside a tool handler, whatever the MCP version:
+//! `elicitation/create` requests through the flow engine on a 2025-11-25
+//! peer with a session, input-required rounds on a 2026-07-28 peer
+//! (SEP-2322) with the round's state sealed in `requestState`, and
+//! `-32042` on a 2025-11-25 call without a session.
+//!
+//! Each protocol regime is a type of its own (requests: the flow engine
+//! over rmcp's peer; `input::InputRound`; `sessionless::Sessionless`), and
+//! [`Rounds`], the handle the tool's closure asks through, dispatches to
+//! the one this call has.
+
+use std::fmt;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+use ::rmcp::model::{CallToolRequestParams, ErrorData};
+use ::rmcp::service::RequestContext;
+use ::rmcp::{Peer, RoleServer};
+
+use super::carrier::{elicitation_capabilities, no_scope};
+use super::state::{State, associated_data};
+use crate::Elicit;
+use crate::flow::{ElicitError, Flows};
+use crate::protocol::Mode;
+use crate::protocol::agent::{AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest};
+
+mod call;
+mod config;
+mod input;
+mod sessionless;
+
+pub use call::Asked;
+pub use config::{DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, RoundsConfig};
+pub use sessionless::URL_ELICITATION_REQUIRED;
+
+use call::{asked_nothing, lock};
+use input::InputRound;
+use sessionless::Sessionless;
+
+/// What the tool's closure asks through, in one call: a cheap handle
+/// (clones share the call), made by [`ask`].
+///
+/// Each question is awaited where it is asked, and gives `Some(answer)`
+/// once there is one; `None` means it was asked in a round that ends this
+/// call (MCP 2026-07-28, or `-32042` on a 2025-11-25 call without a
+/// session): the closure then returns `None`, which `?` does. On a
+/// 2025-11-25 call with a session every question is answered in the call
+/// (`elicitation/create`, the flow engine's re-ask, page and completion),
+/// so it never gives `None`.
+#[derive(Clone)]
+pub struct Rounds {
+    call: Arc<Call>,
+}
+
+/// One call: who it is from, and its protocol regime.
+struct Call {
+    /// Who the request is from ([`RoundsConfig::principal`]; empty: no one).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    principal: String,
+    regime: Regime,
+}
+
+/// How this call asks.
+enum Regime {
+    /// MCP 2025-11-25 with a session: requests, through the flow engine.
+    Requests {
+        peer: Peer<RoleServer>,
+        connection: Mutex<AgentConnection>,
+    },
+    /// MCP 2026-07-28: input-required rounds.
+    Input(Mutex<InputRound>),
+    /// MCP 2025-11-25 without a session: `-32042`.
+    Sessionless(Mutex<Sessionless>),
+}
+
+impl fmt::Debug for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let regime = match &self.call.regime {
+            Regime::Requests { .. } => "requests",
+            Regime::Input(_) => "input-required rounds",
+            Regime::Sessionless(_) => "without a session",
+        };
+        f.debug_struct("Rounds")
+            .field("regime", &regime)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Rounds {
+    fn new(principal: String, regime: Regime) -> Self {
+        Self {
+            call: Arc::new(Call { principal, regime }),
+        }
+    }
+
+    /// Whether this request's client accepts elicitation `mode`, by MCP's
+    /// rule (on 2026-07-28 the capabilities come with each request): what
+    /// every question is checked against.
+    pub fn supports(&self, mode: Mode) -> bool {
+        match &self.call.regime {
+            Regime::Requests { connection, .. } => lock(connection).supports(mode),
+            Regime::Input(round) => lock(round).connection.supports(mode),
+            Regime::Sessionless(call) => lock(call).connection.supports(mode),
+        }
+    }
+
+    /// The form `T` under `key` (one key per question of the tool), sent
+    /// when awaited: `Some` with its typed answer (every rule checked
+    /// again), or `None` once it is asked in a round that ends this call.
+    /// With [`retry(n)`](FormAsk::retry), an invalid answer is asked again
+    /// with the errors in the message, `n` more times at most (in the call
+    /// on 2025-11-25, in the next rounds on 2026-07-28). Refused without
+    /// asking when the client has no form mode or the form cannot be sent.
+    pub fn form<T: Elicit>(&self, key: &str, message: impl Into<String>) -> FormAsk<'_, T> {
+        FormAsk {
+            rounds: self,
+            key: key.to_owned(),
+            message: message.into(),
+            retry: Retry::NEVER,
+            form: PhantomData,
+        }
+    }
+
+    /// The URL request under `key` (URL mode): `Some` with the user's
+    /// answer, or `None` once it is asked in a round that ends this call.
+    /// `Consented` only means the user agreed to open the URL: the
+    /// interaction is done when your own out-of-band callback says so. The
+    /// `elicitationId` is the request's, or else `key`. Refused without
+    /// asking when the client has no URL mode, the URL fails `check_url`,
+    /// or the id is empty.
+    pub async fn url(
+        &self,
+        key: &str,
+        request: UrlRequest,
+    ) -> Option<Result<UrlOutcome, ElicitError>> {
+        let request = match request.id() {
+            Some(_) => request,
+            None => request.elicitation_id(key),
+        };
+        match &self.call.regime {
+            Regime::Requests { peer, connection } => {
+                Some(Flows::new(connection, peer).url(no_scope(), request).await)
+            }
+            Regime::Input(round) => lock(round).url(key, request),
+            Regime::Sessionless(_) => Some(Err(ElicitError::NotSent(
+                crate::protocol::agent::SendError::NoSession,
+            ))),
+        }
+    }
+
+    /// The sensitive form `T` under `key`, on a page `pages` serve (feature
+    /// `sensitive`): `Some` with its checked value or how it ended, or
+    /// `None` once it is asked in a round that ends this call. URL mode or
+    /// nothing: a client without it gets
+    /// `SendError::SensitiveInputNeedsUrlMode`, and no page is opened. On
+    /// pages that verify users, the page is for this request's user
+    /// ([`RoundsConfig::principal`]).
+    ///
+    /// - On 2025-11-25 with a session: the flow engine's secret page, as
+    ///   `Elicitor::elicit_secret` runs it: the URL asked, the page awaited
+    ///   after a consent, and `notifications/elicitation/complete` sent once
+    ///   it is submitted.
+    /// - On 2026-07-28 the first round opens the page and asks its URL. The
+    ///   client calls back after the consent, usually before the page is
+    ///   submitted: the URL is then asked again, with "When you have
+    ///   submitted the page, accept this to continue", until the page has
+    ///   its answer. A decline or a cancel closes the page. The secret never
+    ///   travels in `requestState` (only the page's id does), and it is read
+    ///   once: ask a sensitive form in the last round.
+    /// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`]):
+    ///   the page is listed in `-32042` until it has ended.
+    #[cfg(feature = "sensitive")]
+    pub async fn secret<T: crate::sensitive::SensitiveForm + Send>(
+        &self,
+        key: &str,
+        message: impl Into<String>,
+        pages: &crate::sensitive::Pages,
+    ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
+        let message = message.into();
+        // Pages that verify users serve it to this request's user only (no
+        // principal: refused, `OpenError::UserRequired`).
+        let user = (pages.verifies_users() && !self.call.principal.is_empty())
+            .then(|| crate::protocol::agent::VerifiedUser::new(self.call.principal.clone()));
+        match &self.call.regime {
+            Regime::Requests { peer, connection } => Some(
+                Flows::new(connection, peer)
+                    .secret(no_scope(), message, pages, user.as_ref())
+                    .await,
+            ),
+            Regime::Input(round) => input::secret(round, key, message, pages, user.as_ref()).await,
+            Regime::Sessionless(call) => {
+                sessionless::secret(call, key, message, pages, user.as_ref()).await
+            }
+        }
+    }
+}
+
+/// A form asked under a key, sent when awaited: [`Rounds::form`].
+#[must_use = "nothing is asked until the form is awaited"]
+pub struct FormAsk<'r, T> {
+    rounds: &'r Rounds,
+    key: String,
+    message: String,
+    retry: Retry,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for FormAsk<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormAsk")
+            .field("key", &self.key)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> FormAsk<'_, T> {
+    /// Asks again, up to `again` more times, when the answer breaks the
+    /// form's rules, with the errors in the message (the policy of every
+    /// transport: [`FormCall::retry`](crate::flow::FormCall::retry)).
+    pub fn retry(mut self, again: u32) -> Self {
+        self.retry = Retry::times(again);
+        self
+    }
+}
+
+impl<'r, T: Elicit> IntoFuture for FormAsk<'r, T> {
+    type Output = Option<Result<Outcome<T>, ElicitError>>;
+    type IntoFuture = crate::flow::BoxFuture<'r, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let Self {
+            rounds,
+            key,
+            message,
+            retry,
+            ..
+        } = self;
+        Box::pin(async move {
+            match &rounds.call.regime {
+                Regime::Requests { peer, connection } => Some(
+                    Flows::new(connection, peer)
+                        .form::<T>(no_scope(), message, retry)
+                        .await,
+                ),
+                Regime::Input(round) => lock(round).form::<T>(&key, message, retry),
+                Regime::Sessionless(_) => Some(Err(ElicitError::NotSent(
+                    crate::protocol::agent::SendError::NoSession,
+                ))),
+            }
+        })
+    }
+}
+
+/// Asks the user what a tool needs, whatever the peer's protocol version,
+/// with one closure: `questions` gets a [`Rounds`] and asks through it,
+/// each question awaited where it is asked, and returns the answers once
+/// every question has one, or `None` when a question was asked in a round
+/// that ends this call (`?` on a question's `None` does it).
+///
+/// - On 2025-11-25 and earlier, with a session, each question is an
+///   `elicitation/create` request in this call, through the same flow
+///   engine as [`Elicitor`](super::Elicitor) (the re-ask, the secret page
+///   and its completion notification): the result is [`Asked::Answered`].
+/// - On 2026-07-28, where a server no longer sends requests, a round ends
+///   the call: [`Asked::Respond`] holds the input-required result (the
+///   questions under their keys, the state sealed in `requestState`) to
+///   return as the tool's response. The client calls the tool again with
+///   the answers and the state; `questions` runs again, from the top, and
+///   once it has every answer, the result is [`Asked::Answered`].
+/// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`]):
+///   a secret page is `-32042`, and the client retries the call.
+///
+/// `questions` only asks and reads answers: it may run once per round,
+/// so the tool's own work comes after, on the answers. Write it as
+/// `|r| async move { .. }`, capturing references (`&pages`, `&request`).
+///
+/// A `requestState` is good for one call ([single use](RoundsConfig)):
+/// each round's result carries a new one.
+///
+/// A call with `inputResponses` and no `requestState` is read as the
+/// answers to the first round's questions (what a client that skipped the
+/// first round sends; those questions depend only on the arguments). Such a
+/// call starts afresh: round 1, the re-ask count at its start. So a client
+/// that never sends a state is bounded only by its own calls, as a client
+/// that calls the tool again would be: each call costs one run of
+/// `questions` and one validation, keeps nothing on the server (no used
+/// state is recorded; a sensitive page it opens counts against the page
+/// server's cap of open pages and expires), and never gets past the
+/// questions without valid answers. Limit the rate of calls where you limit
+/// any other request.
+///
+/// # Errors
+///
+/// A `requestState` that does not open (tampered, expired, sealed for
+/// another user or request, another key) or was used before: `-32602` with
+/// [`INVALID_STATE_MESSAGE`](super::INVALID_STATE_MESSAGE), whatever the
+/// cause. A [`UsedStates`](super::UsedStates) store that cannot record the
+/// use, or a closure that returned `None` without asking anything:
+/// `-32603`. On a server without sessions, a 2025-11-25 call that needs a
+/// page first: `-32042` ([`URL_ELICITATION_REQUIRED`]) with the pages in
+/// `data.elicitations`, for the client to complete before it retries. More
+/// rounds than [`RoundsConfig::max_rounds`] end with a tool error
+/// ([`Asked::Respond`]), not a protocol one.
+pub async fn ask<T, F: Future<Output = Option<T>>>(
+    context: &RequestContext<RoleServer>,
+    request: &CallToolRequestParams,
+    config: &RoundsConfig,
+    mut questions: impl FnMut(Rounds) -> F,
+) -> Result<Asked<T>, ErrorData> {
+    let capabilities = context.client_capabilities();
+    let principal = (config.principal)(context);
+    let modern = context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize());
+    if modern {
+        let bound = associated_data(&principal, request);
+        let state = match &request.request_state {
+            Some(sealed) => {
+                let state = State::open(&config.codec, sealed, &bound)?;
+                state.use_once(&*config.used).await?;
+                state
+            }
+            None => State::new(),
+        };
+        let round = InputRound::new(capabilities.as_ref(), state, request);
+        let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)));
+        if let Some(answers) = questions(rounds.clone()).await {
+            return Ok(Asked::Answered(answers));
+        }
+        let Regime::Input(round) = &rounds.call.regime else {
+            unreachable!("made as input-required rounds above")
+        };
+        let round = std::mem::take(&mut *lock(round));
+        return round.respond(config, &bound);
+    }
+    if let Some(key) = &config.without_sessions {
+        let call = Sessionless::new(
+            capabilities.as_ref(),
+            super::state::call_key(key, &associated_data(&principal, request)),
+        );
+        let rounds = Rounds::new(principal, Regime::Sessionless(Mutex::new(call)));
+        if let Some(answers) = questions(rounds.clone()).await {
+            return Ok(Asked::Answered(answers));
+        }
+        let Regime::Sessionless(call) = &rounds.call.regime else {
+            unreachable!("made without a session above")
+        };
+        return Err(std::mem::take(&mut lock(call).required).into_error());
+    }
+    let connection = AgentConnection::new(elicitation_capabilities(capabilities.as_ref()));
+    let rounds = Rounds::new(
+        principal,
+        Regime::Requests {
+            peer: context.peer.clone(),
+            connection: Mutex::new(connection),
+        },
+    );
+    match questions(rounds).await {
+        Some(answers) => Ok(Asked::Answered(answers)),
+        None => Err(asked_nothing()),
+    }
+}
