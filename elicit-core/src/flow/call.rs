@@ -5,9 +5,72 @@ use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
 
+use crate::Elicit;
+use crate::protocol::ElicitationScope;
 use crate::protocol::agent::{Outcome, Retry};
 
-use super::ElicitError;
+use super::{Carrier, ElicitError, Flows};
+
+/// A transport's handle the calls run on: its connection's flows. The ACP
+/// SDK's `Elicitor` (borrowed), rmcp's `Elicitor` (a clone).
+pub(crate) trait Asker: Send + Sync {
+    /// The transport.
+    type Carrier: Carrier;
+    /// The flows of this handle's connection.
+    fn flows(&self) -> Flows<'_, Self::Carrier>;
+}
+
+impl<A: Asker> Asker for &A {
+    type Carrier = A::Carrier;
+    fn flows(&self) -> Flows<'_, Self::Carrier> {
+        (**self).flows()
+    }
+}
+
+/// `elicit_form::<T>(..)` on `asker`: the form flow, once awaited.
+pub(crate) fn form_call<'a, T: Elicit>(
+    asker: impl Asker + 'a,
+    scope: ElicitationScope,
+    message: String,
+) -> FormCall<'a, T> {
+    FormCall::new(message, move |message, retry| {
+        Box::pin(async move { asker.flows().form::<T>(scope, message, retry).await })
+    })
+}
+
+/// `elicit_secret::<T>(..)` on `asker`: the secret page's flow on `pages`,
+/// once awaited.
+#[cfg(feature = "sensitive")]
+pub(crate) fn secret_call<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
+    asker: impl Asker + 'a,
+    scope: ElicitationScope,
+    message: String,
+    pages: &'a crate::sensitive::Pages,
+) -> SecretCall<'a, T> {
+    PageCall::new(move |user| {
+        Box::pin(async move { asker.flows().secret(scope, message, pages, user).await })
+    })
+}
+
+/// `elicit_oauth(..)` on `asker`: the OAuth flow at `provider` through a
+/// start page on `pages`, once awaited.
+#[cfg(feature = "oauth")]
+pub(crate) fn oauth_call<'a>(
+    asker: impl Asker + 'a,
+    scope: ElicitationScope,
+    message: String,
+    pages: &'a crate::sensitive::Pages,
+    provider: &'a crate::sensitive::oauth::Provider,
+) -> OAuthCall<'a> {
+    PageCall::new(move |user| {
+        Box::pin(async move {
+            asker
+                .flows()
+                .oauth(scope, message, pages, provider, user)
+                .await
+        })
+    })
+}
 
 /// A boxed, `Send` future: what an awaited call becomes.
 pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;

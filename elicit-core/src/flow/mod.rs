@@ -47,10 +47,16 @@ mod error;
 #[cfg(feature = "sensitive")]
 pub(crate) mod page;
 
+#[cfg(feature = "rmcp")]
 pub(crate) use call::BoxFuture;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub use call::OAuthCall;
+#[cfg(feature = "oauth")]
+pub(crate) use call::oauth_call;
+#[cfg(feature = "sensitive")]
+pub(crate) use call::secret_call;
+pub(crate) use call::{Asker, form_call};
 #[cfg(feature = "sensitive")]
 pub use call::{PageCall, SecretCall};
 pub use error::{ElicitError, RequestError, RequestFailure};

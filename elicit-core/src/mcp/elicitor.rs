@@ -10,9 +10,9 @@ use ::rmcp::{Peer, RoleServer};
 use crate::Elicit;
 #[cfg(feature = "oauth")]
 use crate::flow::OAuthCall;
-use crate::flow::{ElicitError, Flows, FormCall, lock};
 #[cfg(feature = "sensitive")]
-use crate::flow::{PageCall, SecretCall};
+use crate::flow::SecretCall;
+use crate::flow::{Asker, ElicitError, Flows, FormCall, form_call, lock};
 use crate::protocol::ElicitationId;
 use crate::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, VerifiedUser};
 
@@ -130,18 +130,11 @@ impl<'a> Elicitor<'a> {
         Self { peer, state }
     }
 
-    fn flows(&self) -> Flows<'_, Peer<RoleServer>> {
-        Flows::new(&self.state, self.peer)
-    }
-
     /// Asks for the form `T` in form mode; await it, optionally after
     /// `.retry(n)` ([`FormCall`]). MCP drops the form's title and
     /// description: say what the user needs to know in `message`.
     pub fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'a, T> {
-        let this = self.clone();
-        FormCall::new(message.into(), move |message, retry| {
-            Box::pin(async move { this.flows().form::<T>(no_scope(), message, retry).await })
-        })
+        form_call(self.clone(), no_scope(), message.into())
     }
 
     /// Sends a URL-mode elicitation (the URL checked first; a
@@ -180,10 +173,7 @@ impl<'a> Elicitor<'a> {
     where
         'a: 'b,
     {
-        let (this, message) = (self.clone(), message.into());
-        PageCall::new(move |user| {
-            Box::pin(async move { this.flows().secret(no_scope(), message, pages, user).await })
-        })
+        crate::flow::secret_call(self.clone(), no_scope(), message.into(), pages)
     }
 
     /// Asks the user to authorize this server at an OAuth provider, in one
@@ -208,14 +198,7 @@ impl<'a> Elicitor<'a> {
     where
         'a: 'b,
     {
-        let (this, message) = (self.clone(), message.into());
-        PageCall::new(move |user| {
-            Box::pin(async move {
-                this.flows()
-                    .oauth(no_scope(), message, pages, provider, user)
-                    .await
-            })
-        })
+        crate::flow::oauth_call(self.clone(), no_scope(), message.into(), pages, provider)
     }
 
     /// Reports that the out-of-band interaction of `id` finished (as
@@ -229,5 +212,13 @@ impl<'a> Elicitor<'a> {
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
         self.flows().complete(id, completed_by).await
+    }
+}
+
+/// The flows of this elicitor's connection, carried by rmcp's peer.
+impl Asker for Elicitor<'_> {
+    type Carrier = Peer<RoleServer>;
+    fn flows(&self) -> Flows<'_, Peer<RoleServer>> {
+        Flows::new(&self.state, self.peer)
     }
 }

@@ -14,10 +14,10 @@ use crate::Elicit;
 #[cfg(feature = "oauth")]
 use crate::flow::OAuthCall;
 #[cfg(feature = "sensitive")]
-use crate::flow::PageCall;
-#[cfg(feature = "sensitive")]
 use crate::flow::SecretCall;
-use crate::flow::{Carrier, ElicitError, Flows, FormCall, RequestError, RequestFailure};
+use crate::flow::{
+    Asker, Carrier, ElicitError, Flows, FormCall, RequestError, RequestFailure, form_call,
+};
 use crate::protocol::agent::UrlOutcome;
 use crate::protocol::agent::{AgentConnection, UrlRequest, VerifiedUser};
 use crate::protocol::{
@@ -167,11 +167,6 @@ impl Elicitor {
         &self.state
     }
 
-    /// The flows of this connection, carried by the SDK.
-    fn flows(&self) -> Flows<'_, ConnectionTo<Client>> {
-        Flows::new(&self.state.connection, &self.cx)
-    }
-
     /// Asks for the form `T` (see [`FormCall`]: `.retry(n)` asks again on an
     /// invalid answer). Nothing is sent if the client did not advertise form
     /// mode.
@@ -180,9 +175,7 @@ impl Elicitor {
         scope: ElicitationScope,
         message: impl Into<String>,
     ) -> FormCall<'_, T> {
-        FormCall::new(message.into(), move |message, retry| {
-            Box::pin(async move { self.flows().form::<T>(scope, message, retry).await })
-        })
+        form_call(self, scope, message.into())
     }
 
     /// Sends a URL-mode elicitation (the URL checked first) and reads the
@@ -264,10 +257,7 @@ impl Elicitor {
         message: impl Into<String>,
         pages: &'a crate::sensitive::Pages,
     ) -> SecretCall<'a, T> {
-        let message = message.into();
-        PageCall::new(move |user| {
-            Box::pin(async move { self.flows().secret(scope, message, pages, user).await })
-        })
+        crate::flow::secret_call(self, scope, message.into(), pages)
     }
 
     /// Asks the user to authorize the agent at an OAuth provider, in one
@@ -313,14 +303,7 @@ impl Elicitor {
         pages: &'a crate::sensitive::Pages,
         provider: &'a crate::sensitive::oauth::Provider,
     ) -> OAuthCall<'a> {
-        let message = message.into();
-        PageCall::new(move |user| {
-            Box::pin(async move {
-                self.flows()
-                    .oauth(scope, message, pages, provider, user)
-                    .await
-            })
-        })
+        crate::flow::oauth_call(self, scope, message.into(), pages, provider)
     }
 
     /// Reports that the out-of-band flow of `id` finished (as
@@ -334,6 +317,14 @@ impl Elicitor {
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
         self.flows().complete(id, completed_by).await
+    }
+}
+
+/// The flows of this connection, carried by the SDK.
+impl Asker for Elicitor {
+    type Carrier = ConnectionTo<Client>;
+    fn flows(&self) -> Flows<'_, ConnectionTo<Client>> {
+        Flows::new(&self.state.connection, &self.cx)
     }
 }
 
