@@ -10,9 +10,9 @@ use super::outcome::OAuthOutcome;
 use super::provider::Provider;
 use super::table::{CALLBACK, Flow, FlowRecord, FlowState, flows};
 use crate::protocol::agent::VerifiedUser;
-use crate::sensitive::pages::{OpenError, Pages};
 use crate::sensitive::shared::Shared;
 use crate::sensitive::token::{PageId, Token};
+use crate::sensitive::{OpenError, Pages};
 
 impl Pages {
     /// Keeps the OAuth flows in `store` instead of this process's memory
