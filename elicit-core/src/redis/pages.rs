@@ -52,7 +52,8 @@ use super::{Redis, SealingKeys};
 /// // The same 32 bytes on every replica, from your secret store.
 /// let keys = SealingKeys::new(1, [42; 32]);
 /// let pages = Pages::hosted("https://agent.example.com/elicit", verifier)?
-///     .store(RedisStore::new(redis, keys));
+///     .store(RedisStore::new(redis, keys))
+///     .build();
 /// # Ok(pages)
 /// # }
 /// ```

@@ -187,7 +187,8 @@ impl std::error::Error for StoreError {
 /// }
 ///
 /// let pages = elicit_core::sensitive::Pages::loopback()
-///     .store(Elsewhere(Default::default()));
+///     .store(Elsewhere(Default::default()))
+///     .build();
 /// # let _ = pages;
 /// ```
 pub trait Store: Send + Sync + 'static {

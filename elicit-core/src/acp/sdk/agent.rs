@@ -249,7 +249,7 @@ impl Elicitor {
     /// }
     ///
     /// // One per agent process: its loopback server starts with the first page.
-    /// let pages = Pages::loopback();
+    /// let pages = Pages::loopback().build();
     /// match elicitor.elicit_secret::<DeployToken>(scope, "Connect a deploy token", &pages).await {
     ///     Ok(SecretOutcome::Answered(t)) => { let _ = t.token.expose_secret(); }
     ///     Ok(_) => { /* declined, cancelled or expired: ask in the conversation */ }
@@ -292,7 +292,7 @@ impl Elicitor {
     /// let provider = Provider::discover("https://accounts.example.com", "my-agent")
     ///     .await?
     ///     .scopes(["openid", "email"]);
-    /// let pages = Pages::loopback();
+    /// let pages = Pages::loopback().build();
     /// match elicitor.elicit_oauth(scope, "Sign in to Example", &pages, &provider).await? {
     ///     OAuthOutcome::Authorized(token) => { let _ = token.access_token(); }
     ///     other => eprintln!("no token: {other:?}"),

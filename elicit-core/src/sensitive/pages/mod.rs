@@ -1,8 +1,8 @@
 //! [`Pages`]: the pending pages of one agent and how they are reached. One
 //! idea a file:
 //!
-//! - `builder.rs`: how they are set up ([`Pages::loopback`],
-//!   [`Pages::hosted`], and their settings), and the defaults.
+//! - `builder.rs`: [`PagesBuilder`], how they are set up
+//!   ([`Pages::loopback`], [`Pages::hosted`]), and the defaults.
 //! - `error.rs`: why they could not be set up, why a page could not be
 //!   opened, how a page ended without an answer.
 //! - `open.rs`: opening a page.
@@ -29,7 +29,7 @@ mod read;
 
 pub use builder::{
     DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
-    DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_REQUEST_TIMEOUT, PagesBuilder,
 };
 pub use error::{ConfigError, OpenError, PageError};
 pub(crate) use open::Prepared;
@@ -39,7 +39,8 @@ pub(crate) use read::PageRead;
 /// The pending pages of one agent: where they are served, how long they
 /// wait, where they are kept. Cheap to clone; every clone is the same set.
 ///
-/// Two ways to serve them:
+/// Two ways to serve them, each set up on a [`PagesBuilder`] and made with
+/// [`build`](PagesBuilder::build):
 /// - [`Pages::loopback`]: the agent's own server on `127.0.0.1`, an
 ///   ephemeral port, started when the first page opens and stopped when the
 ///   last clone of these `Pages` is dropped. The usual ACP case: the client

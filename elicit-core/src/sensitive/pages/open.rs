@@ -16,7 +16,7 @@ use crate::sensitive::token::PageId;
 impl Pages {
     /// Opens a page for the sensitive form `T`, with the agent's `message`
     /// at its top. The page waits for one answer until its
-    /// [`expiry`](Self::expiry); send its
+    /// [`expiry`](super::PagesBuilder::expiry); send its
     /// [`url`](PendingPage::url) to the client (URL mode) and await
     /// [`PendingPage::answer`].
     ///

@@ -623,7 +623,8 @@ async fn main() {
     );
     let pages = Pages::loopback()
         .store(pages_store.clone())
-        .oauth_store(flows.clone());
+        .oauth_store(flows.clone())
+        .build();
     let config = RoundsConfig::with_random_key()
         .expect("the OS random number generator")
         .used_states(used.clone());
