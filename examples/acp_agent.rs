@@ -158,7 +158,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let elicitations = AgentElicitations::new();
     // The sensitive pages: a loopback server, started with the first page
     // and stopped when the agent exits.
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let counters = Arc::new(Counters::default());
     let (e1, e2) = (elicitations.clone(), elicitations);
     let (c1, c2) = (counters.clone(), counters);

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! **The load.** Opens `--pending` pages (default 1,000) on one
-//! `Pages::loopback()` and binds each to this "browser" with one `GET`
+//! `Pages::loopback().build()` and binds each to this "browser" with one `GET`
 //! (keeping its cookie and CSRF token). Then `--clients` threads (default
 //! 4), each on one keep-alive HTTP/1.1 connection, go round the pending
 //! pages for `--seconds` (default 10) per phase:
@@ -212,7 +212,8 @@ fn load(args: &Args) -> Result<bool> {
         .max_open(args.pending.max(DEFAULT_MAX_OPEN))
         .max_connections((args.clients + 1).max(DEFAULT_MAX_CONNECTIONS))
         // Every page must outlive both phases.
-        .expiry(Duration::from_secs(600 + 4 * args.seconds));
+        .expiry(Duration::from_secs(600 + 4 * args.seconds))
+        .build();
     // The memory store's futures are ready at once.
     let open: Vec<PendingPage<Connect>> = (0..args.pending)
         .map(|_| block_on(pages.open::<Connect>(MESSAGE)))
@@ -377,7 +378,7 @@ impl fmt::Display for Micros {
 
 /// Prints the resident memory `n` pending pages hold, unbound and bound.
 fn memory(n: usize) -> Result<()> {
-    let pages = Pages::loopback().max_open(n + 1);
+    let pages = Pages::loopback().max_open(n + 1).build();
     // The first page starts the server and the expiry thread; its first
     // visit sets up the server's connection path.
     let first = block_on(pages.open::<Connect>(MESSAGE))?;

@@ -241,7 +241,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     .store(RedisStore::new(
         redis.clone(),
         SealingKeys::new(1, hex_key("ELICIT_SEALING_KEY")),
-    ));
+    ))
+    .build();
     // A keyring (one key, id "1"): add a key to rotate it while replicas run.
     let codec = rmcp::model::RequestStateCodec::new_with_keyring(
         "1",

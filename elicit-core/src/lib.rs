@@ -241,11 +241,8 @@ pub use schema::{
     NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,
 };
 
-/// Derives [`Elicit`] for a struct with named fields (a form), or [`Choice`]
-/// for a unit-only enum (a single-select; a `Vec`/set of it is a
-/// multi-select). Every attribute: [`reference::attributes`]; what each
-/// field type becomes: [`reference::types`]; what does not compile:
-/// [`reference::guarantees`].
+// The derive's page is its doc comment in elicit-derive: rustdoc adds a
+// re-export's own doc comment in front of it, so one here would say it twice.
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 

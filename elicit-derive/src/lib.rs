@@ -20,10 +20,28 @@ mod valid;
 
 use proc_macro::TokenStream;
 
-/// Derives `elicit_core::Elicit` for a struct with named fields (a form), or
-/// `elicit_core::Choice` for a unit-only enum (a single-select).
+/// Makes a type something elicit asks for. What it derives depends on the
+/// type:
 ///
-/// Every attribute: elicit-core's [`reference::attributes`](https://docs.rs/elicit-core/latest/elicit_core/reference/attributes/index.html).
+/// | derives | on | what the type is |
+/// |---|---|---|
+/// | [`Elicit`] | a struct with named fields | a form, sent in form mode |
+/// | [`SensitiveForm`] (elicit-core's feature `sensitive`) | a struct with named fields and `#[elicit(sensitive)]`, instead of `Elicit` | a sensitive form: its `#[secret]` fields are `SecretString`s, and it is asked on a page the agent serves, through URL mode, never in form mode |
+/// | [`Choice`] | a unit-only enum | a single-select; a `Vec` or set of it is a multi-select |
+/// | [`FormValue`] | that enum, and a newtype with `#[elicit(transparent)]` or `#[elicit(try_from = "U", into = "U")]` | one form field's value |
+///
+/// Every attribute, on a form, a sensitive form, a field or a variant:
+/// [`reference::attributes`]. What each field type becomes:
+/// [`reference::types`]. What does not compile, each error at the field or
+/// attribute at fault: [`reference::guarantees`].
+///
+/// [`Elicit`]: https://docs.rs/elicit-core/latest/elicit_core/trait.Elicit.html
+/// [`SensitiveForm`]: https://docs.rs/elicit-core/latest/elicit_core/sensitive/trait.SensitiveForm.html
+/// [`Choice`]: https://docs.rs/elicit-core/latest/elicit_core/trait.Choice.html
+/// [`FormValue`]: https://docs.rs/elicit-core/latest/elicit_core/trait.FormValue.html
+/// [`reference::attributes`]: https://docs.rs/elicit-core/latest/elicit_core/reference/attributes/index.html
+/// [`reference::types`]: https://docs.rs/elicit-core/latest/elicit_core/reference/types/index.html
+/// [`reference::guarantees`]: https://docs.rs/elicit-core/latest/elicit_core/reference/guarantees/index.html
 #[proc_macro_derive(Elicit, attributes(elicit, secret))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -829,7 +829,7 @@ pub(crate) mod readme_sensitive {
     }
 
     /// In a turn started with `AgentElicitations::spawn`; `pages` is one
-    /// `Pages::loopback()` for the whole agent process.
+    /// `Pages::loopback().build()` for the whole agent process.
     pub async fn deploy_token(
         elicitor: &Elicitor,
         scope: ElicitationScope,
@@ -876,7 +876,7 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
         let status = crate::common::sensitive::answer_page(&url, "token=dt-0123456789ab");
         (url, status)
     });
-    let pages = elicit_core::sensitive::Pages::loopback();
+    let pages = elicit_core::sensitive::Pages::loopback().build();
     let run = run(form_and_url(), script, Flow::Secret(pages));
     let (url, status) = browser.join().unwrap();
     assert_eq!(status, 200);
@@ -890,7 +890,7 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
 
 #[test]
 fn the_readme_sensitive_snippet_sends_nothing_without_url_mode() {
-    let pages = elicit_core::sensitive::Pages::loopback();
+    let pages = elicit_core::sensitive::Pages::loopback().build();
     let run = run(form_only(), Script::default(), Flow::Secret(pages.clone()));
     assert_needs_url_mode(&run, Some(&pages));
 }
@@ -942,7 +942,7 @@ fn elicit_oauth_gets_a_token_of_the_real_provider_and_completes() {
         oidc::sign_in_and_consent(&browser, "carol");
         Some(url)
     });
-    let pages = elicit_core::sensitive::Pages::loopback();
+    let pages = elicit_core::sensitive::Pages::loopback().build();
     let run = run(form_and_url(), script, Flow::OAuth(pages, Box::new(oauth)));
     let Some(url) = browser.join().unwrap() else {
         return; // no browser here, and not required
@@ -974,7 +974,7 @@ fn elicit_oauth_sends_nothing_without_url_mode() {
         "elicit",
     )
     .expect("https endpoints");
-    let pages = elicit_core::sensitive::Pages::loopback();
+    let pages = elicit_core::sensitive::Pages::loopback().build();
     let run = run(
         form_only(),
         Script::default(),

@@ -395,7 +395,7 @@ fn submits() -> Visit {
 fn a_submitted_page_is_the_value_and_the_client_is_told_once_on_every_transport_with_the_notification()
  {
     for (name, ask) in SECRET_TRANSPORTS {
-        let pages = Pages::loopback();
+        let pages = Pages::loopback().build();
         let run = ask(true, true, pages, PageAsk::Secret(None), submits());
         assert_eq!(run.got, PageGot::Answered(TOKEN.into()), "{name}");
         assert_eq!(run.statuses, [200], "{name}");
@@ -407,7 +407,7 @@ fn a_submitted_page_is_the_value_and_the_client_is_told_once_on_every_transport_
 #[test]
 fn a_declined_page_is_closed_and_not_completed() {
     for (name, ask) in SECRET_TRANSPORTS {
-        let pages = Pages::loopback();
+        let pages = Pages::loopback().build();
         let run = ask(
             true,
             false,
@@ -425,7 +425,9 @@ fn a_declined_page_is_closed_and_not_completed() {
 #[test]
 fn an_unsubmitted_page_expires_and_is_not_completed() {
     for (name, ask) in SECRET_TRANSPORTS {
-        let pages = Pages::loopback().expiry(std::time::Duration::from_millis(300));
+        let pages = Pages::loopback()
+            .expiry(std::time::Duration::from_millis(300))
+            .build();
         let run = ask(
             true,
             true,
@@ -453,7 +455,7 @@ fn a_client_without_url_mode_gets_no_page_nor_oauth_flow() {
             &SECRET_TRANSPORTS
         };
         for &(name, ask) in transports {
-            let pages = Pages::loopback();
+            let pages = Pages::loopback().build();
             let asked = if oauth {
                 PageAsk::OAuth(Box::new(provider.provider()))
             } else {
@@ -531,7 +533,7 @@ fn an_oauth_flow_the_provider_answers_ends_and_the_client_is_told_once() {
             let provider = Arc::new(Scripted::start(Script::Token));
             let oauth = PageAsk::OAuth(Box::new(provider.provider()));
             let visit: Visit = Box::new(move |url| browser(&provider, &url, deny));
-            let run = ask(true, true, Pages::loopback(), oauth, visit);
+            let run = ask(true, true, Pages::loopback().build(), oauth, visit);
             assert_eq!(run.got, expected, "{name}");
             assert_eq!(run.statuses, [303, 200], "{name}");
             assert_eq!(run.completed, run.sent, "{name}: completed once, that id");
@@ -551,7 +553,7 @@ fn a_declined_oauth_flow_completes_nothing() {
         let run = ask(
             true,
             false,
-            Pages::loopback(),
+            Pages::loopback().build(),
             oauth,
             Box::new(|_| Vec::new()),
         );

@@ -441,7 +441,7 @@ fn a_user_fixes_a_rejected_answer_and_the_agent_gets_it_once() {
     let Some(browser) = Browser::start() else {
         return;
     };
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let page = pages.open::<Connect>("Connect <Acme>").now().unwrap();
     let url = page.url().to_owned();
     let agent = Agent::wait_for(page);
@@ -507,7 +507,7 @@ fn the_page_through_another_host_name_is_refused_and_its_own_url_still_works() {
     let Some(browser) = Browser::start() else {
         return;
     };
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let page = pages.open::<Connect>("Connect <Acme>").now().unwrap();
     let addr = pages.local_addr().unwrap();
     let url = page.url().to_owned();
@@ -540,7 +540,7 @@ fn the_empty_form_renders_to_a_png() {
     let Some(browser) = Browser::start() else {
         return;
     };
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let page = pages
         .open::<Connect>("Acme needs your account and an API token to connect.")
         .now()

@@ -15,7 +15,7 @@ use elicit_core::sensitive::{ExposeSecret, PageError, Pages};
 use crate::common::Now;
 use crate::common::redis_cluster::{RedisCluster, start_cluster};
 use crate::common::sensitive::{Connect, SECRET};
-use crate::sensitive_server::hosted::{call, get, pages as hosted, submit_as};
+use crate::sensitive_server::hosted::{builder as hosted, call, get, submit_as};
 
 fn keys() -> SealingKeys {
     SealingKeys::new(1, [9; 32])
@@ -32,6 +32,7 @@ fn replica(cluster: &RedisCluster) -> Pages {
     hosted()
         .store(RedisStore::new(redis.clone(), keys()))
         .oauth_store(RedisFlowStore::new(redis, keys()))
+        .build()
 }
 
 fn state(n: usize) -> StateId {

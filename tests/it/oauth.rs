@@ -318,7 +318,7 @@ fn failure(outcome: OAuthOutcome) -> OAuthFailure {
 
 #[test]
 fn the_code_is_exchanged_with_the_pkce_verifier_for_a_typed_token() {
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     assert!(
         redirect
             .location
@@ -373,7 +373,7 @@ fn the_code_is_exchanged_with_the_pkce_verifier_for_a_typed_token() {
 #[test]
 fn the_start_url_carries_nothing_but_the_flow_id() {
     let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let flow = Flow::open(&pages, &scripted.provider());
     let url = flow.flow.as_ref().unwrap().url().to_owned();
     let id = flow.flow.as_ref().unwrap().id().to_string();
@@ -390,7 +390,7 @@ fn the_start_url_carries_nothing_but_the_flow_id() {
 
 #[test]
 fn another_browser_cannot_use_the_start_page() {
-    let (_scripted, flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (_scripted, flow, redirect) = visited(Script::Token, Pages::loopback().build());
     // A second visit without the cookie (another browser) is refused ...
     let other = Req::get(&flow.path).send(flow.addr);
     assert_eq!(other.status, 403);
@@ -404,7 +404,7 @@ fn another_browser_cannot_use_the_start_page() {
 
 #[test]
 fn an_unknown_state_is_refused_and_changes_nothing() {
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     for query in [
         format!("code={CODE}&state=00000000000000000000000000000000"),
         // This flow's id with another token: refused, the flow still open.
@@ -427,7 +427,7 @@ fn an_unknown_state_is_refused_and_changes_nothing() {
 
 #[test]
 fn a_replayed_callback_is_refused() {
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     let query = format!("code={CODE}&state={}", redirect.state());
     assert_eq!(callback(&flow, &query, Some(&redirect.cookie)).status, 200);
     let replay = callback(&flow, &query, Some(&redirect.cookie));
@@ -441,7 +441,7 @@ fn a_replayed_callback_is_refused() {
 fn a_callback_after_expiry_ends_the_flow_as_expired() {
     let (scripted, mut flow, redirect) = visited(
         Script::Token,
-        Pages::loopback().expiry(Duration::from_millis(300)),
+        Pages::loopback().expiry(Duration::from_millis(300)).build(),
     );
     thread::sleep(Duration::from_millis(500));
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
@@ -454,7 +454,7 @@ fn a_callback_after_expiry_ends_the_flow_as_expired() {
 #[test]
 fn a_flow_with_no_callback_expires() {
     let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback().expiry(Duration::from_millis(200));
+    let pages = Pages::loopback().expiry(Duration::from_millis(200)).build();
     let mut flow = Flow::open(&pages, &scripted.provider());
     assert!(matches!(flow.outcome(), OAuthOutcome::Expired));
     assert_eq!(Req::get(&flow.path).send(flow.addr).status, 404);
@@ -463,7 +463,7 @@ fn a_flow_with_no_callback_expires() {
 #[test]
 fn an_authorization_response_for_another_flow_is_refused() {
     let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let mut a = Flow::open(&pages, &scripted.provider());
     let mut b = Flow::open(&pages, &scripted.provider());
     let ra = visit(&a, &scripted);
@@ -483,7 +483,7 @@ fn an_authorization_response_for_another_flow_is_refused() {
 
 #[test]
 fn a_callback_without_the_binding_cookie_is_refused() {
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     let reply = code_callback(&flow, &redirect, None);
     assert_eq!(reply.status, 403);
     assert_eq!(failure(flow.outcome()), OAuthFailure::OtherBrowser);
@@ -492,7 +492,7 @@ fn a_callback_without_the_binding_cookie_is_refused() {
 
 #[test]
 fn the_providers_error_is_denied() {
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     let reply = callback(
         &flow,
         &format!(
@@ -515,7 +515,7 @@ fn the_providers_error_is_denied() {
 #[test]
 fn the_issuer_is_checked_when_the_provider_has_one() {
     let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let provider = scripted.provider().issuer("https://issuer.example");
     for iss in ["", "&iss=https%3A%2F%2Fevil.example"] {
         let mut flow = Flow::open(&pages, &provider);
@@ -545,7 +545,7 @@ fn the_issuer_is_checked_when_the_provider_has_one() {
 
 /// Runs one flow whose token endpoint answers `script`; its failure.
 fn failed_exchange(script: Script) -> OAuthFailure {
-    let (scripted, mut flow, redirect) = visited(script, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(script, Pages::loopback().build());
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502, "{}", reply.body);
     let failure = failure(flow.outcome());
@@ -633,7 +633,7 @@ fn a_token_error_is_refused_even_with_http_200() {
 fn a_wrong_verifier_is_refused_by_the_provider() {
     // The scripted provider checks PKCE: with another challenge on record,
     // the flow's verifier does not match.
-    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback());
+    let (scripted, mut flow, redirect) = visited(Script::Token, Pages::loopback().build());
     scripted.seen.lock().unwrap().challenge = Some(oidc::s256("another verifier"));
     let reply = code_callback(&flow, &redirect, Some(&redirect.cookie));
     assert_eq!(reply.status, 502);
@@ -691,7 +691,7 @@ fn a_flow_opened_for_a_user_is_served_to_that_user_only() {
         let user = parts.headers.get("x-user")?.to_str().ok()?;
         Some(VerifiedUser::new(user))
     };
-    let pages = Pages::loopback().verifier(verifier);
+    let pages = Pages::loopback().verifier(verifier).build();
     assert!(pages.open_oauth(&scripted.provider()).now().is_err());
     let alice = VerifiedUser::new("alice");
     let open = |user: &VerifiedUser| {
@@ -741,7 +741,7 @@ fn a_flow_opened_for_a_user_is_served_to_that_user_only() {
 #[test]
 fn a_malformed_authorization_response_fails_clearly() {
     let scripted = Scripted::start(Script::Token);
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     for (extra, why) in [
         ("code=a&code=b", "a parameter is repeated"),
         ("", "neither `code` nor `error`"),

@@ -218,7 +218,7 @@ fn the_agent_gets_a_token_the_real_provider_accepts() {
     let (provider, oauth) = oidc::start_for_pages(&installed, "elicit");
     let e = &provider.endpoints;
     assert_eq!(oauth.expected_issuer(), Some(e.issuer.as_str()));
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let pending = pages.open_oauth(&oauth).now().expect("a flow");
     let start = pending.url().to_owned();
     assert!(start.starts_with("http://127.0.0.1:"), "{start}");

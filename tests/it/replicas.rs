@@ -9,13 +9,14 @@ use elicit_core::mcp::{StateId, UsedStates, UsedStatesError};
 use elicit_core::protocol::agent::VerifiedUser;
 use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
 use elicit_core::sensitive::{
-    End, ExposeSecret, PageState, Pages, Record, SecretString, Store, StoreError, Submission,
+    End, ExposeSecret, PageState, Pages, PagesBuilder, Record, SecretString, Store, StoreError,
+    Submission,
 };
 
 use crate::common::Now;
 use crate::common::redis::{Monitor, RedisServer, start};
 use crate::common::sensitive::{Connect, SECRET};
-use crate::sensitive_server::hosted::{call, get, pages as hosted};
+use crate::sensitive_server::hosted::{builder as hosted, call, get};
 
 /// The keys every replica of these tests shares.
 fn keys() -> SealingKeys {
@@ -24,6 +25,11 @@ fn keys() -> SealingKeys {
 
 /// A replica's hosted pages (and OAuth flows) on `server`'s Redis.
 fn replica(server: &RedisServer) -> Pages {
+    replica_builder(server).build()
+}
+
+/// [`replica`], before it is built (to change a setting).
+fn replica_builder(server: &RedisServer) -> PagesBuilder {
     let redis = Redis::open(&server.url()).unwrap();
     hosted()
         .store(RedisStore::new(redis.clone(), keys()))
@@ -180,10 +186,12 @@ fn a_replica_with_other_keys_reads_nothing() {
         .unwrap();
     let path = format!("/elicit/{}", page.id());
     assert_eq!(call(&a, get(&path, Some("alice")), "").status, 200);
-    let stranger = hosted().store(RedisStore::new(
-        Redis::open(&server.url()).unwrap(),
-        SealingKeys::new(1, [8; 32]),
-    ));
+    let stranger = hosted()
+        .store(RedisStore::new(
+            Redis::open(&server.url()).unwrap(),
+            SealingKeys::new(1, [8; 32]),
+        ))
+        .build();
     let refused = call(&stranger, get(&path, Some("alice")), "");
     assert_ne!(refused.status, 200);
     assert!(!refused.body().contains("account"), "no page is shown");
@@ -650,7 +658,7 @@ mod oauth_flows {
     use elicit_core::sensitive::oauth::OAuthOutcome;
     use elicit_core::sensitive::{ExposeSecret, SecretString};
 
-    use super::{contains, dump, replica};
+    use super::{contains, dump, replica, replica_builder};
     use crate::common::redis::start;
     use crate::oauth::{ACCESS, CODE, REFRESH, Script, Scripted};
     use crate::sensitive_server::hosted::{call, get};
@@ -746,7 +754,9 @@ mod oauth_flows {
     #[test]
     fn a_late_callback_on_another_replica_ends_the_flow_as_expired() {
         let Some(server) = start() else { return };
-        let a = replica(&server).expiry(Duration::from_millis(400));
+        let a = replica_builder(&server)
+            .expiry(Duration::from_millis(400))
+            .build();
         let b = replica(&server);
         let scripted = Scripted::start(Script::Token);
         let flow = a
@@ -914,7 +924,7 @@ fn a_stalled_redis_holds_only_the_requests_that_need_it() {
         .unwrap()
         .command_timeout(Duration::from_millis(800));
     let store = std::sync::Arc::new(RedisStore::new(redis.clone(), keys()));
-    let pages = hosted().store(RedisStore::new(redis, keys()));
+    let pages = hosted().store(RedisStore::new(redis, keys())).build();
     let id: elicit_core::sensitive::PageId = "0000000000000000000000000000beef".parse().unwrap();
     store.insert(id, open_record(), 8).now().unwrap();
 

@@ -1391,7 +1391,7 @@ fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
     let (client, mut notified) =
         ScriptedClient::with(url_mode(), vec![json!({"action": "accept"})]);
     let browser = submit_page(client.clone(), "tok-0123456789");
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
         let outcome = elicitor(peer)
             .elicit_secret::<ApiToken>("Paste your API token.", &pages)
@@ -1431,7 +1431,7 @@ fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
 fn elicit_secret_without_url_mode_opens_no_page_and_a_decline_closes_it() {
     use elicit_core::sensitive::{Pages, SecretOutcome};
 
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
         elicitor(peer).elicit_secret::<ApiToken>("m", &pages).await
@@ -1951,7 +1951,7 @@ fn elicit_oauth_returns_a_token_of_the_real_provider_and_notifies_completion() {
         oidc::sign_in_and_consent(&browser, "bob");
         true
     });
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let ((outcome, completed), seen) = runtime().block_on(with_peer(client, async |peer| {
         let outcome = elicitor(peer)
             .elicit_oauth("Sign in to the test provider.", &pages, &oauth)
@@ -2006,7 +2006,7 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
         "elicit",
     )
     .expect("https endpoints");
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let (client, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "accept"})]);
     let (refused, seen) = runtime().block_on(with_peer(client, async |peer| {
         elicitor(peer).elicit_oauth("m", &pages, &oauth).await

@@ -250,7 +250,7 @@ struct Token {
 
 /// The pages of the sensitive-form tests (one loopback server).
 static PAGES: std::sync::LazyLock<elicit_core::sensitive::Pages> =
-    std::sync::LazyLock::new(elicit_core::sensitive::Pages::loopback);
+    std::sync::LazyLock::new(|| elicit_core::sensitive::Pages::loopback().build());
 
 /// A sensitive form in rounds.
 fn token(r: Rounds) -> Asking {

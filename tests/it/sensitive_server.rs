@@ -47,7 +47,7 @@ fn open_with(pages: Pages) -> Open {
 }
 
 fn open() -> Open {
-    open_with(Pages::loopback())
+    open_with(Pages::loopback().build())
 }
 
 /// The first visit: the page, its binding cookie and its CSRF token.
@@ -79,7 +79,7 @@ fn answer(page: PendingPage<Connect>) -> thread::JoinHandle<Result<Connect, Page
 
 #[test]
 fn the_url_carries_only_an_opaque_128_bit_id() {
-    let pages = Pages::loopback();
+    let pages = Pages::loopback().build();
     let a = pages.open::<Connect>("m").now().unwrap();
     let b = pages.open::<Connect>("m").now().unwrap();
     let addr = pages.local_addr().unwrap();
@@ -291,7 +291,7 @@ fn a_rejected_submission_shows_its_errors_keeps_the_page_open_and_never_echoes_t
 
 #[test]
 fn hostile_bodies_are_refused_without_using_the_page() {
-    let open = open_with(Pages::loopback().body_limit(256));
+    let open = open_with(Pages::loopback().body_limit(256).build());
     let (_, cookie, csrf) = visit(&open);
     let good = body(&csrf, "acme", SECRET);
     let cases = [
@@ -368,7 +368,7 @@ fn hostile_bodies_are_refused_without_using_the_page() {
 
 #[test]
 fn a_page_expires_resolves_the_flow_as_expired_and_shows_expired() {
-    let open = open_with(Pages::loopback().expiry(Duration::from_millis(300)));
+    let open = open_with(Pages::loopback().expiry(Duration::from_millis(300)).build());
     let (_, cookie, csrf) = visit(&open);
     let mut open = open;
     let outcome = futures::executor::block_on(open.take_page().answer());
@@ -391,7 +391,7 @@ fn dropping_the_pending_page_ends_it_at_once() {
 
 #[test]
 fn open_pages_are_capped() {
-    let pages = Pages::loopback().max_open(2);
+    let pages = Pages::loopback().max_open(2).build();
     let a = pages.open::<Connect>("m").now().unwrap();
     let _b = pages.open::<Connect>("m").now().unwrap();
     let full = pages.open::<Connect>("m").now().unwrap_err();
@@ -406,7 +406,7 @@ fn open_pages_are_capped() {
 
 #[test]
 fn connections_over_the_cap_are_closed_at_once() {
-    let open = open_with(Pages::loopback().max_connections(1));
+    let open = open_with(Pages::loopback().max_connections(1).build());
     // One connection holds the only slot (it sends nothing yet).
     let mut held = TcpStream::connect(open.addr).unwrap();
     thread::sleep(Duration::from_millis(100));
@@ -430,7 +430,11 @@ fn connections_over_the_cap_are_closed_at_once() {
 
 #[test]
 fn slow_clients_are_cut_off() {
-    let open = open_with(Pages::loopback().request_timeout(Duration::from_millis(300)));
+    let open = open_with(
+        Pages::loopback()
+            .request_timeout(Duration::from_millis(300))
+            .build(),
+    );
     let (_, cookie, csrf) = visit(&open);
     // Headers that never end: the connection is closed.
     let mut slow = TcpStream::connect(open.addr).unwrap();
@@ -464,7 +468,9 @@ fn slow_clients_are_cut_off() {
 
 pub(crate) mod hosted {
     use elicit_core::protocol::agent::VerifiedUser;
-    use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, PageResponse, Pages};
+    use elicit_core::sensitive::{
+        ConfigError, ExposeSecret, OpenError, PageResponse, Pages, PagesBuilder,
+    };
     use http_body_util::{BodyExt, Full};
     use tower_service::Service;
 
@@ -475,12 +481,17 @@ pub(crate) mod hosted {
 
     /// Stands in for the host's own authentication: the user a trusted
     /// header names.
-    pub(crate) fn pages() -> Pages {
+    pub(crate) fn builder() -> PagesBuilder {
         Pages::hosted(BASE, |request: &http::request::Parts| {
             let user = request.headers.get("x-user")?.to_str().ok()?;
             Some(VerifiedUser::new(user))
         })
         .unwrap()
+    }
+
+    /// The hosted pages of [`builder`], with the defaults.
+    pub(crate) fn pages() -> Pages {
+        builder().build()
     }
 
     pub(crate) struct Reply {
@@ -574,13 +585,14 @@ pub(crate) mod hosted {
             assert_eq!(refused, ConfigError::BadUrl(url.to_owned()));
         }
         // http only on loopback.
-        Pages::hosted("http://127.0.0.1:8080/e", |_: &http::request::Parts| None).unwrap();
+        assert!(Pages::hosted("http://127.0.0.1:8080/e", |_: &http::request::Parts| None).is_ok());
         assert!(matches!(
             pages().open::<Connect>("m").now(),
             Err(OpenError::UserRequired)
         ));
         assert!(matches!(
             Pages::loopback()
+                .build()
                 .open_for::<Connect>(&VerifiedUser::new("alice"), "m")
                 .now(),
             Err(OpenError::NoVerifier)
@@ -685,12 +697,12 @@ pub(crate) mod hosted {
         {
             self.0.wait(id).await
         }
-        async fn take_end(
+        async fn end_of(
             &self,
             id: &elicit_core::sensitive::PageId,
         ) -> Result<Option<elicit_core::sensitive::End>, elicit_core::sensitive::StoreError>
         {
-            self.0.take_end(id).await
+            self.0.end_of(id).await
         }
         async fn remove(
             &self,
@@ -703,7 +715,7 @@ pub(crate) mod hosted {
     #[test]
     fn two_replicas_sharing_a_store_serve_each_others_pages() {
         let store = Shared::default();
-        let replica = || pages().store(store.clone());
+        let replica = || builder().store(store.clone()).build();
         let (asking, serving) = (replica(), replica());
         let page = asking
             .open_for::<Connect>(&VerifiedUser::new("alice"), "Connect")
@@ -745,7 +757,7 @@ fn the_answer_that_ends_the_agent_still_gets_its_done_page() {
     let mut open = open();
     let (_, cookie, csrf) = visit(&open);
     let page = open.take_page();
-    let pages = std::mem::replace(&mut open._pages, Pages::loopback());
+    let pages = std::mem::replace(&mut open._pages, Pages::loopback().build());
     let agent = thread::spawn(move || {
         let answer = futures::executor::block_on(page.answer());
         drop(pages);

@@ -160,7 +160,7 @@ impl<'a> Elicitor<'a> {
     /// pages). Pages that verify users
     /// ([`Pages::hosted`](crate::sensitive::Pages::hosted)) need the user
     /// your server authenticated: `.for_user(&user)`
-    /// ([`PageCall::for_user`]); then the page is served to that user only,
+    /// ([`PageCall::for_user`](crate::flow::PageCall::for_user)); then the page is served to that user only,
     /// and the URL request and its completion are bound to them. Without
     /// it, such pages refuse to open
     /// ([`OpenError::UserRequired`](crate::sensitive::OpenError::UserRequired)).

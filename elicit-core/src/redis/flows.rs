@@ -71,7 +71,7 @@ static FINISH_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::
 /// [`FlowStore`]: every replica serves every flow's start page and
 /// callback, and the outcome reaches the replica whose agent waits. Give
 /// it to the pages with
-/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store), with the
+/// [`PagesBuilder::oauth_store`](crate::sensitive::PagesBuilder::oauth_store), with the
 /// same [`Redis`] and [`SealingKeys`] as their [`RedisStore`](super::RedisStore):
 ///
 /// ```no_run
@@ -83,7 +83,8 @@ static FINISH_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::
 /// let keys = SealingKeys::new(1, [42; 32]);
 /// let pages = Pages::hosted("https://agent.example.com/elicit", verifier)?
 ///     .store(RedisStore::new(redis.clone(), keys.clone()))
-///     .oauth_store(RedisFlowStore::new(redis, keys));
+///     .oauth_store(RedisFlowStore::new(redis, keys))
+///     .build();
 /// # Ok(pages)
 /// # }
 /// ```

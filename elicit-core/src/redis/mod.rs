@@ -19,7 +19,7 @@
 //!   sealed with [`SealingKeys`] (ChaCha20-Poly1305) before they reach
 //!   Redis; an answer after a page's expiry is refused by Redis's clock.
 //! - With feature `oauth`, `RedisFlowStore` keeps the OAuth flows
-//!   (`Pages::oauth_store`, the same `Redis` and keys as the pages):
+//!   (`PagesBuilder::oauth_store`, the same `Redis` and keys as the pages):
 //!   any replica serves a flow's start page and its callback (the `state`
 //!   names the flow, so no lookup scans), and the token reaches the replica
 //!   whose agent waits; the `state`, the PKCE verifier, the client secret
@@ -101,7 +101,8 @@
 //!     .store(RedisStore::new(
 //!         redis.clone(),
 //!         SealingKeys::new(1, key("ELICIT_SEALING_KEY")),
-//!     ));
+//!     ))
+//!     .build();
 //!     // The keyring: seals with key "1". A rotation adds "2" everywhere,
 //!     // then makes it the active one, then drops "1" after the TTL.
 //!     let keys = [("1", key("ELICIT_STATE_KEY"))];

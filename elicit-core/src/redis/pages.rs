@@ -41,7 +41,7 @@ use super::{Redis, SealingKeys};
 /// replica publishes (see [`Redis`]): no thread, no connection of its own,
 /// no polling, and an end pushed before anyone waits is read at once. The
 /// end stays until the page's keys expire, so a round on another replica
-/// reads it too ([`Store::take_end`]).
+/// reads it too ([`Store::end_of`]).
 ///
 /// ```no_run
 /// use elicit_core::redis::{Redis, RedisStore, SealingKeys};
@@ -52,7 +52,8 @@ use super::{Redis, SealingKeys};
 /// // The same 32 bytes on every replica, from your secret store.
 /// let keys = SealingKeys::new(1, [42; 32]);
 /// let pages = Pages::hosted("https://agent.example.com/elicit", verifier)?
-///     .store(RedisStore::new(redis, keys));
+///     .store(RedisStore::new(redis, keys))
+///     .build();
 /// # Ok(pages)
 /// # }
 /// ```
@@ -191,7 +192,7 @@ fn end_plaintext(end: &End) -> Zeroizing<Vec<u8>> {
     buffer
 }
 
-fn end_of(plaintext: &[u8]) -> Option<End> {
+fn end_from(plaintext: &[u8]) -> Option<End> {
     let read: EndIn = serde_json::from_slice(plaintext).ok()?;
     Some(match read.end.as_str() {
         "answered" => End::Answered(Submission {
@@ -273,10 +274,10 @@ impl Store for RedisStore {
 
     async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
         let ended = self.records.wait(id).await;
-        Ok(ended.and_then(|plaintext| end_of(&plaintext)))
+        Ok(ended.and_then(|plaintext| end_from(&plaintext)))
     }
 
-    async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+    async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
         let Some(sealed) = self.records.end_of(id).await? else {
             return Ok(None);
         };
@@ -284,7 +285,7 @@ impl Store for RedisStore {
         let plaintext = self
             .records
             .open_sealed(&sealed, &list, || unreadable(id))?;
-        end_of(&plaintext).map(Some).ok_or_else(|| unreadable(id))
+        end_from(&plaintext).map(Some).ok_or_else(|| unreadable(id))
     }
 
     async fn remove(&self, id: &PageId) -> Result<(), StoreError> {

@@ -26,7 +26,7 @@
 //! }
 //!
 //! /// In a turn started with `AgentElicitations::spawn`; `pages` is one
-//! /// `Pages::loopback()` for the whole agent process.
+//! /// `Pages::loopback().build()` for the whole agent process.
 //! pub async fn deploy_token(
 //!     elicitor: &Elicitor,
 //!     scope: ElicitationScope,
@@ -87,7 +87,7 @@
 //!   launched the agent on the user's machine. A hosted agent mounts
 //!   [`pages.service()`](Pages::service), a `tower` service, in its own web
 //!   server (axum: `Router::new().nest_service("/elicit", pages.service())`)
-//!   with [`Pages::hosted("https://agent.example.com/elicit", verifier)`](Pages::hosted)
+//!   with [`Pages::hosted("https://agent.example.com/elicit", verifier)?.build()`](Pages::hosted)
 //!   (a [`UserVerifier`]) and asks with
 //!   `elicitor.elicit_secret::<T>(..).for_user(&user)` (the same on rmcp).
 //! - **Several replicas.** Pending pages live behind the [`Store`] trait
@@ -120,7 +120,7 @@
 //! }
 //!
 //! # async fn ask() -> Result<(), Box<dyn std::error::Error>> {
-//! let pages = Pages::loopback();
+//! let pages = Pages::loopback().build();
 //! let page = pages.open::<ApiKey>("Paste your API key").await?;
 //! // Send `page.url()` to the client in URL mode (the SDK calls do), then:
 //! let key: ApiKey = page.answer().await?;
@@ -229,10 +229,10 @@ pub use form::{SensitiveForm, Submission};
 pub use outcome::SecretOutcome;
 pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
 #[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
-pub(crate) use pages::PageRead;
+pub(crate) use pages::answer_of;
 pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
-    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,
+    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PagesBuilder, PendingPage,
 };
 pub use response::PageResponse;
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized

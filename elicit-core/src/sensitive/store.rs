@@ -134,7 +134,7 @@ impl std::error::Error for StoreError {
 /// The one thing that crosses replicas is the answer: [`end`](Self::end)
 /// on the replica that served the post must wake [`wait`](Self::wait) on
 /// the replica whose agent asked, and a later round of MCP 2026-07-28 on
-/// any replica must read it ([`take_end`](Self::take_end)). That answer
+/// any replica must read it ([`end_of`](Self::end_of)). That answer
 /// holds the secret: a shared store carries it over your network, so seal
 /// it or keep it local. With feature `redis`, `elicit_core::redis::RedisStore`
 /// is such a store, sealed. The other setup is sticky routing: route
@@ -178,8 +178,8 @@ impl std::error::Error for StoreError {
 ///     async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
 ///         self.0.wait(id).await
 ///     }
-///     async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-///         self.0.take_end(id).await
+///     async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+///         self.0.end_of(id).await
 ///     }
 ///     async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
 ///         self.0.remove(id).await
@@ -187,7 +187,8 @@ impl std::error::Error for StoreError {
 /// }
 ///
 /// let pages = elicit_core::sensitive::Pages::loopback()
-///     .store(Elsewhere(Default::default()));
+///     .store(Elsewhere(Default::default()))
+///     .build();
 /// # let _ = pages;
 /// ```
 pub trait Store: Send + Sync + 'static {
@@ -215,7 +216,7 @@ pub trait Store: Send + Sync + 'static {
     /// nothing changes) if it is not open: only the first end counts. The
     /// record and its end stay, with its new [`PageState`], until
     /// [`remove`](Self::remove), so a late visitor sees how it ended and a
-    /// later round reads the end ([`take_end`](Self::take_end)).
+    /// later round reads the end ([`end_of`](Self::end_of)).
     fn end(&self, id: &PageId, end: End) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// How the page ends, once it does (at once if it has): `None` when the
@@ -229,8 +230,7 @@ pub trait Store: Send + Sync + 'static {
     /// while the page is open or when the store has no such page. MCP
     /// 2026-07-28's next round reads it here, on whichever replica it
     /// lands.
-    fn take_end(&self, id: &PageId)
-    -> impl Future<Output = Result<Option<End>, StoreError>> + Send;
+    fn end_of(&self, id: &PageId) -> impl Future<Output = Result<Option<End>, StoreError>> + Send;
 
     /// Forgets the page.
     fn remove(&self, id: &PageId) -> impl Future<Output = Result<(), StoreError>> + Send;
@@ -256,7 +256,8 @@ pub(crate) trait DynStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Option<Binding>, StoreError>>;
     fn end<'a>(&'a self, id: &'a PageId, end: End) -> BoxFuture<'a, Result<bool, StoreError>>;
     fn wait<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>>;
-    fn take_end<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>>;
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    fn end_of<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>>;
     fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
@@ -285,8 +286,8 @@ impl<S: Store> DynStore for S {
     fn wait<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>> {
         Box::pin(Store::wait(self, id))
     }
-    fn take_end<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>> {
-        Box::pin(Store::take_end(self, id))
+    fn end_of<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<Option<End>, StoreError>> {
+        Box::pin(Store::end_of(self, id))
     }
     fn remove<'a>(&'a self, id: &'a PageId) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(Store::remove(self, id))
@@ -412,7 +413,7 @@ impl Store for MemoryStore {
         Ok(receiver.await.ok())
     }
 
-    async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+    async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
         Ok(self.lock().slots.get(id).and_then(|slot| slot.end.clone()))
     }
 

@@ -224,7 +224,7 @@ impl Elicitor {
     ///
     /// The page is bound to the first browser that opens it; for pages
     /// that verify users ([`Pages::hosted`](crate::sensitive::Pages::hosted)),
-    /// say whom it is for: `.for_user(&user)` ([`PageCall::for_user`]).
+    /// say whom it is for: `.for_user(&user)` ([`PageCall::for_user`](crate::flow::PageCall::for_user)).
     ///
     /// ```no_run
     /// # async fn turn(elicitor: elicit_core::acp::sdk::Elicitor, scope: elicit_core::protocol::ElicitationScope) {
@@ -242,7 +242,7 @@ impl Elicitor {
     /// }
     ///
     /// // One per agent process: its loopback server starts with the first page.
-    /// let pages = Pages::loopback();
+    /// let pages = Pages::loopback().build();
     /// match elicitor.elicit_secret::<DeployToken>(scope, "Connect a deploy token", &pages).await {
     ///     Ok(SecretOutcome::Answered(t)) => { let _ = t.token.expose_secret(); }
     ///     Ok(_) => { /* declined, cancelled or expired: ask in the conversation */ }
@@ -282,7 +282,7 @@ impl Elicitor {
     /// let provider = Provider::discover("https://accounts.example.com", "my-agent")
     ///     .await?
     ///     .scopes(["openid", "email"]);
-    /// let pages = Pages::loopback();
+    /// let pages = Pages::loopback().build();
     /// match elicitor.elicit_oauth(scope, "Sign in to Example", &pages, &provider).await? {
     ///     OAuthOutcome::Authorized(token) => { let _ = token.access_token(); }
     ///     other => eprintln!("no token: {other:?}"),
@@ -292,7 +292,7 @@ impl Elicitor {
     /// ```
     ///
     /// For pages that verify users, say whom the flow is for:
-    /// `.for_user(&user)` ([`PageCall::for_user`]): the start page and the
+    /// `.for_user(&user)` ([`PageCall::for_user`](crate::flow::PageCall::for_user)): the start page and the
     /// callback are then served only to that user, and the URL request and
     /// its completion are bound to them.
     #[cfg(feature = "oauth")]

@@ -264,7 +264,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         return None;
     };
     // The page first: an answer there settles it.
-    if let Some(end) = pages.read(id).await.answer::<T>() {
+    if let Some(end) = super::pages::read(pages, id).await.answer::<T>() {
         lock(round).state.pages.remove(key);
         return Some(SecretOutcome::from_page(end));
     }
@@ -279,7 +279,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         } else {
             message
         };
-        let (_, request) = page_request(id, &pages.url_of(id), message, user);
+        let (_, request) = page_request(id, &super::pages::url_of(pages, id), message, user);
         let (params, pending) = match url_params(&mut round.connection, request) {
             Ok(built) => built,
             Err(error) => return Some(Err(error)),
@@ -296,6 +296,6 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         }
         ended
     }?;
-    pages.cancel(id).await;
+    super::pages::cancel(pages, id).await;
     Some(Ok(ended))
 }

@@ -28,6 +28,8 @@ use crate::protocol::agent::{AgentConnection, Outcome, Retry, UrlOutcome, UrlReq
 mod call;
 mod config;
 mod input;
+#[cfg(feature = "sensitive")]
+mod pages;
 mod sessionless;
 
 pub use call::Asked;

@@ -108,8 +108,9 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     pages: &crate::sensitive::Pages,
     user: Option<&crate::protocol::agent::VerifiedUser>,
 ) -> Option<Result<crate::sensitive::SecretOutcome<T>, crate::flow::ElicitError>> {
+    use super::pages::PageRead;
     use crate::flow::ElicitError;
-    use crate::sensitive::{OpenError, PageRead, SecretOutcome};
+    use crate::sensitive::{OpenError, SecretOutcome};
 
     use super::call::lock;
 
@@ -123,7 +124,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         return Some(Err(ElicitError::PageNotOpened(OpenError::NoVerifier)));
     }
     let id = super::super::state::page_of_call(&lock(call).call, key);
-    let url = match pages.read(id).await {
+    let url = match super::pages::read(pages, id).await {
         PageRead::Unknown | PageRead::Failed => {
             let prepared = match pages.prepare::<T>(id, user, message.clone()) {
                 Ok(prepared) => prepared,
@@ -134,12 +135,12 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
                 Ok(page) => page.detach(),
                 Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
             };
-            pages.url_of(id)
+            super::pages::url_of(pages, id)
         }
-        PageRead::Open => pages.url_of(id),
+        PageRead::Open => super::pages::url_of(pages, id),
         read @ PageRead::Ended(_) => {
             let answer = read.answer::<T>()?;
-            pages.forget(id).await;
+            super::pages::forget(pages, id).await;
             return Some(SecretOutcome::from_page(answer));
         }
     };

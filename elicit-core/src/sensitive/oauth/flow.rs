@@ -10,29 +10,24 @@ use super::outcome::OAuthOutcome;
 use super::provider::Provider;
 use super::table::{CALLBACK, Flow, FlowRecord, FlowState, flows};
 use crate::protocol::agent::VerifiedUser;
-use crate::sensitive::pages::{OpenError, Pages};
 use crate::sensitive::shared::Shared;
 use crate::sensitive::token::{PageId, Token};
+use crate::sensitive::{OpenError, Pages, PagesBuilder};
 
-impl Pages {
+impl PagesBuilder {
     /// Keeps the OAuth flows in `store` instead of this process's memory
     /// (see [`FlowStore`](super::FlowStore)): with a store every replica
     /// shares (`elicit_core::redis::RedisFlowStore`), every replica serves
     /// every flow's start page and callback.
-    ///
-    /// # Panics
-    ///
-    /// If these `Pages` were cloned already.
-    #[must_use]
-    pub fn oauth_store(mut self, store: impl super::FlowStore) -> Self {
-        self.shared_mut()
-            .extensions
-            .replace(Arc::new(super::table::Flows {
-                table: Box::new(store),
-            }));
+    pub fn oauth_store(self, store: impl super::FlowStore) -> Self {
+        self.extensions().replace(Arc::new(super::table::Flows {
+            table: Box::new(store),
+        }));
         self
     }
+}
 
+impl Pages {
     /// Opens an OAuth flow with `provider`: authorization code with PKCE
     /// (`S256`). Send the flow's [`url`](PendingOAuth::url), the agent's own
     /// start page, to the client (URL mode) and await

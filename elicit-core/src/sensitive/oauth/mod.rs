@@ -86,7 +86,7 @@
 //! let provider = Provider::discover("https://accounts.example.com", "my-client")
 //!     .await?
 //!     .scopes(["openid", "email"]);
-//! let pages = Pages::loopback();
+//! let pages = Pages::loopback().build();
 //! let flow = pages.open_oauth(&provider).await?;
 //! // Send `flow.url()` to the client in URL mode, then:
 //! if let OAuthOutcome::Authorized(token) = flow.outcome().await {

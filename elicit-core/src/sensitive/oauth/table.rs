@@ -141,7 +141,7 @@ pub enum FlowPhase {
 /// kept: [`MemoryFlowStore`] (this process's memory, the default), or a
 /// store every replica shares (`elicit_core::redis::RedisFlowStore`; yours,
 /// for another backend), given with
-/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store). Then any
+/// [`PagesBuilder::oauth_store`](crate::sensitive::PagesBuilder::oauth_store). Then any
 /// replica serves a flow's start page and its callback, and the outcome
 /// reaches the replica whose agent waits.
 ///
@@ -303,7 +303,7 @@ impl FlowState {
 
 /// The OAuth flows of these pages, with the page server's routes to them
 /// (added to the server with the first flow, or with
-/// [`Pages::oauth_store`](crate::sensitive::Pages::oauth_store)).
+/// [`PagesBuilder::oauth_store`](crate::sensitive::PagesBuilder::oauth_store)).
 pub(crate) struct Flows {
     pub(crate) table: Box<dyn DynFlowStore>,
 }

@@ -198,7 +198,7 @@ impl Store for OwnPages {
             .await)
     }
 
-    async fn take_end(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+    async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
         Ok(self
             .0
             .step(|map| map.get(id).and_then(|row| row.end.clone()))
@@ -623,7 +623,8 @@ async fn main() {
     );
     let pages = Pages::loopback()
         .store(pages_store.clone())
-        .oauth_store(flows.clone());
+        .oauth_store(flows.clone())
+        .build();
     let config = RoundsConfig::with_random_key()
         .expect("the OS random number generator")
         .used_states(used.clone());

@@ -1,0 +1,163 @@
+//! The engine: the seam a transport implements ([`Carrier`]), the re-ask
+//! policy ([`after_answer`]) and the flows of one connection ([`Flows`]).
+
+use std::future::Future;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::ElicitError;
+use crate::Elicit;
+use crate::error::ContentError;
+use crate::protocol::agent::{
+    AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest, VerifiedUser,
+};
+use crate::protocol::{
+    CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
+    ElicitationId, ElicitationScope,
+};
+
+/// What a transport does for the flows: one request, one notification.
+pub(crate) trait Carrier: Sync {
+    /// Sends `elicitation/create` and waits for the client's answer, read
+    /// into elicit's wire model (a transport that cannot carry the request,
+    /// or cannot read the answer, says so in its error).
+    fn create(
+        &self,
+        request: CreateElicitationRequest,
+    ) -> impl Future<Output = Result<CreateElicitationResponse, ElicitError>> + Send;
+
+    /// Sends `elicitation/complete` to this client.
+    fn complete(
+        &self,
+        notification: CompleteElicitationNotification,
+    ) -> impl Future<Output = Result<(), ElicitError>> + Send;
+}
+
+/// What to do after a form's answer was read: the policy of
+/// [`Retry`], once for every transport.
+pub(crate) enum AfterAnswer<T> {
+    /// The user's answer: done.
+    Done(Outcome<T>),
+    /// Invalid, and retries are left: send the form again with this message.
+    AskAgain(String),
+    /// Invalid after the last attempt.
+    GiveUp {
+        /// The last answer's errors.
+        errors: ContentError,
+        /// How many forms were sent.
+        attempts: u32,
+    },
+}
+
+/// The re-ask policy: an invalid accept is asked again with the errors in
+/// the message ([`Retry::message`]) while attempts are left; a decline or a
+/// cancel is an answer, returned at once. `attempts` counts the forms sent,
+/// this one included.
+pub(crate) fn after_answer<T>(
+    read: Result<Outcome<T>, ContentError>,
+    original_message: &str,
+    attempts: u32,
+    retry: Retry,
+) -> AfterAnswer<T> {
+    match read {
+        Ok(outcome) => AfterAnswer::Done(outcome),
+        Err(errors) if attempts > retry.again() => AfterAnswer::GiveUp { errors, attempts },
+        Err(errors) => AfterAnswer::AskAgain(Retry::message(original_message, &errors)),
+    }
+}
+
+/// The flows of one connection: its state and its transport.
+pub(crate) struct Flows<'a, C> {
+    pub(super) state: &'a Mutex<AgentConnection>,
+    carrier: &'a C,
+}
+
+impl<'a, C: Carrier> Flows<'a, C> {
+    /// The flows of the connection whose state is `state`, carried by
+    /// `carrier`.
+    pub(crate) fn new(state: &'a Mutex<AgentConnection>, carrier: &'a C) -> Self {
+        Self { state, carrier }
+    }
+
+    pub(super) fn lock(&self) -> MutexGuard<'a, AgentConnection> {
+        lock(self.state)
+    }
+
+    /// The form `T`, asked again (up to `retry`) while its answer breaks
+    /// the form's rules.
+    pub(crate) async fn form<T: Elicit>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        retry: Retry,
+    ) -> Result<Outcome<T>, ElicitError> {
+        let mut next = message.clone();
+        let mut attempts: u32 = 0;
+        loop {
+            attempts = attempts.saturating_add(1);
+            let (request, pending) = self
+                .lock()
+                .form::<T>(scope.clone(), next)
+                .map_err(ElicitError::NotSent)?;
+            let response = self.carrier.create(request).await?;
+            match after_answer(pending.outcome(&response), &message, attempts, retry) {
+                AfterAnswer::Done(outcome) => return Ok(outcome),
+                AfterAnswer::AskAgain(message) => next = message,
+                AfterAnswer::GiveUp { errors, attempts } => {
+                    return Err(ElicitError::Invalid { errors, attempts });
+                }
+            }
+        }
+    }
+
+    /// A URL request (a sensitive one: URL mode or nothing, never a form),
+    /// and its answer. The id stays outstanding on a consent, until
+    /// [`complete`](Self::complete) or abandoned; it is abandoned when the
+    /// request fails or the answer is an unknown action.
+    pub(crate) async fn url(
+        &self,
+        scope: ElicitationScope,
+        request: UrlRequest,
+    ) -> Result<UrlOutcome, ElicitError> {
+        let built = self.lock().url(scope, request);
+        let (request, pending) = built.map_err(ElicitError::NotSent)?;
+        let id = pending.id().clone();
+        let response = match self.carrier.create(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                self.lock().abandon(&id);
+                return Err(error);
+            }
+        };
+        let outcome = self.lock().url_outcome(pending, &response);
+        match outcome {
+            Ok(UrlOutcome::UnknownAction(other)) => {
+                self.lock().abandon(&id);
+                Ok(UrlOutcome::UnknownAction(other))
+            }
+            Ok(outcome) => Ok(outcome),
+            Err(error) => Err(ElicitError::Url(error)),
+        }
+    }
+
+    /// Completes `id` and tells the client with `elicitation/complete`,
+    /// once: refused, and nothing sent, when `id` is not outstanding,
+    /// already completed, or bound to another user than `completed_by`.
+    pub(crate) async fn complete(
+        &self,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<(), ElicitError> {
+        let notification = self
+            .lock()
+            .complete(id, completed_by)
+            .map_err(ElicitError::Completion)?;
+        self.carrier.complete(notification).await
+    }
+}
+
+/// The connection's state. Nothing panics while the lock is held (the
+/// connection's methods are plain bookkeeping), so a poisoned lock still
+/// holds a consistent state.
+pub(crate) fn lock(state: &Mutex<AgentConnection>) -> MutexGuard<'_, AgentConnection> {
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}

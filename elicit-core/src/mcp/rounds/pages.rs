@@ -1,0 +1,84 @@
+//! A page known by its id across a tool's calls: what only the rounds need
+//! of the page server. A page opened in one call is read, asked again,
+//! cancelled or forgotten in a later one, on whichever replica the call
+//! lands (with a store the replicas share); every other flow awaits its
+//! page through its [`PendingPage`](crate::sensitive::PendingPage).
+
+use std::time::SystemTime;
+
+use crate::sensitive::{End, PageError, PageId, PageState, Pages, SensitiveForm};
+
+/// How a page stands in the store ([`read`]).
+#[derive(Debug, Clone)]
+pub(super) enum PageRead {
+    /// Waiting for its answer.
+    Open,
+    /// Ended, thus.
+    Ended(End),
+    /// No such page (never opened, forgotten, or its keys expired).
+    Unknown,
+    /// The store failed.
+    Failed,
+}
+
+impl PageRead {
+    /// The typed answer if the page ended, or how it ended without one;
+    /// `None` while it is open. An unknown page, or a store that failed, is
+    /// [`PageError::Cancelled`] (its error goes nowhere a user reads).
+    pub(super) fn answer<T: SensitiveForm>(self) -> Option<Result<T, PageError>> {
+        match self {
+            Self::Open => None,
+            Self::Ended(end) => Some(crate::sensitive::answer_of(Some(end))),
+            Self::Unknown | Self::Failed => Some(crate::sensitive::answer_of(None)),
+        }
+    }
+}
+
+/// How the page `id` stands in the store, its end included. A page open
+/// past its expiry, with no one left to end it (the replica that opened it
+/// stopped), ends here.
+pub(super) async fn read(pages: &Pages, id: PageId) -> PageRead {
+    let store = &pages.shared().store;
+    match store.end_of(&id).await {
+        Ok(Some(end)) => PageRead::Ended(end),
+        Ok(None) => match store.get(&id).await {
+            Ok(Some(record))
+                if record.state == PageState::Open && record.expires_at <= SystemTime::now() =>
+            {
+                let _ = store.end(&id, End::Expired).await;
+                PageRead::Ended(End::Expired)
+            }
+            Ok(Some(record)) if record.state == PageState::Open => PageRead::Open,
+            // Ended between the two reads: read it again.
+            Ok(Some(_)) => match store.end_of(&id).await {
+                Ok(Some(end)) => PageRead::Ended(end),
+                _ => PageRead::Ended(End::Cancelled),
+            },
+            Ok(None) => PageRead::Unknown,
+            Err(_) => PageRead::Failed,
+        },
+        Err(_) => PageRead::Failed,
+    }
+}
+
+/// The URL of the page `id`.
+pub(super) fn url_of(pages: &Pages, id: PageId) -> String {
+    let shared = pages.shared();
+    let origin = shared
+        .origin()
+        .map(|o| o.as_str().to_owned())
+        .unwrap_or_default();
+    format!("{origin}{}/{id}", shared.config.base_path)
+}
+
+/// Ends the page `id` now (the user declined or cancelled its URL): a later
+/// visit sees "already answered".
+pub(super) async fn cancel(pages: &Pages, id: PageId) {
+    let _ = pages.shared().store.end(&id, End::Cancelled).await;
+}
+
+/// Forgets the page `id` in the store (the same call may then open a page
+/// of the same id).
+pub(super) async fn forget(pages: &Pages, id: PageId) {
+    let _ = pages.shared().store.remove(&id).await;
+}

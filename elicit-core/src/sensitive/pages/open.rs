@@ -1,0 +1,149 @@
+//! Opening a page: [`Pages::open`] and [`Pages::open_for`] in one step,
+//! or, for a flow that opens it later (the MCP rounds' `Rounds::secret`),
+//! [`Pages::prepare`] and then [`Pages::insert`].
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use super::{OpenError, Pages, PendingPage};
+use crate::protocol::agent::VerifiedUser;
+use crate::sensitive::form::SensitiveForm;
+use crate::sensitive::page::PageForm;
+use crate::sensitive::store::{PageState, Record};
+use crate::sensitive::token::PageId;
+
+impl Pages {
+    /// Opens a page for the sensitive form `T`, with the agent's `message`
+    /// at its top. The page waits for one answer until its
+    /// [`expiry`](super::PagesBuilder::expiry); send its
+    /// [`url`](PendingPage::url) to the client (URL mode) and await
+    /// [`PendingPage::answer`].
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`]: these pages verify users (use
+    /// [`open_for`](Self::open_for)), the loopback server could not start,
+    /// or the store is full.
+    pub async fn open<T: SensitiveForm>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        if self.shared.config.verifier.is_some() {
+            return Err(OpenError::UserRequired);
+        }
+        let id = PageId::random().map_err(OpenError::Random)?;
+        self.open_record(id, message.into(), None).await
+    }
+
+    /// [`open`](Self::open) for the verified user `user`: only requests the
+    /// [`UserVerifier`](crate::sensitive::UserVerifier) finds `user` in are
+    /// served.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError::NoVerifier`] if these pages have no verifier, and
+    /// those of [`open`](Self::open).
+    pub async fn open_for<T: SensitiveForm>(
+        &self,
+        user: &VerifiedUser,
+        message: impl Into<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        if self.shared.config.verifier.is_none() {
+            return Err(OpenError::NoVerifier);
+        }
+        let id = PageId::random().map_err(OpenError::Random)?;
+        self.open_record(id, message.into(), Some(user.as_str().to_owned()))
+            .await
+    }
+
+    async fn open_record<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        message: String,
+        user: Option<String>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        let prepared = self.prepare_record::<T>(id, message, user)?;
+        self.insert(prepared).await
+    }
+
+    /// The page `T` under `id` (for `user`: refused as
+    /// [`open_for`](Self::open_for) refuses it without a verifier, and as
+    /// [`open`](Self::open) without a user on pages that verify users),
+    /// ready to be added to the store: everything short of it, without I/O
+    /// but the loopback server's start.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn prepare<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        user: Option<&VerifiedUser>,
+        message: String,
+    ) -> Result<Prepared<T>, OpenError> {
+        match (user, self.shared.config.verifier.is_some()) {
+            (None, true) => Err(OpenError::UserRequired),
+            (Some(_), false) => Err(OpenError::NoVerifier),
+            (user, _) => self.prepare_record(id, message, user.map(|u| u.as_str().to_owned())),
+        }
+    }
+
+    fn prepare_record<T: SensitiveForm>(
+        &self,
+        id: PageId,
+        message: String,
+        user: Option<String>,
+    ) -> Result<Prepared<T>, OpenError> {
+        let schema = T::schema();
+        let secrets: Vec<String> = T::SECRET_FIELDS.iter().map(|&s| s.to_owned()).collect();
+        // Refuse a form the page cannot show before anything is sent.
+        PageForm::new(&message, &schema)
+            .secrets(T::SECRET_FIELDS)
+            .render()
+            .map_err(OpenError::Unrenderable)?;
+        let origin = self.ensure_origin()?;
+        let expires_at = SystemTime::now() + self.shared.config.expiry;
+        let record = Record {
+            message,
+            schema,
+            secrets,
+            user,
+            expires_at,
+            binding: None,
+            state: PageState::Open,
+        };
+        let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
+        Ok(Prepared {
+            id,
+            url,
+            record,
+            form: PhantomData,
+        })
+    }
+
+    /// Adds a prepared page to the store and schedules its expiry.
+    pub(crate) async fn insert<T: SensitiveForm>(
+        &self,
+        prepared: Prepared<T>,
+    ) -> Result<PendingPage<T>, OpenError> {
+        let Prepared {
+            id, url, record, ..
+        } = prepared;
+        self.shared
+            .store
+            .insert(id, record, self.shared.config.max_open)
+            .await
+            .map_err(OpenError::Store)?;
+        let expiry = self.shared.config.expiry;
+        self.shared
+            .reaper
+            .schedule(&self.shared.store, Instant::now() + expiry, expiry, id);
+        Ok(PendingPage::new(id, url, Arc::clone(&self.shared)))
+    }
+}
+
+/// A page ready to be added to the store ([`Pages::prepare`]).
+pub(crate) struct Prepared<T> {
+    id: PageId,
+    url: String,
+    record: Record,
+    form: PhantomData<fn() -> T>,
+}
