@@ -872,6 +872,27 @@ async fn completions(
     completed
 }
 
+impl PageRun {
+    /// The run of an MCP transport whose flow ended with `got`: the visitor
+    /// told to stop and joined, the URL requests among what the client was
+    /// sent.
+    fn ended(
+        done: &AtomicBool,
+        visitor: std::thread::JoinHandle<Vec<u16>>,
+        got: PageGot,
+        completed: Vec<String>,
+        seen: &[rmcp::model::ElicitRequestParams],
+    ) -> Self {
+        done.store(true, Ordering::SeqCst);
+        PageRun {
+            got,
+            statuses: visitor.join().unwrap(),
+            completed,
+            sent: url_ids(seen),
+        }
+    }
+}
+
 /// The ids of the URL requests among what the client was sent.
 fn url_ids(seen: &[rmcp::model::ElicitRequestParams]) -> Vec<String> {
     use rmcp::model::ElicitRequestParams;
@@ -912,13 +933,7 @@ fn rmcp_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit: V
         let completed = completions(&got, &mut notified).await;
         (got, completed)
     }));
-    done.store(true, Ordering::SeqCst);
-    PageRun {
-        got,
-        statuses: visitor.join().unwrap(),
-        completed,
-        sent: url_ids(&seen),
-    }
+    PageRun::ended(&done, visitor, got, completed, &seen)
 }
 
 /// A tool that asks for the README's token with `ask` and `r.secret`, for
@@ -997,13 +1012,7 @@ fn rounds_page(url_mode: bool, consent: bool, pages: Pages, ask: PageAsk, visit:
         server.await.unwrap();
         (got, completed)
     });
-    done.store(true, Ordering::SeqCst);
-    PageRun {
-        got,
-        statuses: visitor.join().unwrap(),
-        completed,
-        sent: url_ids(&client.seen()),
-    }
+    PageRun::ended(&done, visitor, got, completed, &client.seen())
 }
 
 /// Polls `found` until it finds something, or until `done` (the flow ended
