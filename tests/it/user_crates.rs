@@ -105,7 +105,7 @@ fn the_replica_user_crate_has_the_examples_and_the_redis_guides_dependency_lines
 /// their crates.io form, `version = "0.1"`).
 #[test]
 fn the_mcp_host_user_crate_has_the_client_docs_dependency_lines() {
-    let docs = module_docs(include_str!("../../elicit-core/src/mcp/client.rs"));
+    let docs = module_docs(include_str!("../../elicit-core/src/mcp/client/mod.rs"));
     let docs = dependency_lines(toml_block(&docs, ""));
     let crate_ = dependency_lines(include_str!("../user-crates/mcp-host/Cargo.toml"));
     assert!(!docs.is_empty());
