@@ -34,7 +34,7 @@
 //! the guard, the validation before sending and the URL's review stay
 //! elicit's either way. On the ACP SDK it is the renderer of
 //! `ClientElicitations::handler` ([`acp::sdk`](crate::acp::sdk), feature
-//! `acp-sdk`), on rmcp's client that of `ElicitingClient`
+//! `acp-sdk`), on rmcp's client that of `ClientElicitations::handler`
 //! ([`mcp::client`](crate::mcp::client), feature `rmcp`), and on its own
 //! it answers one request with [`answer`](crate::protocol::client::answer),
 //! as below. The repository's demo client (`examples/acp_client.rs`), MCP

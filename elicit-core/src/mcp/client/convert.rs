@@ -1,108 +1,39 @@
 //! rmcp's elicitation types to elicit's model and back: a request read
-//! (MCP's schema shapes included), a response and an error written.
+//! (MCP's schema shapes included), the advertised capability, a response
+//! and an error written.
 
 use rmcp::model::{self, ErrorCode, ErrorData};
 use serde_json::{Map, Value};
 
 use crate::protocol::{
-    CreateElicitationRequest, CreateElicitationResponse, ElicitationAction, ElicitationScope,
-    JsonRpcError, RequestId,
+    CreateElicitationRequest, CreateElicitationResponse, ElicitationAction,
+    ElicitationCapabilities, ElicitationScope, JsonRpcError, RequestId,
 };
-use crate::schema::ElicitationSchema;
 
-/// The scope the renderer shows: MCP has none, so the request's id.
-pub(super) fn scope_of(id: &model::RequestId) -> ElicitationScope {
-    ElicitationScope::request(match id {
+/// The params of an `elicitation/create` request in elicit's model, for a
+/// host that drives [`ClientConnection`](crate::protocol::client::ClientConnection)
+/// itself: `params` as rmcp read them (`serde_json::to_value(&params)` of
+/// its `ElicitRequestParams`) or raw (a request rmcp could not read into
+/// its own types: an unknown mode, a schema of another shape).
+///
+/// No `mode` is a form (MCP 2025-06-18); a form's schema is read by
+/// elicit's reader (MCP's titled `oneOf`/`anyOf` as titled options, the
+/// legacy `enumNames` too); a URL request with no id (MCP 2026-07-28 sends
+/// none) is named after its request, `request_id`, which is also its scope
+/// (MCP has none of ACP's).
+///
+/// # Errors
+///
+/// `-32602` when the params do not read as an `elicitation/create` request
+/// (its error says where).
+pub fn read_request(
+    params: Value,
+    request_id: &model::RequestId,
+) -> Result<CreateElicitationRequest, JsonRpcError> {
+    let scope = ElicitationScope::request(match request_id {
         model::NumberOrString::Number(n) => RequestId::Number(*n),
         model::NumberOrString::String(s) => RequestId::String(s.to_string()),
-    })
-}
-
-/// An `elicitation/create` request rmcp read, in elicit's model, for a
-/// host that drives [`ClientConnection`](crate::protocol::client::ClientConnection) itself: a form's schema read by
-/// elicit's reader (MCP's titled `oneOf`/`anyOf` as titled options, the
-/// legacy `enumNames` too); a URL request with no id (MCP 2026-07-28 may
-/// send none) named after its request, `request_id`. The scope is the
-/// request's id (MCP has none of ACP's).
-///
-/// # Errors
-///
-/// `-32602` when the schema does not read (its error says where).
-pub fn read_request(
-    request: &model::ElicitRequestParams,
-    request_id: &model::RequestId,
-) -> Result<CreateElicitationRequest, JsonRpcError> {
-    request_of(request, scope_of(request_id))
-}
-
-/// [`read_request`] for raw params (a request rmcp could not read into its
-/// own types: an unknown mode, a schema of another shape).
-///
-/// # Errors
-///
-/// `-32602` when the params do not read as an `elicitation/create`
-/// request.
-pub fn read_request_value(
-    params: Value,
-    request_id: &model::RequestId,
-) -> Result<CreateElicitationRequest, JsonRpcError> {
-    raw_request_of(params, scope_of(request_id))
-}
-
-pub(super) fn request_of(
-    request: &model::ElicitRequestParams,
-    scope: ElicitationScope,
-) -> Result<CreateElicitationRequest, JsonRpcError> {
-    match request {
-        model::ElicitRequestParams::FormElicitationParams {
-            message,
-            requested_schema,
-            ..
-        } => {
-            let schema = serde_json::to_value(requested_schema)
-                .map_err(|e| JsonRpcError::invalid_params(format!("Invalid params: {e}")))?;
-            Ok(CreateElicitationRequest::form(
-                scope,
-                message.clone(),
-                schema_of(schema)?,
-            ))
-        }
-        model::ElicitRequestParams::UrlElicitationParams {
-            message,
-            url,
-            elicitation_id,
-            ..
-        } => {
-            let id = if elicitation_id.is_empty() {
-                scope
-                    .request_id()
-                    .map_or_else(|| "url".to_owned(), |id| format!("request-{id}"))
-            } else {
-                elicitation_id.clone()
-            };
-            Ok(CreateElicitationRequest::url(
-                scope,
-                message.clone(),
-                id,
-                url.clone(),
-            ))
-        }
-        // A mode rmcp adds later: read from its JSON, refused by the guard
-        // if it is not one this client accepts.
-        other => {
-            let params = serde_json::to_value(other)
-                .map_err(|e| JsonRpcError::invalid_params(format!("Invalid params: {e}")))?;
-            raw_request_of(params, scope)
-        }
-    }
-}
-
-/// Raw `elicitation/create` params in elicit's model (MCP has no scope:
-/// `scope` is set); what does not parse is `-32602`.
-pub(super) fn raw_request_of(
-    params: Value,
-    scope: ElicitationScope,
-) -> Result<CreateElicitationRequest, JsonRpcError> {
+    });
     let Value::Object(mut params) = params else {
         return Err(JsonRpcError::invalid_params(
             "Invalid params: elicitation/create takes an object",
@@ -112,6 +43,15 @@ pub(super) fn raw_request_of(
     params.entry("mode").or_insert_with(|| "form".into());
     if let Some(schema) = params.remove("requestedSchema") {
         params.insert("requestedSchema".to_owned(), with_titles(schema));
+    }
+    if params.get("mode").is_some_and(|mode| mode == "url")
+        && params.get("elicitationId").is_none_or(|id| id == "")
+    {
+        let id = match scope.request_id() {
+            Some(id) => format!("request-{id}"),
+            None => "url".to_owned(),
+        };
+        params.insert("elicitationId".to_owned(), Value::String(id));
     }
     let mut object = Map::new();
     object.extend(params);
@@ -123,10 +63,16 @@ pub(super) fn raw_request_of(
     })
 }
 
-/// A form's schema, MCP's shapes read: `-32602` with what is wrong.
-fn schema_of(schema: Value) -> Result<ElicitationSchema, JsonRpcError> {
-    serde_json::from_value(with_titles(schema))
-        .map_err(|e| JsonRpcError::invalid_params(format!("Invalid params: requestedSchema: {e}")))
+/// The `elicitation` capability for `modes`: each mode named.
+pub(super) fn capability_of(modes: &ElicitationCapabilities) -> model::ElicitationCapability {
+    let mut capability = model::ElicitationCapability::new();
+    if modes.supports_form() {
+        capability = capability.with_form(model::FormElicitationCapability::new());
+    }
+    if modes.supports_url() {
+        capability = capability.with_url(model::UrlElicitationCapability::new());
+    }
+    capability
 }
 
 /// MCP's legacy titled enum (`enum` with `enumNames`, one title per value)

@@ -4,29 +4,38 @@
 //! ([`protocol::client`](crate::protocol::client)), with rmcp's types at
 //! the edges.
 //!
-//! - [`ElicitingClient`]: a ready rmcp `ClientHandler`. The guard (`-32602`
-//!   for a mode it did not advertise, an unknown mode, or a form it cannot
-//!   render), any [`Render`](crate::protocol::client::Render) (the terminal `Renderer`, or yours) on a
-//!   thread of its own, validation before sending (an invalid answer goes
-//!   back to the user, never to the server), the URL's review before
-//!   consent (a URL is never opened without it, never fetched by elicit),
+//! Its names and its construction are those of ACP's client side
+//! (`acp::sdk`): a connection's state, and a handler built from it with a
+//! renderer.
+//!
+//! - [`ClientElicitations`]: one connection's elicitation state: the modes
+//!   it advertises and its guard enforces, the server's name, the URL
+//!   elicitations it tracks.
+//! - [`ElicitationHandler`], built by
+//!   [`ClientElicitations::handler`]: a ready rmcp `ClientHandler`. The
+//!   guard (`-32602` for a mode it did not advertise, an unknown mode, or a
+//!   form it cannot render), any [`Render`](crate::protocol::client::Render)
+//!   (the terminal `Renderer`, or yours) on a thread of its own, validation
+//!   before sending (an invalid answer goes back to the user, never to the
+//!   server), the URL's review before consent (a URL is never opened
+//!   without it, never fetched by elicit),
 //!   `notifications/elicitation/complete` tracked, and
-//!   [`ElicitingClient::call_tool`], which answers `-32042` (URL
+//!   [`ElicitationHandler::call_tool`], which answers `-32042` (URL
 //!   elicitation required) by showing each listed URL for consent, then
-//!   retries the call.
-//! - [`McpElicitations`]: one connection's elicitation state, underneath,
-//!   for a host with a `ClientHandler` of its own. Its
-//!   [`create_elicitation`](McpElicitations::create_elicitation) is the
-//!   body of rmcp's `ClientHandler::create_elicitation`; completion is
-//!   tracked by [`on_notification`](McpElicitations::on_notification).
+//!   retries the call. A host with a `ClientHandler` of its own keeps one
+//!   in it and forwards the elicitation methods to it.
+//! - [`read_request`]: a request's params in elicit's model, for a host
+//!   that drives [`ClientConnection`](crate::protocol::client::ClientConnection)
+//!   itself.
 //!
 //! MCP 2026-07-28's input-required rounds need nothing more: rmcp's client
 //! hands each round's elicitations to the same handler, and retries the
 //! call with the answers and the state.
 //!
 //! What is advertised is what the guard enforces
-//! ([`McpElicitations::capability`]): each mode explicitly (`{"form": {}}`,
-//! `{"url": {}}`), never the bare `{}` that MCP reads as form only.
+//! ([`ClientElicitations::mcp_capability`]): each mode explicitly
+//! (`{"form": {}}`, `{"url": {}}`), never the bare `{}` that MCP reads as
+//! form only.
 //!
 //! MCP's own schema shapes are read, never dropped: titled single-select
 //! (`oneOf` of `const`/`title`), titled multi-select (`anyOf`), and the
@@ -46,13 +55,13 @@
 //! tokio = { version = "1", features = ["macros", "rt"] }
 //! ```
 //!
-//! Serve an [`ElicitingClient`] with rmcp, then call tools with its
-//! [`call_tool`](ElicitingClient::call_tool):
+//! Serve an [`ElicitationHandler`] with rmcp, then call tools with its
+//! [`call_tool`](ElicitationHandler::call_tool):
 //!
 //! ```no_run
 //! # #[cfg(feature = "terminal")]
 //! # mod guide {
-//! use elicit_core::mcp::client::ElicitingClient;
+//! use elicit_core::mcp::client::ClientElicitations;
 //! use elicit_core::protocol::ElicitationCapabilities;
 //! use elicit_core::terminal::Renderer;
 //! use rmcp::ServiceExt;
@@ -68,15 +77,12 @@
 //!     T: IntoTransport<RoleClient, E, A>,
 //!     E: std::error::Error + Send + Sync + 'static,
 //! {
-//!     let client = ElicitingClient::new(
-//!         "my-host",
-//!         ElicitationCapabilities::form_and_url(),
-//!         Renderer::from_stdin(),
-//!     );
-//!     let running = client.clone().serve(transport).await?;
+//!     let elicitations = ClientElicitations::new(ElicitationCapabilities::form_and_url());
+//!     let handler = elicitations.handler("my-host", Renderer::from_stdin());
+//!     let running = handler.clone().serve(transport).await?;
 //!     let tools = running.peer().list_tools(None).await?.tools;
 //!     let tool = tools.first().ok_or("the server lists no tool")?.name.to_string();
-//!     let result = client
+//!     let result = handler
 //!         .call_tool(&running, CallToolRequestParams::new(tool))
 //!         .await?;
 //!     println!("{:?}", result.content);
@@ -103,7 +109,7 @@ mod handler;
 mod retry;
 mod state;
 
-pub use convert::{read_request, read_request_value};
-pub use handler::ElicitingClient;
+pub use convert::read_request;
+pub use handler::ElicitationHandler;
 pub use retry::URL_REQUIRED_RETRIES;
-pub use state::McpElicitations;
+pub use state::ClientElicitations;

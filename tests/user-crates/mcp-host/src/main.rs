@@ -6,7 +6,7 @@
 
 use std::error::Error;
 
-use elicit_core::mcp::client::ElicitingClient;
+use elicit_core::mcp::client::ClientElicitations;
 use elicit_core::protocol::ElicitationCapabilities;
 use elicit_core::terminal::Renderer;
 use rmcp::ServiceExt;
@@ -18,11 +18,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let server = std::env::args()
         .nth(1)
         .ok_or("usage: user-mcp-host SERVER")?;
-    let client = ElicitingClient::new(
-        "user-mcp-host",
-        ElicitationCapabilities::form_only(),
-        Renderer::from_stdin(),
-    );
+    let elicitations = ClientElicitations::new(ElicitationCapabilities::form_only());
+    let client = elicitations.handler("user-mcp-host", Renderer::from_stdin());
     let transport = TokioChildProcess::new(tokio::process::Command::new(server))?;
     let running = client.clone().serve(transport).await?;
     let tools = running.peer().list_tools(None).await?.tools;
