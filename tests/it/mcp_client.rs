@@ -326,6 +326,41 @@ fn a_schema_that_is_not_a_flat_form_is_refused_with_invalid_params() {
     assert!(render.shown().is_empty());
 }
 
+/// The one rule for a form a client cannot render, on the MCP host's side
+/// (`protocol::client`'s guard; `acp_sdk.rs` checks ACP's): refused with
+/// `-32602`, `data.notRenderable` saying why, before the renderer is
+/// called.
+#[test]
+fn a_form_it_cannot_render_is_refused_before_the_renderer_sees_it() {
+    let colour = json!({"mode": "form", "message": "Pick a colour", "requestedSchema": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "colour": {"type": "_color"}}
+    }});
+    let render = Scripted::forms([FormAnswer::Accept(content(json!({"name": "Ada"})))]);
+    let client = client(ElicitationCapabilities::form_only(), &render);
+    let refused = with_server(&client, async |peer| {
+        let request = ServerRequest::CustomRequest(CustomRequest::new(
+            "elicitation/create",
+            Some(colour.clone()),
+        ));
+        peer.send_request(request).await
+    });
+    let Err(rmcp::ServiceError::McpError(error)) = refused else {
+        panic!("not refused: {refused:?}");
+    };
+    assert_eq!(error.code, ErrorCode(-32602), "{error:?}");
+    assert!(
+        error
+            .message
+            .starts_with("Invalid params: the requestedSchema cannot be rendered"),
+        "{error:?}"
+    );
+    let data = error.data.expect("data");
+    assert_eq!(data["notRenderable"][0]["property"], "colour");
+    assert_eq!(data["notRenderable"][0]["type"], "_color");
+    assert!(render.shown().is_empty(), "{:?}", render.shown());
+}
+
 #[test]
 fn the_legacy_enum_names_are_read_as_titles() {
     let legacy = json!({"mode": "form", "message": "Colour?", "requestedSchema": {

@@ -226,7 +226,7 @@ mod verify;
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use outcome::SecretOutcome;
-pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
+pub use page::{Notice, PageForm, STYLE, STYLE_HASH, escape};
 pub use pages::{
     ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
     DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PendingPage,

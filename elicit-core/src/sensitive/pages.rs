@@ -65,7 +65,7 @@ pub enum OpenError {
     /// user: give [`Pages::hosted`] one, or open with [`Pages::open`].
     NoVerifier,
     /// The form's schema has a property the page cannot show.
-    Unrenderable(super::page::Unrenderable),
+    NotRenderable(crate::protocol::client::NotRenderable),
     /// The loopback server could not start.
     Server(std::io::Error),
     /// The OS RNG failed.
@@ -87,7 +87,7 @@ impl std::fmt::Display for OpenError {
                 "these pages have no user verifier: a page opened for a user needs one \
          (`Pages::hosted(url, verifier)`, or `Pages::loopback().verifier(..)`)",
             ),
-            Self::Unrenderable(e) => write!(f, "{e}"),
+            Self::NotRenderable(e) => write!(f, "{e}"),
             Self::Server(e) => write!(f, "the page server could not start: {e}"),
             Self::Random(e) => write!(f, "the OS random number generator failed: {e}"),
             Self::Store(e) => write!(f, "{e}"),
@@ -99,7 +99,7 @@ impl std::fmt::Display for OpenError {
 impl std::error::Error for OpenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Unrenderable(e) => Some(e),
+            Self::NotRenderable(e) => Some(e),
             Self::Server(e) => Some(e),
             Self::Store(e) => Some(e),
             _ => None,
@@ -476,7 +476,7 @@ impl Pages {
         super::page::PageForm::new(&message, &schema)
             .secrets(T::SECRET_FIELDS)
             .render()
-            .map_err(OpenError::Unrenderable)?;
+            .map_err(OpenError::NotRenderable)?;
         let origin = self.ensure_origin()?;
         let expires_at = SystemTime::now() + self.shared.config.expiry;
         let record = Record {

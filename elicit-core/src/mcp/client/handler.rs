@@ -85,20 +85,14 @@ impl ElicitationHandler {
         &self.state
     }
 
-    /// Answers an `elicitation/create` request: the guard, then the
-    /// renderer, then the checked answer as rmcp's result.
+    /// Answers an `elicitation/create` request: the guard (which refuses a
+    /// form it cannot render), then the renderer, then the checked answer
+    /// as rmcp's result.
     async fn answer(
         &self,
         request: CreateElicitationRequest,
     ) -> Result<model::ElicitResult, JsonRpcError> {
         let incoming = lock(self.state.connection()).receive(request)?;
-        // A form that cannot be rendered (a property of no flat type, a
-        // contradictory bound) is refused, never shown half.
-        if let Incoming::Form(form) = &incoming
-            && let Err(not_renderable) = form.renderable()
-        {
-            return Err(not_renderable.to_jsonrpc_error());
-        }
         let response = self.render(incoming).await?;
         Ok(result_of(response))
     }
