@@ -1,7 +1,7 @@
 //! An MCP host on rmcp's client: launches an MCP server (stdio) or connects
 //! to one by URL (Streamable HTTP), lists its tools, calls one, and renders
 //! every elicitation in the terminal.
-//! Elicitation is `elicit_core::mcp::client::ElicitingClient`: the guard
+//! Elicitation is `elicit_core::mcp::client::ElicitationHandler`: the guard
 //! (`-32602` for a mode this host did not advertise or a malformed
 //! request), the terminal renderer on a thread of its own, validation
 //! before sending, the URL's review before consent, `-32042` (URL
@@ -44,7 +44,7 @@ use std::path::PathBuf;
 #[path = "support/nested_cargo.rs"]
 mod nested_cargo;
 
-use elicit_core::mcp::client::ElicitingClient;
+use elicit_core::mcp::client::{ClientElicitations, ElicitationHandler};
 use elicit_core::protocol::ElicitationCapabilities;
 use elicit_core::terminal::Renderer;
 use rmcp::ServiceExt;
@@ -151,13 +151,13 @@ fn server_command(options: &Options) -> Result<tokio::process::Command, Box<dyn 
     Ok(tokio::process::Command::new(server))
 }
 
-/// Connects `client` on `transport`: `initialize` (2025-11-25), or
+/// Connects `handler` on `transport`: `initialize` (2025-11-25), or
 /// `server/discover` (2026-07-28).
 async fn connect<T, E, A>(
-    client: &ElicitingClient,
+    handler: &ElicitationHandler,
     transport: T,
     modern: bool,
-) -> Result<RunningService<RoleClient, ElicitingClient>, Box<dyn Error>>
+) -> Result<RunningService<RoleClient, ElicitationHandler>, Box<dyn Error>>
 where
     T: IntoTransport<RoleClient, E, A>,
     E: Error + Send + Sync + 'static,
@@ -166,27 +166,28 @@ where
         let lifecycle = ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         };
-        client
+        handler
             .clone()
             .serve_with_lifecycle(transport, lifecycle)
             .await?
     } else {
-        client.clone().serve(transport).await?
+        handler.clone().serve(transport).await?
     })
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
     let options = options()?;
-    let client = ElicitingClient::new("elicit-mcp-host", modes(&options), Renderer::from_stdin());
+    let elicitations = ClientElicitations::new(modes(&options));
+    let handler = elicitations.handler("elicit-mcp-host", Renderer::from_stdin());
     let running = match &options.http {
         Some(url) => {
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            connect(&client, transport, options.modern).await?
+            connect(&handler, transport, options.modern).await?
         }
         None => {
             let transport = TokioChildProcess::new(server_command(&options)?)?;
-            connect(&client, transport, options.modern).await?
+            connect(&handler, transport, options.modern).await?
         }
     };
     let tools = running.peer().list_tools(None).await?.tools;
@@ -198,7 +199,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .name
             .to_string(),
     };
-    let result = client
+    let result = handler
         .call_tool(
             &running,
             CallToolRequestParams::new(tool).with_arguments(options.args.clone()),

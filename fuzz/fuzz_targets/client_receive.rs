@@ -169,15 +169,33 @@ fn receive(model: &mut Model, params: Value) {
     }
     let check_scope = |scope: &ElicitationScope| assert_eq!(scope, &request.scope);
     match (&request.mode, verdict) {
+        // A form is shown exactly when its schema checks (every property
+        // has a control); otherwise it is refused, `data.notRenderable`
+        // saying why.
         (ElicitationMode::Form { requested_schema }, Ok(Incoming::Form(form))) => {
+            assert!(
+                requested_schema.check().is_ok(),
+                "an unrenderable form was accepted"
+            );
             check_scope(form.scope());
             assert_eq!(form.message(), request.message);
             assert_eq!(form.schema(), requested_schema);
             assert_eq!(form.meta(), request.meta.as_ref());
-            // Whatever the schema, rendering it is decided without a panic.
-            let _ = form.renderable();
             let initial = form.initial_content();
             let _ = form.validate(&initial);
+        }
+        (ElicitationMode::Form { requested_schema }, Err(error)) => {
+            assert!(
+                requested_schema.check().is_err(),
+                "a renderable form was refused: {error:?}"
+            );
+            assert_refusal(&error);
+            assert!(
+                error
+                    .data
+                    .as_ref()
+                    .is_some_and(|data| data["notRenderable"].is_array())
+            );
         }
         (
             ElicitationMode::Url {

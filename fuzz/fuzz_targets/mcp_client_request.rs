@@ -3,21 +3,21 @@
 //!
 //! - as `elicitation/create` params rmcp reads into its own types, then
 //!   `mcp::client::read_request` (MCP's shapes: titled `oneOf`/`anyOf`, the
-//!   legacy `enumNames`);
-//! - as raw params (`read_request_value`, what rmcp could not type);
+//!   legacy `enumNames`), as the host's handler reads them;
+//! - as raw params (`read_request` of the value, what rmcp could not type);
 //! - as an MCP 2026-07-28 input-required result, each of its requests;
 //! - as the `data` of a `-32042` error, each URL elicitation it lists.
 //!
 //! Each request read then goes through the client's guard (both modes
 //! advertised). Checked on every input: no panic; every refusal is `-32602`
-//! with a message; an accepted form is renderable exactly when its schema
-//! checks; what the terminal would print of the message, the titles and the
-//! option labels (`printable`) holds no control character (but the
-//! message's line breaks) and no invisible or direction-changing one, and
-//! writing it out twice changes nothing.
+//! with a message; a form passes the guard only when its schema checks
+//! (renderable); what the terminal would print of the message, the titles
+//! and the option labels (`printable`) holds no control character (but
+//! the message's line breaks) and no invisible or direction-changing one,
+//! and writing it out twice changes nothing.
 #![no_main]
 
-use elicit_core::mcp::client::{read_request, read_request_value};
+use elicit_core::mcp::client::read_request;
 use elicit_core::protocol::client::{ClientConnection, Incoming, printable};
 use elicit_core::protocol::{CreateElicitationRequest, ElicitationCapabilities, INVALID_PARAMS};
 use libfuzzer_sys::fuzz_target;
@@ -30,22 +30,30 @@ fuzz_target!(|data: &[u8]| {
     };
     let id = NumberOrString::Number(7);
     if let Ok(params) = serde_json::from_value::<ElicitRequestParams>(value.clone()) {
-        guard(read_request(&params, &id));
+        guard(read_request(typed(&params), &id));
     }
-    guard(read_request_value(value.clone(), &id));
+    guard(read_request(value.clone(), &id));
     if let Ok(result) = serde_json::from_value::<InputRequiredResult>(value.clone()) {
         for (key, request) in result.input_requests.unwrap_or_default() {
             if let InputRequest::Elicitation(request) = request {
-                guard(read_request(&request.params, &NumberOrString::String(key.into())));
+                guard(read_request(
+                    typed(&request.params),
+                    &NumberOrString::String(key.into()),
+                ));
             }
         }
     }
     if let Some(listed) = value.get("elicitations").and_then(Value::as_array) {
         for item in listed.iter().take(16) {
-            guard(read_request_value(item.clone(), &id));
+            guard(read_request(item.clone(), &id));
         }
     }
 });
+
+/// rmcp's typed params as the handler hands them to `read_request`.
+fn typed(params: &ElicitRequestParams) -> Value {
+    serde_json::to_value(params).expect("rmcp's params serialize")
+}
 
 fn guard(read: Result<CreateElicitationRequest, elicit_core::protocol::JsonRpcError>) {
     let request = match read {
@@ -68,7 +76,10 @@ fn guard(read: Result<CreateElicitationRequest, elicit_core::protocol::JsonRpcEr
     };
     shown(&message, true);
     if let Incoming::Form(form) = &incoming {
-        assert_eq!(form.renderable().is_ok(), form.schema().check().is_ok());
+        assert!(
+            form.schema().check().is_ok(),
+            "an unrenderable form passed the guard"
+        );
         for (name, property) in &form.schema().properties {
             shown(name, false);
             if let Some(title) = property.title() {

@@ -575,28 +575,42 @@ fn no_modes_degrades_gracefully() {
     assert_has(&output.stderr, "the turn ended (EndTurn)", "the client");
 }
 
+/// `examples/form.rs` on a form with a property of an unknown type: the
+/// guard refuses it (`-32602`, exit status 2) and the terminal renderer
+/// never shows it, so the scripted answer is never read.
 #[test]
-fn the_renderer_never_guesses_an_unknown_property_type() {
+fn the_renderer_never_sees_an_unknown_property_type() {
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/forms/unknown-type.json");
-    let output = run(
-        &example("form"),
-        &[schema.to_str().expect("a UTF-8 path")],
-        &[
-            json!({"action": "accept", "content": {"name": "Ada"}}),
-            json!({"action": "decline"}),
-        ],
+    let mut child = Command::new(example("form"))
+        .arg(&schema)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the form example starts");
+    let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    writeln!(stdin, "{answer}").expect("write the answer");
+    drop(stdin);
+    let output = child.wait_with_output().expect("the form example ends");
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    );
+    assert_eq!(output.status.code(), Some(2), "{stdout}\n{stderr}");
+    let printed: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    assert_eq!(printed["error"]["code"], -32602, "{printed}");
+    assert_eq!(
+        printed["error"]["data"]["notRenderable"][0]["type"], "_color",
+        "{printed}"
     );
     assert_has(
-        &output.stderr,
-        "colour: not renderable (unknown type `_color`)",
-        "the renderer",
+        &stderr,
+        "the requestedSchema cannot be rendered",
+        "the example",
     );
-    assert_has(
-        &output.stderr,
-        "rejected, not sent: the form is not renderable",
-        "the renderer",
-    );
-    assert_eq!(output.stdout.trim(), r#"{"action":"decline"}"#);
+    assert_lacks(&stderr, "scripted answer #1", "the renderer");
+    assert_lacks(&stderr, "Favourite colour", "the renderer");
 }
 
 #[test]

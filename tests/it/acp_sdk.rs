@@ -618,6 +618,43 @@ fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
     assert!(run.shown.is_empty(), "{:?}", run.shown);
 }
 
+/// The one rule for a form a client cannot render, on ACP's client side
+/// (`protocol::client`'s guard; `mcp_client.rs` checks the MCP host's):
+/// refused with `-32602`, `data.notRenderable` saying why, before the
+/// renderer is called.
+#[test]
+fn the_client_refuses_a_form_it_cannot_render_before_the_renderer_sees_it() {
+    let schema = serde_json::from_value(json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "colour": {"type": "_color"}
+    }}))
+    .unwrap();
+    let request =
+        CreateElicitationRequest::form(ElicitationScope::session("s1"), "Pick a colour", schema);
+    // Were the form shown, the script would answer it.
+    let run = run(
+        form_only(),
+        forms(&[json!({"name": "Ada"})]),
+        Flow::Raw(Box::new(request)),
+    );
+    match run.got {
+        Got::Raw(Err(error)) => {
+            assert_eq!(i32::from(error.code), -32602, "{error:?}");
+            assert!(
+                error
+                    .message
+                    .starts_with("Invalid params: the requestedSchema cannot be rendered"),
+                "{error:?}"
+            );
+            let data = error.data.expect("data");
+            assert_eq!(data["notRenderable"][0]["property"], "colour");
+            assert_eq!(data["notRenderable"][0]["type"], "_color");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(run.shown.is_empty(), "{:?}", run.shown);
+}
+
 #[test]
 fn sensitive_input_without_url_mode_is_refused_not_asked_in_a_form() {
     let run = run(form_only(), Script::default(), Flow::Sensitive);

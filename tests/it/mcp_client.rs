@@ -1,6 +1,6 @@
 //! The MCP client side (`elicit_core::mcp::client`) against rmcp servers
 //! in this process, at both MCP versions: the example server's tool
-//! (`examples/mcp_server.rs`) called through `ElicitingClient::call_tool`,
+//! (`examples/mcp_server.rs`) called through `ElicitationHandler::call_tool`,
 //! and requests a server sends by hand (a mode not advertised, a schema
 //! rmcp cannot read, the legacy `enumNames`, a URL with its completion,
 //! `-32042`). The renderer is scripted and records what the user was
@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use elicit_core::Content;
 use elicit_core::mcp::ServerElicitations;
-use elicit_core::mcp::client::ElicitingClient;
+use elicit_core::mcp::client::{ClientElicitations, ElicitationHandler};
 use elicit_core::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Render, UrlAnswer, UrlElicitation,
 };
@@ -118,8 +118,8 @@ pub(crate) fn content(value: Value) -> Content {
     value.as_object().cloned().unwrap()
 }
 
-fn client(modes: ElicitationCapabilities, render: &Scripted) -> ElicitingClient {
-    ElicitingClient::new("elicit-test-host", modes, render.clone())
+fn client(modes: ElicitationCapabilities, render: &Scripted) -> ElicitationHandler {
+    ClientElicitations::new(modes).handler("elicit-test-host", render.clone())
 }
 
 fn text(result: &CallToolResult) -> String {
@@ -127,7 +127,7 @@ fn text(result: &CallToolResult) -> String {
 }
 
 /// Calls the example server's `deploy` at `version` through `client`.
-fn call_deploy(client: &ElicitingClient, version: Version) -> CallToolResult {
+fn call_deploy(client: &ElicitationHandler, version: Version) -> CallToolResult {
     runtime().block_on(async {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
@@ -247,15 +247,15 @@ fn the_capability_advertised_is_what_the_guard_enforces() {
             json!({"form": {}, "url": {}}),
         ),
     ] {
-        let client = client(modes, &Scripted::default());
-        let capability = serde_json::to_value(client.elicitations().capability()).unwrap();
+        let capability =
+            serde_json::to_value(ClientElicitations::new(modes).mcp_capability()).unwrap();
         assert_eq!(capability, expected);
     }
 }
 
 /// Connects `client` to a server (the example's; its tool is not called)
 /// and runs `f` with the server's peer: the server's requests by hand.
-fn with_server<F, R>(client: &ElicitingClient, f: F) -> R
+fn with_server<F, R>(client: &ElicitationHandler, f: F) -> R
 where
     F: AsyncFnOnce(&Peer<RoleServer>) -> R,
 {
@@ -326,6 +326,41 @@ fn a_schema_that_is_not_a_flat_form_is_refused_with_invalid_params() {
     assert!(render.shown().is_empty());
 }
 
+/// The one rule for a form a client cannot render, on the MCP host's side
+/// (`protocol::client`'s guard; `acp_sdk.rs` checks ACP's): refused with
+/// `-32602`, `data.notRenderable` saying why, before the renderer is
+/// called.
+#[test]
+fn a_form_it_cannot_render_is_refused_before_the_renderer_sees_it() {
+    let colour = json!({"mode": "form", "message": "Pick a colour", "requestedSchema": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "colour": {"type": "_color"}}
+    }});
+    let render = Scripted::forms([FormAnswer::Accept(content(json!({"name": "Ada"})))]);
+    let client = client(ElicitationCapabilities::form_only(), &render);
+    let refused = with_server(&client, async |peer| {
+        let request = ServerRequest::CustomRequest(CustomRequest::new(
+            "elicitation/create",
+            Some(colour.clone()),
+        ));
+        peer.send_request(request).await
+    });
+    let Err(rmcp::ServiceError::McpError(error)) = refused else {
+        panic!("not refused: {refused:?}");
+    };
+    assert_eq!(error.code, ErrorCode(-32602), "{error:?}");
+    assert!(
+        error
+            .message
+            .starts_with("Invalid params: the requestedSchema cannot be rendered"),
+        "{error:?}"
+    );
+    let data = error.data.expect("data");
+    assert_eq!(data["notRenderable"][0]["property"], "colour");
+    assert_eq!(data["notRenderable"][0]["type"], "_color");
+    assert!(render.shown().is_empty(), "{:?}", render.shown());
+}
+
 #[test]
 fn the_legacy_enum_names_are_read_as_titles() {
     let legacy = json!({"mode": "form", "message": "Colour?", "requestedSchema": {
@@ -355,7 +390,9 @@ fn a_url_is_shown_whole_consented_to_then_its_completion_reaches_the_host() {
     let render = Scripted::urls([UrlAnswer::Consent]);
     let completed = Arc::new(Mutex::new(Vec::<ElicitationId>::new()));
     let seen = completed.clone();
-    let client = client(ElicitationCapabilities::form_and_url(), &render)
+    let state = ClientElicitations::new(ElicitationCapabilities::form_and_url());
+    let client = state
+        .handler("elicit-test-host", render.clone())
         .on_complete(move |id| seen.lock().unwrap().push(id.clone()));
     let elicitations = ServerElicitations::new();
     let consented = with_server(&client, async |peer| {
@@ -365,7 +402,7 @@ fn a_url_is_shown_whole_consented_to_then_its_completion_reaches_the_host() {
         // The notification is sent; give the client's task a moment to
         // read it (bounded).
         for _ in 0..100 {
-            if !client.elicitations().is_pending(&"gh-42".into()) {
+            if !state.is_pending(&"gh-42".into()) {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
@@ -425,7 +462,7 @@ impl ServerHandler for NeedsUrl {
 }
 
 fn call_needs_url(
-    client: &ElicitingClient,
+    client: &ElicitationHandler,
     needs: usize,
 ) -> (Result<CallToolResult, rmcp::ServiceError>, usize) {
     runtime().block_on(async {

@@ -1,4 +1,4 @@
-//! elicit's MCP client (`ElicitingClient`) against MCP servers nobody here
+//! elicit's MCP client (`ElicitationHandler`) against MCP servers nobody here
 //! wrote, over stdio, each at the versions it speaks: FastMCP 4.2.3 (PyPI
 //! `fastmcp`; MCP 2025-11-25: FastMCP refuses server-initiated requests at
 //! 2026-07-28), the official Python SDK's low-level server (`mcp` 2.3.0;
@@ -19,7 +19,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use elicit_core::mcp::client::ElicitingClient;
+use elicit_core::mcp::client::ClientElicitations;
 use elicit_core::protocol::client::{FormAnswer, UrlAnswer};
 use elicit_core::protocol::{ElicitationCapabilities, ElicitationId};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -94,7 +94,7 @@ fn call(
     completed: Option<Arc<Mutex<Vec<ElicitationId>>>>,
 ) -> Option<CallToolResult> {
     let command = server.command()?;
-    let mut client = ElicitingClient::new("elicit-interop-host", modes, render.clone());
+    let mut client = ClientElicitations::new(modes).handler("elicit-interop-host", render.clone());
     if let Some(completed) = completed {
         client = client.on_complete(move |id| completed.lock().unwrap().push(id.clone()));
     }

@@ -593,7 +593,6 @@ fn every_response_the_client_builds_conforms() {
     let Ok(Incoming::Form(form)) = client.receive(request) else {
         panic!("form refused")
     };
-    form.renderable().unwrap();
 
     let value = Deploy {
         env: Environment::Production,
@@ -1099,43 +1098,89 @@ fn client_validates_input_with_the_same_engine_before_sending() {
 }
 
 #[test]
-fn unknown_property_types_are_not_renderable() {
+fn unknown_property_types_are_refused_by_the_guard_never_rendered() {
     let mut client = ClientConnection::new(Some(ElicitationCapabilities::form_only()));
+    let schema = json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "colour": {"type": "_color", "palette": "web"},
+        "nested": {"type": "object", "properties": {}},
+        "tags": {"type": "array", "items": {"type": "_tag"}}
+    }});
     let params = json!({
-        "sessionId": "s", "mode": "form", "message": "m",
-        "requestedSchema": {"type": "object", "properties": {
-            "name": {"type": "string"},
-            "colour": {"type": "_color", "palette": "web"},
-            "nested": {"type": "object", "properties": {}},
-            "tags": {"type": "array", "items": {"type": "_tag"}}
-        }}
+        "sessionId": "s", "mode": "form", "message": "m", "requestedSchema": schema
     });
-    let Ok(Incoming::Form(form)) = client.receive_value(params) else {
-        panic!()
-    };
-    let not_renderable = form.renderable().unwrap_err();
-    assert_eq!(
-        not_renderable.unknown_types(),
-        [
-            ("colour", "_color"),
-            ("nested", "object"),
-            ("tags", "array")
-        ]
-    );
-    assert!(not_renderable.to_string().contains("do not guess"));
-    let error = not_renderable.to_jsonrpc_error();
+    let error = client.receive_value(params).unwrap_err();
     assert_eq!(error.code, INVALID_PARAMS);
     assert_official_error(&error);
-    let Err(AnswerError::NotRenderable(_)) = form.accept(Content::new()) else {
-        panic!("an unrenderable form was answered")
-    };
-    // Declining or cancelling is still possible.
-    assert_official_response(&form.decline());
-    // The raw unknown kinds are kept.
+    assert!(
+        error
+            .message
+            .starts_with("Invalid params: the requestedSchema cannot be rendered: "),
+        "{}",
+        error.message
+    );
+    // Each problem in `data.notRenderable`: the property, the problem, and
+    // the wire type of a property of an unknown type.
+    let listed = &error.data.as_ref().unwrap()["notRenderable"];
+    let listed: Vec<(&str, Option<&str>)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| (issue["property"].as_str().unwrap(), issue["type"].as_str()))
+        .collect();
     assert_eq!(
-        serde_json::to_value(form.schema()).unwrap()["properties"]["colour"],
+        listed,
+        [
+            ("colour", Some("_color")),
+            ("nested", Some("object")),
+            ("tags", None)
+        ]
+    );
+    assert_eq!(
+        error.data.as_ref().unwrap()["notRenderable"][2]["problem"],
+        "is a multi-select whose `items` kind is unknown and cannot be rendered"
+    );
+    // The same schema is read, its raw unknown kinds kept, for whoever
+    // reads it (it is refused for rendering, not for reading).
+    let read: elicit_core::ElicitationSchema = serde_json::from_value(schema).unwrap();
+    assert_eq!(
+        serde_json::to_value(&read).unwrap()["properties"]["colour"],
         json!({"type": "_color", "palette": "web"})
     );
+    // Contradictory bounds are not renderable either (no valid answer).
+    let params = json!({
+        "sessionId": "s", "mode": "form", "message": "m", "requestedSchema": {
+            "type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1}}
+        }
+    });
+    let error = client.receive_value(params).unwrap_err();
+    assert_eq!(error.code, INVALID_PARAMS);
+    assert_eq!(error.data.unwrap()["notRenderable"][0]["property"], "n");
+}
+
+/// A hostile form's thousands of problems: at most 16 in `data`, each
+/// name cut.
+#[test]
+fn an_unrenderable_forms_data_is_bounded() {
+    let mut client = ClientConnection::new(Some(ElicitationCapabilities::form_only()));
+    let long = "x".repeat(1000);
+    let properties: Map<String, Value> = (0..1000)
+        .map(|n| (format!("{long}{n}"), json!({"type": format!("_{long}")})))
+        .collect();
+    let params = json!({
+        "sessionId": "s", "mode": "form", "message": "m",
+        "requestedSchema": {"type": "object", "properties": properties}
+    });
+    let error = client.receive_value(params).unwrap_err();
+    let listed = error.data.unwrap()["notRenderable"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(listed.len(), 16);
+    for issue in &listed {
+        assert_eq!(issue["property"].as_str().unwrap().chars().count(), 65);
+        assert_eq!(issue["type"].as_str().unwrap().chars().count(), 65);
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! `elicit_core::sensitive` docs) and fails without it.
 
 use elicit_core::format::Format;
-use elicit_core::sensitive::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
+use elicit_core::sensitive::{Notice, PageForm, STYLE, STYLE_HASH, escape};
 use elicit_core::{
     BooleanSchema, Content, ElicitationSchema, EnumOption, FieldError, FieldErrorKind,
     IntegerSchema, MultiSelectSchema, NumberSchema, Options, StringSchema,
@@ -305,12 +305,13 @@ fn a_property_of_an_unknown_type_is_not_rendered() {
         "type": "object", "properties": {"where": {"type": "_location"}}
     }))
     .unwrap();
-    assert_eq!(
-        PageForm::new("m", &schema).render().unwrap_err(),
-        Unrenderable {
-            property: "where".into(),
-            type_name: "_location".into()
-        }
+    let not_renderable = PageForm::new("m", &schema).render().unwrap_err();
+    assert_eq!(not_renderable.unknown_types(), [("where", "_location")]);
+    assert!(
+        not_renderable
+            .to_string()
+            .contains("property `where` has unknown type `_location`"),
+        "{not_renderable}"
     );
 }
 

@@ -3,7 +3,7 @@
 //! depend on exactly the lines the README gives users, so what they prove
 //! is what a user's build does.
 
-use crate::common::readme::{module_docs, readme_toml, toml_block};
+use crate::common::readme::{docs_block, lines, module_docs, readme_toml, toml_block};
 
 /// The dependency lines of a `[dependencies]` table: neither comments nor
 /// the table header, with elicit-core as the README has it (a clone beside
@@ -101,13 +101,46 @@ fn the_replica_user_crate_has_the_examples_and_the_redis_guides_dependency_lines
     );
 }
 
-/// The MCP host's `[dependencies]` are the `mcp::client` docs' (there in
-/// their crates.io form, `version = "0.1"`).
+/// The MCP host guide (`mcp::client`'s docs).
+const HOST_GUIDE: &str = include_str!("../../elicit-core/src/mcp/client/mod.rs");
+
+/// The MCP host's `[dependencies]` are the host guide's (there in their
+/// crates.io form, `version = "0.1"`), serde_json and tokio's `process`
+/// included: what the guide's code uses.
 #[test]
 fn the_mcp_host_user_crate_has_the_client_docs_dependency_lines() {
-    let docs = module_docs(include_str!("../../elicit-core/src/mcp/client.rs"));
-    let docs = dependency_lines(toml_block(&docs, ""));
+    let docs = module_docs(HOST_GUIDE);
+    let docs = dependency_lines(toml_block(&docs, "# A host"));
     let crate_ = dependency_lines(include_str!("../user-crates/mcp-host/Cargo.toml"));
-    assert!(!docs.is_empty());
+    assert_eq!(
+        docs.iter()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["elicit-core", "rmcp", "tokio", "serde_json"],
+        "{docs:?}"
+    );
+    assert!(docs[2].contains(r#""process""#), "{docs:?}");
     assert_eq!(crate_, docs, "the user crate's [dependencies] vs the docs'");
+}
+
+/// The host guide's two blocks (`host`, then `main`) are the user crate's
+/// `src/main.rs`, which tests/user-crates/run builds from the lines above
+/// and runs at MCP 2025-11-25 and 2026-07-28.
+#[test]
+fn the_mcp_host_user_crate_is_the_client_docs_code() {
+    let host = docs_block(HOST_GUIDE, "# A host");
+    let main = docs_block(HOST_GUIDE, "Its `main` launches the server");
+    assert!(host.contains("ClientLifecycleMode::Discover"), "{host}");
+    assert!(main.contains("tokio::process::Command::new"), "{main}");
+    let guide = format!("{host}\n{main}");
+    let crate_ = include_str!("../user-crates/mcp-host/src/main.rs");
+    let crate_: Vec<&str> = lines(crate_)
+        .into_iter()
+        .filter(|l| !l.starts_with("//!"))
+        .collect();
+    assert_eq!(
+        lines(&guide),
+        crate_,
+        "the user crate's code vs the guide's"
+    );
 }

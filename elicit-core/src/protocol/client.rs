@@ -70,9 +70,18 @@ impl ClientConnection {
     ///
     /// Answers with the `-32602` error object (send it as the JSON-RPC
     /// response's `error`) for a mode this client did not advertise, for any
-    /// unknown mode, and for a URL request whose `elicitationId` is already
-    /// pending. Otherwise returns the request to show the user; a URL
-    /// request's id is tracked from now on.
+    /// unknown mode, for a form it cannot render (its schema fails
+    /// [`ElicitationSchema::check`]: a property of an unknown type, a nested
+    /// object, contradictory bounds, ...; `data.notRenderable` lists why),
+    /// and for a URL request whose `elicitationId` is already pending.
+    /// Otherwise returns the request to show the user; a URL request's id
+    /// is tracked from now on.
+    ///
+    /// A form that cannot be rendered is refused here, before any renderer
+    /// sees it, on every client side (ACP's SDK handler, the MCP host's
+    /// handler, a client of your own): a control guessed for an unknown
+    /// type, or a form that can only be declined, would tell the agent the
+    /// user's choice when it was the client's limit.
     pub fn receive(&mut self, request: CreateElicitationRequest) -> Result<Incoming, JsonRpcError> {
         let Some(mode) = request.mode.known() else {
             return Err(JsonRpcError::unadvertised_mode(request.mode.name()));
@@ -87,12 +96,17 @@ impl ClientConnection {
             meta,
         } = request;
         match mode {
-            ElicitationMode::Form { requested_schema } => Ok(Incoming::Form(FormElicitation::new(
-                scope,
-                message,
-                requested_schema,
-                meta,
-            ))),
+            ElicitationMode::Form { requested_schema } => {
+                if let Err(error) = requested_schema.check() {
+                    return Err(NotRenderable { error }.to_jsonrpc_error());
+                }
+                Ok(Incoming::Form(FormElicitation {
+                    scope,
+                    message,
+                    schema: requested_schema,
+                    meta,
+                }))
+            }
             ElicitationMode::Url {
                 elicitation_id,
                 url,
@@ -185,33 +199,17 @@ pub enum Incoming {
     Url(UrlElicitation),
 }
 
-/// A form-mode request that passed the guard.
+/// A form-mode request that passed the guard: its schema checks
+/// ([`ElicitationSchema::check`]), so every property has a control.
 #[derive(Debug, Clone)]
 pub struct FormElicitation {
     scope: ElicitationScope,
     message: String,
     schema: ElicitationSchema,
     meta: Option<Meta>,
-    not_renderable: Option<NotRenderable>,
 }
 
 impl FormElicitation {
-    fn new(
-        scope: ElicitationScope,
-        message: String,
-        schema: ElicitationSchema,
-        meta: Option<Meta>,
-    ) -> Self {
-        let not_renderable = schema.check().err().map(|error| NotRenderable { error });
-        Self {
-            scope,
-            message,
-            schema,
-            meta,
-            not_renderable,
-        }
-    }
-
     /// What the request is tied to.
     pub fn scope(&self) -> &ElicitationScope {
         &self.scope
@@ -230,16 +228,6 @@ impl FormElicitation {
     /// The request's `_meta`.
     pub fn meta(&self) -> Option<&Meta> {
         self.meta.as_ref()
-    }
-
-    /// Whether the form can be rendered: `Err` when
-    /// [`ElicitationSchema::check`] failed (unknown property types, which are
-    /// never guessed at, invalid patterns, contradictory bounds, ...).
-    pub fn renderable(&self) -> Result<(), NotRenderable> {
-        match &self.not_renderable {
-            Some(e) => Err(e.clone()),
-            None => Ok(()),
-        }
     }
 
     /// The properties whose names look like credentials. Form mode must
@@ -272,9 +260,6 @@ impl FormElicitation {
     /// dropped. On [`AnswerError::Invalid`], show the errors and let the
     /// user fix them.
     pub fn accept(&self, content: Content) -> Result<CreateElicitationResponse, AnswerError> {
-        if let Some(e) = &self.not_renderable {
-            return Err(AnswerError::NotRenderable(e.clone()));
-        }
         let content: Map<String, Value> = content
             .into_iter()
             .filter(|(k, v)| !v.is_null() && self.schema.properties.contains(k))
@@ -296,7 +281,13 @@ impl FormElicitation {
     }
 }
 
-/// A form schema the client cannot render faithfully.
+/// A form that cannot be rendered: its schema fails
+/// [`ElicitationSchema::check`] (a property of an unknown type, which no
+/// control is guessed for, a nested object, contradictory bounds, ...).
+/// The one error for it: the client's guard refuses such a request with it
+/// ([`ClientConnection::receive`], `-32602` with `data.notRenderable`),
+/// and the page of a sensitive elicitation is not opened for it
+/// (`sensitive::PageForm::render`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotRenderable {
     error: SchemaError,
@@ -307,8 +298,7 @@ impl std::fmt::Display for NotRenderable {
         match self {
             Self { error } => write!(
                 f,
-                "the form is not renderable ({error}): do not guess a control; answer with \
-     `to_jsonrpc_error()` (-32602) or cancel"
+                "the form cannot be rendered, and no control is guessed for it: {error}"
             ),
         }
     }
@@ -323,7 +313,29 @@ impl std::error::Error for NotRenderable {
 }
 
 impl NotRenderable {
-    /// Every problem [`ElicitationSchema::check`] found.
+    /// `property`, of the wire type `type_`, has no control.
+    #[cfg(feature = "sensitive")]
+    pub(crate) fn unknown_type(property: &str, type_: &str) -> Self {
+        let kind = SchemaErrorKind::UnknownPropertyType {
+            type_: type_.to_owned(),
+        };
+        Self {
+            error: SchemaError::single(Some(property.to_owned()), kind),
+        }
+    }
+
+    /// `property` is a multi-select whose `items` have no control.
+    #[cfg(feature = "sensitive")]
+    pub(crate) fn unknown_items(property: &str) -> Self {
+        Self {
+            error: SchemaError::single(
+                Some(property.to_owned()),
+                SchemaErrorKind::UnknownItemsType,
+            ),
+        }
+    }
+
+    /// Every problem found.
     pub fn error(&self) -> &SchemaError {
         &self.error
     }
@@ -347,22 +359,58 @@ impl NotRenderable {
             .collect()
     }
 
-    /// The `-32602` error object to answer the request with.
-    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
-        JsonRpcError::invalid_params(format!(
-            "Invalid params: the requestedSchema cannot be rendered: {}",
-            self.error
-        ))
+    /// The guard's answer: `-32602`, `data.notRenderable` one entry per
+    /// problem (at most [`ISSUES_ECHOED`]): the `property` (`null` for the
+    /// schema itself), the `problem`, and the wire `type` of a property of
+    /// an unknown type. The sender's names and types are cut at
+    /// [`MAX_ECHOED_CHARS`].
+    fn to_jsonrpc_error(&self) -> JsonRpcError {
+        let issues: Vec<Value> = self
+            .error
+            .issues()
+            .iter()
+            .take(ISSUES_ECHOED)
+            .map(|issue| {
+                let mut entry = Map::new();
+                entry.insert(
+                    "property".to_owned(),
+                    issue.property().map_or(Value::Null, |property| {
+                        Value::String(excerpt(property, MAX_ECHOED_CHARS))
+                    }),
+                );
+                entry.insert(
+                    "problem".to_owned(),
+                    Value::String(issue.kind().to_string()),
+                );
+                if let SchemaErrorKind::UnknownPropertyType { type_ } = issue.kind() {
+                    entry.insert(
+                        "type".to_owned(),
+                        Value::String(excerpt(type_, MAX_ECHOED_CHARS)),
+                    );
+                }
+                Value::Object(entry)
+            })
+            .collect();
+        let mut data = Map::new();
+        data.insert("notRenderable".to_owned(), Value::Array(issues));
+        JsonRpcError {
+            data: Some(Value::Object(data)),
+            ..JsonRpcError::invalid_params(format!(
+                "Invalid params: the requestedSchema cannot be rendered: {}",
+                self.error
+            ))
+        }
     }
 }
+
+/// The most problems of an unrenderable form the guard's `-32602` lists in
+/// its `data` (a hostile form may have thousands).
+const ISSUES_ECHOED: usize = 16;
 
 /// Why a form answer cannot be sent.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AnswerError {
-    /// The form cannot be rendered, so it cannot be answered with content.
-    // Not `transparent`: `source()` is the `NotRenderable` itself.
-    NotRenderable(NotRenderable),
     /// The input breaks the form's rules: show the errors, let the user fix
     /// them.
     Invalid(ContentError),
@@ -371,7 +419,6 @@ pub enum AnswerError {
 impl std::fmt::Display for AnswerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NotRenderable(e) => write!(f, "{e}"),
             Self::Invalid(e) => write!(f, "{e}: let the user correct the form"),
         }
     }
@@ -380,7 +427,6 @@ impl std::fmt::Display for AnswerError {
 impl std::error::Error for AnswerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::NotRenderable(e) => Some(e),
             Self::Invalid(e) => Some(e),
         }
     }

@@ -202,11 +202,11 @@
 //!
 //! One [`ClientConnection`] per agent connection.
 //! Its [`receive`](client::ClientConnection::receive) is the guard: a mode the
-//! client did not advertise, or an unknown mode, is answered with the `-32602`
-//! error object. Forms are checked before rendering (unknown property types
-//! are reported as not renderable, never guessed at) and the user's input is
-//! validated with the agent's own engine before it is sent. URLs come with a
-//! [`UrlReview`]; nothing opens or fetches them.
+//! client did not advertise, an unknown mode, or a form it cannot render (a
+//! property of an unknown type, never guessed at, contradictory bounds, ..)
+//! is answered with the `-32602` error object, before anything is shown.
+//! The user's input is validated with the agent's own engine before it is
+//! sent. URLs come with a [`UrlReview`]; nothing opens or fetches them.
 //!
 //! ```
 //! use elicit_core::protocol::client::{AnswerError, ClientConnection, Completion, Incoming};
@@ -236,7 +236,6 @@
 //!     }
 //! });
 //! let Ok(Incoming::Form(form)) = client.receive_value(params) else { unreachable!() };
-//! form.renderable()?; // otherwise answer with `not_renderable.to_jsonrpc_error()`
 //! println!("The agent asks: {}", form.message());
 //! let mut input = form.initial_content(); // the defaults, for the user to review
 //!
@@ -256,15 +255,14 @@
 //! assert_eq!(serde_json::to_value(form.decline())?, json!({"action": "decline"}));
 //! assert_eq!(serde_json::to_value(form.cancel())?, json!({"action": "cancel"}));
 //!
-//! // A form with a property type the client does not know is not rendered.
+//! // A form with a property type the client does not know is refused, unseen.
 //! let params = json!({
 //!     "sessionId": "sess_abc123", "mode": "form", "message": "Pick a colour",
 //!     "requestedSchema": {"type": "object", "properties": {"c": {"type": "_color"}}}
 //! });
-//! let Ok(Incoming::Form(form)) = client.receive_value(params) else { unreachable!() };
-//! let not_renderable = form.renderable().unwrap_err();
-//! assert_eq!(not_renderable.unknown_types(), [("c", "_color")]);
-//! assert_eq!(not_renderable.to_jsonrpc_error().code, INVALID_PARAMS);
+//! let refused = client.receive_value(params).unwrap_err();
+//! assert_eq!(refused.code, INVALID_PARAMS);
+//! assert_eq!(refused.data.unwrap()["notRenderable"][0]["type"], "_color");
 //!
 //! // 3. A URL request: show the full URL and the host, warn, ask for consent.
 //! let params = json!({

@@ -227,7 +227,7 @@ mod verify;
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use outcome::SecretOutcome;
-pub use page::{Notice, PageForm, STYLE, STYLE_HASH, Unrenderable, escape};
+pub use page::{Notice, PageForm, STYLE, STYLE_HASH, escape};
 #[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
 pub(crate) use pages::answer_of;
 pub use pages::{

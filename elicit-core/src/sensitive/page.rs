@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::format::Format;
+use crate::protocol::client::NotRenderable;
 use crate::schema::{
     BooleanSchema, ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema,
     Options, PropertySchema, StringSchema,
@@ -70,32 +71,6 @@ button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0
 /// else: `style-src 'sha256-…'`, so the page needs no `'unsafe-inline'`.
 /// A test recomputes it from [`STYLE`], so the two cannot drift apart.
 pub const STYLE_HASH: &str = "'sha256-Lg8jsytionzjY4IztcWUotVp+AMp8BK4MFmoK4O03LM='";
-
-/// A property the page cannot show: its type (or its items' type) is one
-/// elicit does not know, so there is no control for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unrenderable {
-    /// The property's wire name.
-    pub property: String,
-    /// Its `type` on the wire.
-    pub type_name: String,
-}
-
-impl std::fmt::Display for Unrenderable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self {
-                property,
-                type_name,
-            } => write!(
-                f,
-                "the page cannot show the property `{property}`: its type `{type_name}` is not a known form field type"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Unrenderable {}
 
 /// The form page of a sensitive elicitation, rendered from its schema.
 ///
@@ -184,8 +159,10 @@ impl<'a> PageForm<'a> {
         self
     }
 
-    /// The whole page, or which property it cannot show.
-    pub fn render(&self) -> Result<String, Unrenderable> {
+    /// The whole page, or which property it cannot show (a property of an
+    /// unknown type, or a multi-select of unknown `items`: no control is
+    /// guessed for it).
+    pub fn render(&self) -> Result<String, NotRenderable> {
         let title = self
             .schema
             .title
@@ -234,7 +211,7 @@ impl<'a> PageForm<'a> {
         index: usize,
         name: &str,
         property: &PropertySchema,
-    ) -> Result<(), Unrenderable> {
+    ) -> Result<(), NotRenderable> {
         let field = Field {
             id: format!("f{index}"),
             name,
@@ -256,19 +233,9 @@ impl<'a> PageForm<'a> {
             PropertySchema::Boolean(s) => field.boolean(html, s),
             PropertySchema::MultiSelect(s) => match &s.items {
                 Items::Options(options) => field.checkboxes(html, s, options),
-                Items::Other(_) => {
-                    return Err(Unrenderable {
-                        property: name.to_owned(),
-                        type_name: "array".to_owned(),
-                    });
-                }
+                Items::Other(_) => return Err(NotRenderable::unknown_items(name)),
             },
-            PropertySchema::Other(o) => {
-                return Err(Unrenderable {
-                    property: name.to_owned(),
-                    type_name: o.type_.clone(),
-                });
-            }
+            PropertySchema::Other(o) => return Err(NotRenderable::unknown_type(name, &o.type_)),
         }
         Ok(())
     }

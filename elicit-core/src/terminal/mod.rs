@@ -18,8 +18,8 @@
 //! - a review screen lists every answer; each can be changed before sending;
 //! - Decline and Cancel are explicit choices, and `Esc` cancels at any prompt;
 //! - a schema that [`ElicitationSchema::check`](crate::ElicitationSchema::check)
-//!   refuses is not rendered: properties of an unknown type are listed as
-//!   "not renderable", never guessed at, and only Decline or Cancel remain;
+//!   refuses never reaches it: the guard answers it with `-32602` (a
+//!   property of an unknown type is never guessed at);
 //! - a URL is shown in full with its host highlighted, with the
 //!   [`UrlReview`] warnings, and the user is
 //!   asked for consent. [`Render::url`] never opens it: once
@@ -34,7 +34,7 @@
 //! the guard, the validation before sending and the URL's review stay
 //! elicit's either way. On the ACP SDK it is the renderer of
 //! `ClientElicitations::handler` ([`acp::sdk`](crate::acp::sdk), feature
-//! `acp-sdk`), on rmcp's client that of `ElicitingClient`
+//! `acp-sdk`), on rmcp's client that of `ClientElicitations::handler`
 //! ([`mcp::client`](crate::mcp::client), feature `rmcp`), and on its own
 //! it answers one request with [`answer`](crate::protocol::client::answer),
 //! as below. The repository's demo client (`examples/acp_client.rs`), MCP
@@ -84,8 +84,7 @@
 //!   mode the URL is never opened. Any `content` is ignored.
 //! - Blank lines and lines starting with `#` are skipped.
 //! - An answer that cannot be sent (not JSON, an unknown action, content
-//!   that breaks the form's rules, `accept` of a form that is not renderable
-//!   or of a refused URL) is **rejected and reported on stderr, never
+//!   that breaks the form's rules, `accept` of a refused URL) is **rejected and reported on stderr, never
 //!   sent**; the next line is read as the retry. (An answer that `answer`
 //!   refuses counts toward its
 //!   [`MAX_RENDER_ATTEMPTS`](crate::limits::MAX_RENDER_ATTEMPTS)
@@ -124,13 +123,13 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal};
 use std::process::{Command, Stdio};
 
+use crate::Content;
 use crate::protocol::client::{
     AnswerError, FormAnswer, FormElicitation, Incoming, Render, UrlAnswer, UrlElicitation,
 };
 use crate::protocol::url::UrlReview;
 use crate::protocol::url::{UrlRejection, UrlVerdict, UrlWarning};
 use crate::protocol::{CreateElicitationResponse, ElicitationAction, ElicitationScope};
-use crate::{Content, SchemaErrorKind};
 
 mod describe;
 mod prompt;
@@ -315,40 +314,6 @@ impl Renderer {
         }
     }
 
-    fn print_not_renderable(
-        &self,
-        form: &FormElicitation,
-        unknown: &[(&str, &str)],
-        error: &crate::SchemaError,
-    ) {
-        let s = &self.style;
-        say(s.warn("  This form cannot be shown faithfully, so it is not rendered:"));
-        for (name, property) in &form.schema().properties {
-            match unknown.iter().find(|(n, _)| *n == name) {
-                Some((_, type_)) => say(format!(
-                    "  • {}: {}",
-                    s.bold(name),
-                    s.warn(&format!("not renderable (unknown type `{type_}`)"))
-                )),
-                None => say(format!(
-                    "  • {} ({})",
-                    s.bold(&label(name, property)),
-                    property.type_name()
-                )),
-            }
-        }
-        for issue in error.issues() {
-            let unknown_type = matches!(
-                issue.kind(),
-                SchemaErrorKind::UnknownPropertyType { .. } | SchemaErrorKind::UnknownItemsType
-            );
-            if !unknown_type {
-                say(format!("  {} {issue}", s.dim("problem:")));
-            }
-        }
-        say("  You can only decline or cancel this request.".to_owned());
-    }
-
     fn print_url(&self, review: &UrlReview) {
         let s = &self.style;
         say("  The agent asks you to open this page in your browser:".to_owned());
@@ -425,17 +390,14 @@ impl Render for Renderer {
             self.report(&match problem {
                 // The errors alone: the user corrects them.
                 AnswerError::Invalid(errors) => errors.to_string(),
-                other => other.to_string(),
             });
         }
-        let renderable = form.renderable().is_ok();
         let answer = match &mut self.input {
-            Input::Terminal if !renderable => prompt::decline_or_cancel(),
             Input::Terminal => {
                 let start = retry.flatten().unwrap_or_else(|| form.initial_content());
                 prompt::form(&self.style, form, start)
             }
-            Input::Script(script) => script.form(form, renderable),
+            Input::Script(script) => script.form(form),
         };
         if let FormAnswer::Accept(content) = &answer {
             self.last_answer = Some(content.clone());
@@ -497,14 +459,8 @@ impl Renderer {
                 credential_like.join(", ")
             )));
         }
-        match form.renderable() {
-            Err(not_renderable) => self.print_not_renderable(
-                form,
-                &not_renderable.unknown_types(),
-                not_renderable.error(),
-            ),
-            Ok(()) if self.is_scripted() => self.print_form(form),
-            Ok(()) => {}
+        if self.is_scripted() {
+            self.print_form(form);
         }
     }
 }

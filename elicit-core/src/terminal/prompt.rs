@@ -133,22 +133,6 @@ pub(super) fn url(request: &UrlElicitation) -> UrlAnswer {
     }
 }
 
-/// A form that is not renderable: only Decline or Cancel.
-pub(super) fn decline_or_cancel() -> FormAnswer {
-    let picked = choose(
-        "This form cannot be rendered",
-        vec![
-            "Decline (tell the agent no)".to_owned(),
-            "Cancel".to_owned(),
-        ],
-        0,
-    );
-    match picked {
-        Some(0) => FormAnswer::Decline,
-        _ => FormAnswer::Cancel,
-    }
-}
-
 enum Asked {
     Value(Value),
     Empty,

@@ -69,10 +69,8 @@ impl Script {
     }
 
     /// The next answer to `form`: its `content` over the declared defaults.
-    /// Lines that are no answer, and `accept` of a form that is not
-    /// `renderable` (a person could only decline or cancel), are rejected
-    /// here and the next line is read.
-    pub(super) fn form(&mut self, form: &FormElicitation, renderable: bool) -> FormAnswer {
+    /// Lines that are no answer are rejected here and the next line is read.
+    pub(super) fn form(&mut self, form: &FormElicitation) -> FormAnswer {
         loop {
             let answer = match self.next_answer() {
                 None => {
@@ -88,9 +86,6 @@ impl Script {
             match answer {
                 Scripted::Decline => return FormAnswer::Decline,
                 Scripted::Cancel => return FormAnswer::Cancel,
-                Scripted::Accept(_) if !renderable => {
-                    reject("the form is not renderable: only decline or cancel");
-                }
                 Scripted::Accept(given) => {
                     let mut content = form.initial_content();
                     for (name, value) in given {

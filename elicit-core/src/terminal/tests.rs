@@ -194,26 +194,6 @@ fn consent_to_an_allowed_url_is_accepted_but_not_opened() {
 }
 
 #[test]
-fn a_form_that_is_not_renderable_can_only_be_declined_or_cancelled() {
-    let mut client = ClientConnection::new(Some(ElicitationCapabilities::form_only()));
-    let incoming = client
-        .receive_value(json!({
-            "requestId": 1, "mode": "form", "message": "Pick a colour",
-            "requestedSchema": {"type": "object", "properties": {
-                "name": {"type": "string"},
-                "colour": {"type": "_color"}
-            }}
-        }))
-        .expect("passes the guard, not renderable");
-    let response = run(
-        "{\"action\": \"accept\", \"content\": {\"name\": \"Ada\"}}\n{\"action\": \"decline\"}\n",
-        &incoming,
-    )
-    .unwrap();
-    assert_eq!(response.action, ElicitationAction::Decline);
-}
-
-#[test]
 fn a_renderer_can_move_to_the_thread_that_answers() {
     fn send<T: Send>() {}
     send::<Renderer>();

@@ -156,7 +156,8 @@
 //! connection. Advertise exactly what it was built with, and add its
 //! [`handler`](ClientElicitations::handler) to the SDK's client builder: one
 //! handler answers `elicitation/create` (the guard's `-32602` for a mode
-//! the client did not advertise, or a malformed request; then your
+//! the client did not advertise, a form it cannot render, or a malformed
+//! request, as the MCP host's handler does; then your
 //! renderer, any [`Render`](crate::protocol::client::Render), on a thread
 //! of its own; then the validate-before-send of
 //! [`answer`](crate::protocol::client::answer)) and routes

@@ -5,7 +5,6 @@
 use std::fmt;
 
 use crate::error::ContentError;
-use crate::sensitive::page::Unrenderable;
 use crate::sensitive::store::StoreError;
 
 /// Why [`Pages`](super::Pages) could not be set up.
@@ -43,7 +42,7 @@ pub enum OpenError {
     /// [`Pages::open`](super::Pages::open).
     NoVerifier,
     /// The form's schema has a property the page cannot show.
-    Unrenderable(Unrenderable),
+    NotRenderable(crate::protocol::client::NotRenderable),
     /// The loopback server could not start.
     Server(std::io::Error),
     /// The OS RNG failed.
@@ -65,7 +64,7 @@ impl fmt::Display for OpenError {
                 "these pages have no user verifier: a page opened for a user needs one \
          (`Pages::hosted(url, verifier)`, or `Pages::loopback().verifier(..)`)",
             ),
-            Self::Unrenderable(e) => write!(f, "{e}"),
+            Self::NotRenderable(e) => write!(f, "{e}"),
             Self::Server(e) => write!(f, "the page server could not start: {e}"),
             Self::Random(e) => write!(f, "the OS random number generator failed: {e}"),
             Self::Store(e) => write!(f, "{e}"),
@@ -77,7 +76,7 @@ impl fmt::Display for OpenError {
 impl std::error::Error for OpenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Unrenderable(e) => Some(e),
+            Self::NotRenderable(e) => Some(e),
             Self::Server(e) => Some(e),
             Self::Store(e) => Some(e),
             _ => None,

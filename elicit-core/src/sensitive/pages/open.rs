@@ -98,7 +98,7 @@ impl Pages {
         PageForm::new(&message, &schema)
             .secrets(T::SECRET_FIELDS)
             .render()
-            .map_err(OpenError::Unrenderable)?;
+            .map_err(OpenError::NotRenderable)?;
         let origin = self.ensure_origin()?;
         let expires_at = SystemTime::now() + self.shared.config.expiry;
         let record = Record {
