@@ -4,8 +4,11 @@
 //! and rmcp's rounds at both MCP versions (`requestState` on 2026-07-28).
 //! Each behaviour of a page of the agent's (a secret form, an OAuth flow)
 //! is one test body too, run over the transports that await a page in one
-//! call (the ACP SDK, rmcp's requests); the rounds' pages have their tests
-//! in `rmcp_rounds.rs`. And the rules of a connection's URL elicitations
+//! call (the ACP SDK, rmcp's requests) and, for a secret page, a tool's
+//! rounds at MCP 2025-11-25: every transport and version that has the
+//! completion notification tells the client once. The 2026-07-28 rounds'
+//! pages (no notification there) have their tests in `rmcp_rounds.rs`. And
+//! the rules of a connection's URL elicitations
 //! (an outstanding id refused, completion once and by the user it is bound
 //! to) are one body of steps, run on each transport's `Elicitor`.
 //!

@@ -397,7 +397,7 @@ fn the_transport_neutral_layers_import_no_transport() {
 }
 
 /// A store adapter implements seams, nothing more: of a transport it
-/// imports only the rounds' used-state seam (`mcp::used`), and nothing
+/// imports only the rounds' used-state seam (`mcp::rounds::used`), and nothing
 /// imports it but the crate root.
 #[test]
 fn the_store_adapters_touch_only_the_seams() {
@@ -406,7 +406,7 @@ fn the_store_adapters_touch_only_the_seams() {
     assert!(
         into_transports
             .iter()
-            .all(|edge| edge.ends_with("-> crate::mcp::used")),
+            .all(|edge| edge.ends_with("-> crate::mcp::rounds::used")),
         "a store adapter imports a transport beyond its seam: {into_transports:#?}"
     );
     assert!(!into_transports.is_empty(), "the rule sees the seam's edge");

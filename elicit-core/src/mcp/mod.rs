@@ -329,8 +329,6 @@ mod dropped;
 mod elicitor;
 mod rounds;
 mod schema;
-mod state;
-mod used;
 mod wire;
 
 /// The same error on every transport: [`flow::ElicitError`](crate::flow::ElicitError).
@@ -341,8 +339,7 @@ pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
-    Asked, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, Rounds, RoundsConfig,
-    URL_ELICITATION_REQUIRED, ask,
+    Asked, BadStateId, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE,
+    MemoryUsedStates, Rounds, RoundsConfig, StateId, URL_ELICITATION_REQUIRED, UsedStates,
+    UsedStatesError, ask,
 };
-pub use state::INVALID_STATE_MESSAGE;
-pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};

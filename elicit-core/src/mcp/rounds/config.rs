@@ -9,7 +9,7 @@ use ::rmcp::RoleServer;
 use ::rmcp::model::RequestStateCodec;
 use ::rmcp::service::RequestContext;
 
-use super::super::used::{DynUsedStates, MemoryUsedStates, UsedStates};
+use super::used::{DynUsedStates, MemoryUsedStates, UsedStates};
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
 pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);

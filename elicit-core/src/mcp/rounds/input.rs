@@ -13,10 +13,10 @@ use serde_json::Value;
 
 use super::super::carrier::url_params;
 use super::super::carrier::{elicitation_capabilities, no_scope};
-use super::super::state::State;
 use super::super::wire::{params_of, response_of};
 use super::call::{Asked, asked_nothing};
 use super::config::RoundsConfig;
+use super::state::State;
 use crate::Elicit;
 use crate::flow::{AfterAnswer, ElicitError, after_answer};
 use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, Retry, UrlOutcome, UrlRequest};

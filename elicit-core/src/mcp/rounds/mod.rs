@@ -4,10 +4,18 @@
 //! (SEP-2322) with the round's state sealed in `requestState`, and
 //! `-32042` on a 2025-11-25 call without a session.
 //!
-//! Each protocol regime is a type of its own (requests: the flow engine
-//! over rmcp's peer; `input::InputRound`; `sessionless::Sessionless`), and
 //! [`Rounds`], the handle the tool's closure asks through, dispatches to
-//! the one this call has.
+//! the regime of the call (no mode is an `Option` checked at run time).
+//! One idea a file:
+//!
+//! - `mod.rs`: [`ask`], [`Rounds`] and [`FormAsk`]; the requests regime is
+//!   the flow engine over rmcp's peer, nothing of its own;
+//! - `input.rs`: MCP 2026-07-28's input-required rounds;
+//! - `sessionless.rs`: a 2025-11-25 call without a session (`-32042`);
+//! - `pages.rs`: a page read by its id across calls (feature `sensitive`);
+//! - `state.rs`: the state sealed in `requestState`, bound to the user and
+//!   the request; `used.rs`: each state good for one call ([`UsedStates`]);
+//! - `config.rs`: [`RoundsConfig`]; `call.rs`: how a call ends ([`Asked`]).
 
 use std::fmt;
 use std::future::{Future, IntoFuture};
@@ -19,11 +27,11 @@ use ::rmcp::service::RequestContext;
 use ::rmcp::{Peer, RoleServer};
 
 use super::carrier::{elicitation_capabilities, no_scope};
-use super::state::{State, associated_data};
 use crate::Elicit;
 use crate::flow::{ElicitError, Flows};
 use crate::protocol::Mode;
 use crate::protocol::agent::{AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest};
+use state::{State, associated_data};
 
 mod call;
 mod config;
@@ -31,10 +39,14 @@ mod input;
 #[cfg(feature = "sensitive")]
 mod pages;
 mod sessionless;
+mod state;
+mod used;
 
 pub use call::Asked;
 pub use config::{DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, RoundsConfig};
 pub use sessionless::URL_ELICITATION_REQUIRED;
+pub use state::INVALID_STATE_MESSAGE;
+pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};
 
 use call::{asked_nothing, lock};
 use input::InputRound;
@@ -340,7 +352,7 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
     if let Some(key) = &config.without_sessions {
         let call = Sessionless::new(
             capabilities.as_ref(),
-            super::state::call_key(key, &associated_data(&principal, request)),
+            state::call_key(key, &associated_data(&principal, request)),
         );
         let rounds = Rounds::new(principal, Regime::Sessionless(Mutex::new(call)));
         if let Some(answers) = questions(rounds.clone()).await {

@@ -123,7 +123,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     if !pages.verifies_users() {
         return Some(Err(ElicitError::PageNotOpened(OpenError::NoVerifier)));
     }
-    let id = super::super::state::page_of_call(&lock(call).call, key);
+    let id = super::state::page_of_call(&lock(call).call, key);
     let url = match super::pages::read(pages, id).await {
         PageRead::Unknown | PageRead::Failed => {
             let prepared = match pages.prepare::<T>(id, user, message.clone()) {
