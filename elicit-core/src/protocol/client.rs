@@ -393,11 +393,24 @@ impl NotRenderable {
             .collect();
         let mut data = Map::new();
         data.insert("notRenderable".to_owned(), Value::Array(issues));
+        // The first problem, and how many more: a hostile form may have
+        // thousands, and the message is not where they are listed.
+        let all = self.error.issues();
+        let first = all
+            .first()
+            .map(|issue| excerpt(&issue.to_string(), MAX_ECHOED_CHARS))
+            .unwrap_or_default();
+        let more = match all.len() {
+            0 | 1 => String::new(),
+            n => format!(
+                " (and {} more; `data.notRenderable` lists the first {ISSUES_ECHOED})",
+                n - 1
+            ),
+        };
         JsonRpcError {
             data: Some(Value::Object(data)),
             ..JsonRpcError::invalid_params(format!(
-                "Invalid params: the requestedSchema cannot be rendered: {}",
-                self.error
+                "Invalid params: the requestedSchema cannot be rendered: {first}{more}"
             ))
         }
     }
