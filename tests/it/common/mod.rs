@@ -402,3 +402,21 @@ pub trait Now: std::future::Future + Sized {
 
 #[cfg(not(fuzzing))]
 impl<F: std::future::Future> Now for F {}
+
+/// A client's refusal of a form it cannot render, on either protocol: the
+/// guard's `-32602`, its message, and `data.notRenderable` naming the
+/// `colour` property of the wire type `_color` (the tests' form).
+pub(crate) fn assert_refused_as_unrenderable(
+    code: i64,
+    message: &str,
+    data: Option<serde_json::Value>,
+) {
+    assert_eq!(code, -32602, "{message}");
+    assert!(
+        message.starts_with("Invalid params: the requestedSchema cannot be rendered"),
+        "{message}"
+    );
+    let data = data.expect("data");
+    assert_eq!(data["notRenderable"][0]["property"], "colour");
+    assert_eq!(data["notRenderable"][0]["type"], "_color");
+}
