@@ -213,6 +213,8 @@ pub mod protocol;
 pub mod mcp;
 pub mod rules;
 mod schema;
+#[cfg(any(feature = "acp-sdk", feature = "rmcp", feature = "sensitive"))]
+mod sync;
 // Sensitive input on a page the agent serves (docs and threat model in the
 // module).
 #[cfg(feature = "redis")]

@@ -149,6 +149,17 @@ fn call_with(
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
+    let result = call_result(config, ask, client, version).unwrap();
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+/// [`call_with`]'s tool call, as the client got it.
+fn call_result(
+    config: RoundsConfig,
+    ask: Option<Questions>,
+    client: &ScriptedClient,
+    version: super::Version,
+) -> Result<::rmcp::model::CallToolResult, ::rmcp::ServiceError> {
     let client = client.clone();
     runtime().block_on(async move {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
@@ -157,11 +168,41 @@ fn call_with(
             running.waiting().await.unwrap();
         });
         let running = connect_at(&client, client_io, version).await;
-        let result = running.call_tool(Params::new("tool")).await.unwrap();
+        let result = running.call_tool(Params::new("tool")).await;
         running.cancel().await.unwrap();
         server.await.unwrap();
-        result.content[0].as_text().unwrap().text.clone()
+        result
     })
+}
+
+/// A closure that returns `None` without asking is the tool's mistake, at
+/// both versions: `-32603`, saying when `None` is right.
+#[test]
+fn a_closure_that_asks_nothing_and_returns_none_is_an_internal_error() {
+    fn nothing(_: Rounds) -> Asking {
+        Box::pin(async { None })
+    }
+    for version in VERSIONS {
+        let (client, _) = ScriptedClient::with(form_mode(), vec![]);
+        let result = call_result(
+            RoundsConfig::with_random_key().unwrap(),
+            Some(nothing),
+            &client,
+            version,
+        );
+        let Err(::rmcp::ServiceError::McpError(error)) = result else {
+            panic!("{version:?}: not an error: {result:?}");
+        };
+        assert_eq!(error.code.0, -32603, "{version:?}");
+        assert!(
+            error
+                .message
+                .contains("return None only when a question gave None"),
+            "{version:?}: {}",
+            error.message
+        );
+        assert!(client.seen().is_empty(), "{version:?}: nothing was asked");
+    }
 }
 
 /// A form and a URL in one round, under their keys.

@@ -2,7 +2,7 @@
 //! policy ([`after_answer`]) and the flows of one connection ([`Flows`]).
 
 use std::future::Future;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
 
 use super::ElicitError;
 use crate::Elicit;
@@ -79,7 +79,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'a, AgentConnection> {
-        lock(self.state)
+        crate::sync::lock(self.state)
     }
 
     /// The form `T`, asked again (up to `retry`) while its answer breaks
@@ -153,11 +153,4 @@ impl<'a, C: Carrier> Flows<'a, C> {
             .map_err(ElicitError::Completion)?;
         self.carrier.complete(notification).await
     }
-}
-
-/// The connection's state. Nothing panics while the lock is held (the
-/// connection's methods are plain bookkeeping), so a poisoned lock still
-/// holds a consistent state.
-pub(crate) fn lock(state: &Mutex<AgentConnection>) -> MutexGuard<'_, AgentConnection> {
-    state.lock().unwrap_or_else(PoisonError::into_inner)
 }

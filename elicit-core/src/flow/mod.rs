@@ -49,4 +49,6 @@ pub(crate) use call::{Asker, form_call};
 pub use call::{PageCall, SecretCall};
 pub use error::{ElicitError, RequestError, RequestFailure};
 
-pub(crate) use engine::{AfterAnswer, Carrier, Flows, after_answer, lock};
+#[cfg(feature = "rmcp")]
+pub(crate) use engine::{AfterAnswer, after_answer};
+pub(crate) use engine::{Carrier, Flows};

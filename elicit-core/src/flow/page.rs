@@ -163,7 +163,7 @@ struct Outstanding<'f, 'a, C> {
 
 impl<C> Drop for Outstanding<'_, '_, C> {
     fn drop(&mut self) {
-        super::lock(self.flows.state).abandon(self.id);
+        crate::sync::lock(self.flows.state).abandon(self.id);
     }
 }
 

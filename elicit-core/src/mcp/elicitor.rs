@@ -12,9 +12,10 @@ use crate::Elicit;
 use crate::flow::OAuthCall;
 #[cfg(feature = "sensitive")]
 use crate::flow::SecretCall;
-use crate::flow::{Asker, ElicitError, Flows, FormCall, form_call, lock};
+use crate::flow::{Asker, ElicitError, Flows, FormCall, form_call};
 use crate::protocol::ElicitationId;
 use crate::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest, VerifiedUser};
+use crate::sync::lock;
 
 use super::carrier::{capabilities_of, no_scope};
 

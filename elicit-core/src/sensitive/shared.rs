@@ -4,7 +4,9 @@
 //! table, its expiry; the OAuth flow is one, `oauth::table::Flows`).
 
 use std::any::Any;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
+
+use crate::sync::lock;
 use std::time::Duration;
 
 use super::origin::Origin;
@@ -46,12 +48,6 @@ impl Shared {
                 .map(|(_, origin)| origin.clone())
         })
     }
-}
-
-/// Locks `mutex`. Nothing panics while these locks are held, so a poisoned
-/// one still holds a consistent value.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A boxed `Send` future, borrowing for `'a` (the stores', where the page

@@ -3,7 +3,9 @@
 //! connection.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
+
+use crate::sync::lock;
 
 use agent_client_protocol::{
     Agent, ConnectionTo as RawConnectionTo, Dispatch, HandleDispatchFrom, Handled,
@@ -181,10 +183,4 @@ fn sdk_error(error: &JsonRpcError) -> agent_client_protocol::Error {
         Some(data) => sdk.data(data.clone()),
         None => sdk,
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // The renderer may panic while holding its lock; the guard state is
-    // plain bookkeeping. Either way the data is still usable.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -16,7 +16,8 @@ use crate::protocol::{
 
 use super::super::carrier::ELICITATION_COMPLETE_NOTIFICATION;
 use super::convert::{error_data, read_request, result_of};
-use super::state::{ClientElicitations, lock};
+use super::state::ClientElicitations;
+use crate::sync::lock;
 
 /// Called with the id of each URL elicitation the server reports complete.
 type OnComplete = Box<dyn FnMut(&ElicitationId) + Send>;

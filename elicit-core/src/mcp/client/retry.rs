@@ -11,7 +11,7 @@ use crate::protocol::{ElicitationAction, ElicitationMode, JsonRpcError};
 use super::super::rounds::URL_ELICITATION_REQUIRED;
 use super::convert::read_request;
 use super::handler::ElicitationHandler;
-use super::state::lock;
+use crate::sync::lock;
 
 /// How many times [`ElicitationHandler::call_tool`] retries a call that
 /// answered `-32042` (each time after the user consented to every URL it

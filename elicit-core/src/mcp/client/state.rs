@@ -2,7 +2,9 @@
 //! accepts, the server's name and the URL elicitations it tracks.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
+
+use crate::sync::lock;
 
 use rmcp::model;
 
@@ -73,11 +75,4 @@ impl ClientElicitations {
     pub(super) fn server(&self) -> String {
         lock(&self.server).clone()
     }
-}
-
-/// Locks `mutex`, poisoned or not.
-pub(super) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // The renderer may panic while holding its lock; the state is plain
-    // bookkeeping, usable either way.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

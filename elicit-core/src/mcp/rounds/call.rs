@@ -1,7 +1,5 @@
 //! What a call's regimes share: how the call ends ([`Asked`], or the
-//! closure's mistake), and the lock of a regime's state.
-
-use std::sync::{Mutex, MutexGuard, PoisonError};
+//! closure's mistake).
 
 use ::rmcp::model::{CallToolResponse, ErrorData};
 
@@ -22,16 +20,11 @@ pub enum Asked<T> {
     Respond(CallToolResponse),
 }
 
-/// A lock that nothing panics under (plain bookkeeping), so a poisoned one
-/// still holds a consistent state.
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// The closure returned `None` without a question that ends the call.
 pub(super) fn asked_nothing() -> ErrorData {
     ErrorData::internal_error(
-        "the tool's closure returned None without asking anything",
+        "the tool's closure returned None without asking anything: return None only \
+         when a question gave None (`?` on it), and Some(answers) otherwise",
         None,
     )
 }

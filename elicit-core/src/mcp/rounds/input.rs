@@ -240,7 +240,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     use crate::flow::page::{PageOutcome, open_page, page_request};
     use crate::sensitive::SecretOutcome;
 
-    use super::call::lock;
+    use crate::sync::lock;
 
     let known = lock(round).state.pages.get(key).copied();
     let Some(id) = known else {

@@ -48,7 +48,8 @@ pub use sessionless::URL_ELICITATION_REQUIRED;
 pub use state::INVALID_STATE_MESSAGE;
 pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};
 
-use call::{asked_nothing, lock};
+use crate::sync::lock;
+use call::asked_nothing;
 use input::InputRound;
 use sessionless::Sessionless;
 

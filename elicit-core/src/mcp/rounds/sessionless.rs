@@ -112,7 +112,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     use crate::flow::ElicitError;
     use crate::sensitive::{OpenError, SecretOutcome};
 
-    use super::call::lock;
+    use crate::sync::lock;
 
     let refused = lock(call).connection.require_sensitive();
     if let Err(error) = refused {

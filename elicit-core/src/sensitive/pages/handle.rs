@@ -8,7 +8,8 @@ use super::error::OpenError;
 use crate::sensitive::origin::Origin;
 use crate::sensitive::server::{Limits, LoopbackServer};
 use crate::sensitive::service::{PageService, respond, timed_out};
-use crate::sensitive::shared::{Shared, lock};
+use crate::sensitive::shared::Shared;
+use crate::sync::lock;
 
 /// The pending pages of one agent: where they are served, how long they
 /// wait, where they are kept. Cheap to clone; every clone is the same set.
