@@ -49,9 +49,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use elicit_core::Elicit;
-use elicit_core::sensitive::{
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN, Pages, PendingPage, SecretString,
-};
+use elicit_core::sensitive::{Pages, PendingPage, SecretString};
+
+/// The page server's defaults (`elicit_core::reference::limits`): pages
+/// open at once, and the loopback server's connections.
+const DEFAULT_MAX_OPEN: usize = 4096;
+const DEFAULT_MAX_CONNECTIONS: usize = 64;
 use futures::executor::block_on;
 
 /// The form each page asks for (the one of `tests/it/sensitive_server.rs`).

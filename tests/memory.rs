@@ -23,14 +23,14 @@ use std::mem::ManuallyDrop;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use elicit_core::limits::{
-    MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED,
-};
+#[path = "it/common/limits.rs"]
+mod limits;
 use elicit_core::protocol::agent::AgentConnection;
 use elicit_core::protocol::agent::{SendError, UrlRequest};
 use elicit_core::protocol::client::ClientConnection;
 use elicit_core::protocol::{ElicitationCapabilities, ElicitationScope};
 use elicit_core::{Content, ContentError, Elicit, FieldErrorKind};
+use limits::{MAX_ECHOED_CHARS, MAX_OUTSTANDING_URLS, MAX_PENDING_URLS, MAX_UNKNOWN_FIELDS_LISTED};
 use serde_json::{Map, Value, json};
 
 /// The most bytes one content read may allocate, for the forms here.

@@ -25,7 +25,8 @@ impl std::error::Error for ConversionError {}
 
 impl ConversionError {
     /// An error not tied to a property.
-    pub fn new(kind: ConversionErrorKind) -> Self {
+    #[cfg(any(feature = "acp", feature = "rmcp"))]
+    pub(crate) fn new(kind: ConversionErrorKind) -> Self {
         Self {
             property: None,
             kind,
@@ -33,7 +34,8 @@ impl ConversionError {
     }
 
     /// An error at the property (or content field) `name`.
-    pub fn at(name: impl Into<String>, kind: ConversionErrorKind) -> Self {
+    #[cfg(any(feature = "acp", feature = "rmcp"))]
+    pub(crate) fn at(name: impl Into<String>, kind: ConversionErrorKind) -> Self {
         Self {
             property: Some(name.into()),
             kind,
@@ -160,8 +162,6 @@ impl std::fmt::Display for ConversionErrorKind {
         }
     }
 }
-
-impl std::error::Error for ConversionErrorKind {}
 
 /// Why another library's answer to a form (the ACP SDK's
 /// `CreateElicitationResponse`, rmcp's `ElicitResult`) could not be read as

@@ -14,6 +14,7 @@
 
 /// The compile error of a form field whose wire name
 /// [looks like a credential](looks_like_credential), reported at that name.
+#[doc(hidden)] // Public only through `__private`, for the derive.
 pub const FORM_FIELD_MESSAGE: &str = "this field's wire name looks like a credential: form mode \
      must not collect secrets (passwords, API keys, tokens, private keys, recovery codes, payment \
      data). Collect it on a page through URL mode: `#[elicit(sensitive)]` on the struct, and \
@@ -58,16 +59,10 @@ pub const CREDENTIAL_PHRASES: &[(&str, &str)] = &[
     ("card", "number"),
 ];
 
-/// Whether `name` looks like it names a credential (see the module docs).
-///
-/// ```
-/// use elicit_core::credential::looks_like_credential;
-/// assert!(looks_like_credential("api_key"));
-/// assert!(looks_like_credential("githubAccessToken"));
-/// assert!(looks_like_credential("NEW_PASSWORD"));
-/// assert!(!looks_like_credential("username"));
-/// assert!(!looks_like_credential("max_tokens"));
-/// ```
+/// Whether `name` looks like it names a credential (see the module docs):
+/// `api_key`, `githubAccessToken` and `NEW_PASSWORD` do, `username` and
+/// `max_tokens` do not (the tests below).
+#[doc(hidden)] // Public only through `__private`, for the derive.
 pub const fn looks_like_credential(name: &str) -> bool {
     let bytes = name.as_bytes();
     // (start, end) of the previous word; end == 0 means none yet.
@@ -217,6 +212,15 @@ const fn matches_phrase(bytes: &[u8], first: (usize, usize), second: (usize, usi
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_documented_examples() {
+        assert!(super::looks_like_credential("api_key"));
+        assert!(super::looks_like_credential("githubAccessToken"));
+        assert!(super::looks_like_credential("NEW_PASSWORD"));
+        assert!(!super::looks_like_credential("username"));
+        assert!(!super::looks_like_credential("max_tokens"));
+    }
+
     use super::looks_like_credential;
 
     #[test]

@@ -146,7 +146,7 @@ pub enum FieldErrorKind {
     },
     /// The value is not one of the select's options.
     NotAnOption {
-        /// The value sent, cut to [`MAX_ECHOED_CHARS`](crate::limits::MAX_ECHOED_CHARS) characters (then
+        /// The value sent, cut to 64 characters ([limits](crate::reference::limits)) (then
         /// `…`): an error never copies a huge input.
         value: String,
         /// The allowed values, in order.
@@ -180,12 +180,12 @@ pub enum FieldErrorKind {
         /// user type's name).
         rust_type: &'static str,
         /// The type's own message (its error's `Display`), cut to
-        /// [`MAX_REASON_CHARS`] characters (then `…`).
+        /// 256 characters ([limits](crate::reference::limits)) (then `…`).
         reason: String,
     },
     /// A key the form does not have (only with `deny_unknown_fields`).
     UnknownField,
-    /// A key the form does not have, after [`MAX_UNKNOWN_FIELDS_LISTED`](crate::limits::MAX_UNKNOWN_FIELDS_LISTED)
+    /// A key the form does not have, after 16 ([limits](crate::reference::limits))
     /// others were listed: this one stands for itself and the `more` keys
     /// after it, so hostile content with many keys gives a bounded error.
     UnknownFieldAndMore {
@@ -304,8 +304,6 @@ impl std::fmt::Display for FieldError {
     }
 }
 
-impl std::error::Error for FieldError {}
-
 impl FieldError {
     /// An error for the field with wire name `field`.
     pub fn new(field: impl Into<String>, kind: FieldErrorKind) -> Self {
@@ -355,6 +353,33 @@ impl ContentError {
         Self { errors }
     }
 
+    /// The message that asks again after this refused answer: the original
+    /// message, then every field error, by wire name. Every flow's
+    /// `.retry(n)` sends it; a loop of your own can too.
+    ///
+    /// ```
+    /// use elicit_core::{ContentError, FieldError, FieldErrorKind};
+    ///
+    /// let errors = ContentError::new(vec![FieldError::new("replicas", FieldErrorKind::Missing)]);
+    /// assert_eq!(
+    ///     errors.retry_message("How should I deploy?"),
+    ///     "How should I deploy?\n\nThe previous answer was not accepted: `replicas` is \
+    ///      required but missing. Please correct it."
+    /// );
+    /// ```
+    pub fn retry_message(&self, original: &str) -> String {
+        let mut message = format!("{original}\n\nThe previous answer was not accepted: ");
+        for (i, error) in self.errors.iter().enumerate() {
+            if i > 0 {
+                message.push_str("; ");
+            }
+            // Writing to a String cannot fail.
+            let _ = std::fmt::Write::write_fmt(&mut message, format_args!("{error}"));
+        }
+        message.push_str(". Please correct it.");
+        message
+    }
+
     /// Every failing field, in form order.
     pub fn errors(&self) -> &[FieldError] {
         &self.errors
@@ -363,11 +388,6 @@ impl ContentError {
     /// The failing fields' wire names, in form order.
     pub fn fields(&self) -> impl Iterator<Item = &str> {
         self.errors.iter().map(FieldError::field)
-    }
-
-    /// Takes the field errors out.
-    pub fn into_errors(self) -> Vec<FieldError> {
-        self.errors
     }
 }
 
@@ -420,7 +440,7 @@ pub enum SchemaErrorKind {
     DuplicateRequired,
     /// Two properties with the same name (e.g. through `flatten`).
     DuplicateProperty,
-    /// The pattern is longer than [`MAX_PATTERN_LEN`](crate::limits::MAX_PATTERN_LEN).
+    /// The pattern is longer than 1024 bytes ([limits](crate::reference::limits)).
     PatternTooLong {
         /// Its length in bytes.
         len: usize,
@@ -489,8 +509,6 @@ impl std::fmt::Display for SchemaIssue {
         }
     }
 }
-
-impl std::error::Error for SchemaIssue {}
 
 impl SchemaIssue {
     /// The property's wire name, or `None` for the object level.

@@ -71,7 +71,7 @@ pub trait FormValue: Sized {
 
     /// Checks a present value against `property` (this type's
     /// [`property`](Self::property) with a field's attributes applied) with
-    /// [the engine](crate::rules::check_value), then converts it: what a
+    /// the engine's rules, then converts it: what a
     /// derived form does with each answer.
     ///
     /// A type whose conversion already settles a rule may override it to do
@@ -109,81 +109,18 @@ pub trait FormField: Sized {
 
     /// Whether the field must be answered (`false` for `Option`).
     const REQUIRED: bool;
-
-    /// The field from a present value, checked against `property` and
-    /// converted ([`FormValue::check`]).
-    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind>;
-
-    /// [`check_present`](Self::check_present) for an owned value: strings
-    /// are moved, not copied.
-    fn check_present_owned(
-        property: &PropertySchema,
-        value: Value,
-    ) -> Result<Self, FieldErrorKind> {
-        Self::check_present(property, &value)
-    }
-
-    /// The field when its key is absent or `null`: `Some(None)` for an
-    /// `Option`, `None` (missing) otherwise.
-    fn absent() -> Option<Self>;
-
-    /// The field from its default value.
-    fn from_default(value: Self::Value) -> Self;
-
-    /// The value to submit, or `None` to leave the key out.
-    fn to_entry(&self) -> Option<Value>;
 }
 }
 
 impl<T: FormValue> FormField for T {
     type Value = T;
     const REQUIRED: bool = true;
-    #[inline]
-    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        T::check(property, value)
-    }
-    #[inline]
-    fn check_present_owned(
-        property: &PropertySchema,
-        value: Value,
-    ) -> Result<Self, FieldErrorKind> {
-        T::check_owned(property, value)
-    }
-    fn absent() -> Option<Self> {
-        None
-    }
-    fn from_default(value: T) -> Self {
-        value
-    }
-    fn to_entry(&self) -> Option<Value> {
-        Some(FormValue::to_value(self))
-    }
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: FormValue> FormField for Option<T> {
     type Value = T;
     const REQUIRED: bool = false;
-    #[inline]
-    fn check_present(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        T::check(property, value).map(Some)
-    }
-    #[inline]
-    fn check_present_owned(
-        property: &PropertySchema,
-        value: Value,
-    ) -> Result<Self, FieldErrorKind> {
-        T::check_owned(property, value).map(Some)
-    }
-    fn absent() -> Option<Self> {
-        Some(None)
-    }
-    fn from_default(value: T) -> Self {
-        Some(value)
-    }
-    fn to_entry(&self) -> Option<Value> {
-        self.as_ref().map(FormValue::to_value)
-    }
 }
 
 impl FormValue for String {

@@ -55,7 +55,7 @@
 //! - [`ElicitationSchema`] and the property kinds: the wire model, serializing
 //!   to exactly the official ACP schema's JSON, in declaration order.
 //! - [`ElicitationSchema::validate`] and [`ElicitationSchema::check`]: the one
-//!   validation engine ([`rules`]), used by derived code and for schemas
+//!   validation engine, used by derived code and for schemas
 //!   received over the wire.
 //! - [`ContentError`] / [`FieldError`] and [`SchemaError`]: errors that name
 //!   every failing field and the rule.
@@ -193,7 +193,7 @@ extern crate self as elicit_core;
 pub mod acp;
 #[cfg(any(feature = "sensitive", feature = "redis"))]
 mod background;
-pub mod credential;
+mod credential;
 // Conversions to and from other libraries' types: their one error.
 mod conversion;
 mod error;
@@ -206,12 +206,12 @@ pub mod flow;
 mod form;
 pub mod format;
 mod json;
-pub mod limits;
+mod limits;
 pub mod protocol;
 // MCP elicitation on rmcp: conversions and the one-call API (docs in the module).
 #[cfg(feature = "rmcp")]
 pub mod mcp;
-pub mod rules;
+mod rules;
 mod schema;
 #[cfg(any(feature = "acp-sdk", feature = "rmcp", feature = "sensitive"))]
 mod sync;
@@ -239,7 +239,7 @@ pub use field::{
 pub use form::Elicit;
 pub use json::Content;
 pub use schema::{
-    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, Meta, MultiSelectSchema,
+    BooleanSchema, ElicitationSchema, EnumOption, IntegerSchema, Items, MultiSelectSchema,
     NumberSchema, Options, OtherSchema, Pattern, Properties, PropertySchema, StringSchema,
 };
 
@@ -263,6 +263,9 @@ pub mod reference {
 
     #[doc = include_str!("../docs/validation.md")]
     pub mod validation {}
+
+    #[doc = include_str!("../docs/limits.md")]
+    pub mod limits {}
 }
 
 /// Support for generated code. Not public API: may change in any release.
@@ -353,6 +356,127 @@ mod tests {
                 unknown.is_empty(),
                 "{what} names no such features {unknown:?}"
             );
+        }
+    }
+
+    mod limits {
+        use crate::limits::*;
+
+        /// The value cell of the row of `docs/limits.md` whose first cell is
+        /// `name`.
+        fn documented_limit(name: &str) -> &'static str {
+            let page = include_str!("../docs/limits.md");
+            let row = page
+                .lines()
+                .find(|line| {
+                    line.strip_prefix("| ")
+                        .is_some_and(|l| l.starts_with(&format!("{name} |")))
+                })
+                .unwrap_or_else(|| panic!("no row `{name}` in docs/limits.md"));
+            row.split(" | ").nth(1).expect("a value cell")
+        }
+
+        #[allow(unused_mut)]
+        #[test]
+        fn the_reference_page_states_every_limit_and_default_as_the_code_has_it() {
+            use elicit_pattern::{MAX_PATTERN_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT};
+            let secs = |d: std::time::Duration| format!("{} s", d.as_secs());
+            let mut rows: Vec<(&str, String)> = vec![
+                ("pattern source", format!("{MAX_PATTERN_LEN} bytes")),
+                ("compiled pattern", format!("{PATTERN_SIZE_LIMIT} bytes")),
+                ("pattern nesting", format!("{PATTERN_NEST_LIMIT} groups")),
+                (
+                    "echoed characters",
+                    format!("{MAX_ECHOED_CHARS} characters"),
+                ),
+                ("refusal reason", format!("{MAX_REASON_CHARS} characters")),
+                (
+                    "unknown fields listed",
+                    format!("{MAX_UNKNOWN_FIELDS_LISTED} keys"),
+                ),
+                (
+                    "URLs a client tracks",
+                    format!("{MAX_PENDING_URLS} elicitations"),
+                ),
+                (
+                    "URLs an agent keeps outstanding",
+                    format!("{MAX_OUTSTANDING_URLS} elicitations"),
+                ),
+                (
+                    "completed ids an agent remembers",
+                    format!("{AGENT_COMPLETED_IDS_REMEMBERED} ids"),
+                ),
+                (
+                    "completed ids a client remembers",
+                    format!("{CLIENT_COMPLETED_IDS_REMEMBERED} ids"),
+                ),
+                ("render attempts", format!("{MAX_RENDER_ATTEMPTS} attempts")),
+                ("URL length", format!("{MAX_URL_LEN} bytes")),
+                ("long host", format!("{LONG_HOST_CHARS} bytes")),
+                ("host labels", format!("{LONG_HOST_LABELS} labels")),
+                ("pairs in a page's body", format!("{MAX_BODY_PAIRS} pairs")),
+            ];
+            #[cfg(feature = "sensitive")]
+            {
+                use crate::sensitive::pages::builder::*;
+                rows.extend([
+                    ("a page's expiry", secs(DEFAULT_EXPIRY)),
+                    ("pages open at once", format!("{DEFAULT_MAX_OPEN} pages")),
+                    (
+                        "a page's largest body",
+                        format!("{DEFAULT_BODY_LIMIT} bytes"),
+                    ),
+                    (
+                        "the loopback server's connections",
+                        format!("{DEFAULT_MAX_CONNECTIONS} connections"),
+                    ),
+                    (
+                        "the loopback server's wait for a request's headers, then its body",
+                        secs(DEFAULT_REQUEST_TIMEOUT),
+                    ),
+                ]);
+            }
+            #[cfg(feature = "rmcp")]
+            {
+                use crate::mcp::rounds::config::*;
+                rows.extend([
+                    ("a sealed `requestState`'s life", secs(DEFAULT_STATE_TTL)),
+                    (
+                        "input-required rounds per tool call",
+                        format!("{DEFAULT_MAX_ROUNDS} rounds"),
+                    ),
+                    (
+                        "retries of a call answered `-32042`",
+                        format!(
+                            "{} retries",
+                            crate::mcp::client::retry::URL_REQUIRED_RETRIES
+                        ),
+                    ),
+                ]);
+            }
+            #[cfg(feature = "redis")]
+            rows.extend([
+                (
+                    "one Redis command, waiting for a connection included",
+                    secs(crate::redis::conn::COMMAND_TIMEOUT),
+                ),
+                (
+                    "how long a Redis record outlives its expiry",
+                    secs(crate::redis::records::KEPT_AFTER_EXPIRY),
+                ),
+                (
+                    "the replicas' clock skew",
+                    secs(crate::redis::used::DEFAULT_CLOCK_SKEW),
+                ),
+            ]);
+            let _ = &secs;
+            for (name, value) in rows {
+                assert_eq!(
+                    documented_limit(name),
+                    value,
+                    "docs/limits.md, row `{name}`"
+                );
+            }
         }
     }
 }

@@ -1,15 +1,10 @@
 //! Every bound elicit-core puts on what it reads, keeps or repeats, in one
-//! place: the most a peer can make it hold or compute is read off here.
-//!
-//! Each limit is enforced where it applies (the module named in its docs);
-//! none is configurable. The pattern limits belong to `elicit-pattern`, the
-//! pattern dialect both this crate and the derive compile with: a pattern
-//! the derive accepts is one the runtime accepts.
+//! place. Crate-private: users read them, with the builders' defaults, in
+//! [`reference::limits`](crate::reference::limits), whose tables a test of
+//! the crate root checks against these values.
 
 // ---------------------------------------------------------------------------
 // Patterns (schema::Pattern, rules)
-
-pub use elicit_pattern::{MAX_PATTERN_LEN, PATTERN_NEST_LIMIT, PATTERN_SIZE_LIMIT};
 
 // ---------------------------------------------------------------------------
 // What an error may hold of hostile input (error, rules)
@@ -93,4 +88,5 @@ pub const LONG_HOST_LABELS: usize = 5;
 /// form's page posts (one per field, one per ticked checkbox, the server's
 /// own few), few enough that a hostile body is refused before it costs
 /// anything.
+#[cfg(any(test, feature = "sensitive"))]
 pub const MAX_BODY_PAIRS: usize = 1024;

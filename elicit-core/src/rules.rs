@@ -24,7 +24,7 @@ use crate::schema::{
 ///
 /// `value` is a present, non-`null` value (absence and `null` are decided by
 /// the caller, see [`check_entry`]).
-pub fn check_value(schema: &PropertySchema, value: &Value) -> Result<(), FieldErrorKind> {
+pub(crate) fn check_value(schema: &PropertySchema, value: &Value) -> Result<(), FieldErrorKind> {
     match schema {
         PropertySchema::String(s) => check_string(s, value),
         PropertySchema::Number(s) => check_number(s, value),
@@ -45,7 +45,7 @@ pub fn check_value(schema: &PropertySchema, value: &Value) -> Result<(), FieldEr
 ///
 /// Returns the present value, if any, so the caller converts it without a
 /// second lookup.
-pub fn check_entry<'c>(
+pub(crate) fn check_entry<'c>(
     content: &'c Content,
     name: &str,
     schema: &PropertySchema,
@@ -172,7 +172,7 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), FieldErrorKind> {
 /// Reads a JSON value as an exact integer: integers as they are, and numbers
 /// with no fractional part (JSON Schema counts `2.0` as an integer).
 #[inline]
-pub fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
+pub(crate) fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
     let Value::Number(n) = value else {
         return Err(wrong_type("an integer", value));
     };
@@ -200,7 +200,7 @@ pub fn as_integer(value: &Value) -> Result<i128, FieldErrorKind> {
 
 /// Checks an integer value and returns it.
 #[inline]
-pub fn check_integer(s: &IntegerSchema, value: &Value) -> Result<i128, FieldErrorKind> {
+pub(crate) fn check_integer(s: &IntegerSchema, value: &Value) -> Result<i128, FieldErrorKind> {
     let n = as_integer(value)?;
     if let Some(minimum) = s.minimum
         && n < i128::from(minimum)
@@ -376,7 +376,7 @@ impl ElicitationSchema {
 }
 
 /// Every problem with one property schema on its own.
-pub fn check_property(property: &PropertySchema) -> Vec<SchemaErrorKind> {
+pub(crate) fn check_property(property: &PropertySchema) -> Vec<SchemaErrorKind> {
     let mut issues = Vec::new();
     match property {
         PropertySchema::String(s) => {

@@ -18,12 +18,14 @@ use std::collections::HashSet;
 
 use arbitrary::{Result, Unstructured};
 use elicit_core::protocol::client::ClientConnection;
-use elicit_core::limits::MAX_PENDING_URLS;
+#[path = "../../tests/it/common/limits.rs"]
+mod limits;
+use limits::MAX_PENDING_URLS;
 use elicit_core::protocol::client::{Completion, Incoming};
 use elicit_core::protocol::url::UrlReview;
 use elicit_core::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, ElicitationCapabilities,
-    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError,
+    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError, Mode,
 };
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -122,7 +124,7 @@ fn flood(model: &mut Model) {
         let request =
             CreateElicitationRequest::url(ElicitationScope::session("s"), "m", id.clone(), "x");
         let accepted = model.connection.receive(request).is_ok();
-        let expected = model.caps.supports_url() && model.pending.len() < MAX_PENDING_URLS;
+        let expected = model.caps.supports(Mode::Url) && model.pending.len() < MAX_PENDING_URLS;
         assert_eq!(accepted, expected, "flood request {i}");
         if !accepted {
             break;

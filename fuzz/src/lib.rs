@@ -10,7 +10,7 @@
 use std::fmt::Debug;
 
 use arbitrary::{Result, Unstructured};
-use elicit_core::protocol::url::{HostKind, UrlReview, check_url};
+use elicit_core::protocol::url::{UrlReview, UrlWarning, check_url};
 use elicit_core::{Content, Elicit, FieldErrorKind};
 use serde_json::{Map, Number, Value};
 
@@ -684,13 +684,17 @@ pub fn check_url_review(url: &str) {
         .host()
         .unwrap_or_else(|| panic!("{url:?}: allowed without a host"));
     assert_eq!(theirs.host_str(), Some(shown), "host of {url:?}");
-    let kind = match theirs.host() {
-        Some(url::Host::Domain(_)) => HostKind::Domain,
-        Some(url::Host::Ipv4(_)) => HostKind::Ipv4,
-        Some(url::Host::Ipv6(_)) => HostKind::Ipv6,
+    // An IP host (never a domain) is the one the review warns about.
+    let ip = match theirs.host() {
+        Some(url::Host::Domain(_)) => false,
+        Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => true,
         None => unreachable!("the host is {shown:?}"),
     };
-    assert_eq!(ours.host_kind(), Some(kind), "host kind of {url:?}");
+    assert_eq!(
+        ours.warnings().contains(&UrlWarning::IpLiteral),
+        ip,
+        "IP host warned of in {url:?}"
+    );
 }
 
 /// Elicitation ids: few, so that requests, completions and `forget`s of

@@ -17,7 +17,7 @@ use elicit_core::protocol::agent::{AgentConnection, UrlOutcome, UrlRequest};
 use elicit_core::protocol::client::{ClientConnection, Incoming};
 use elicit_core::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ElicitationCapabilities, ElicitationScope, RequestId,
+    ElicitationCapabilities, ElicitationScope, Mode, RequestId,
 };
 use elicit_core::{
     Content, Elicit, ElicitationSchema, EnumOption, Items, MultiSelectSchema, Options,
@@ -368,8 +368,8 @@ fn capabilities_convert_both_ways() {
         ElicitationCapabilities::form_and_url(),
     ] {
         let theirs = sdk::ElicitationCapabilities::try_from(&ours).unwrap();
-        assert_eq!(theirs.supports_form(), ours.supports_form());
-        assert_eq!(theirs.supports_url(), ours.supports_url());
+        assert_eq!(theirs.supports_form(), ours.supports(Mode::Form));
+        assert_eq!(theirs.supports_url(), ours.supports(Mode::Url));
         assert_eq!(
             serde_json::to_value(&theirs).unwrap(),
             serde_json::to_value(&ours).unwrap()
@@ -396,9 +396,14 @@ fn capabilities_convert_both_ways() {
     // The agent side, straight from the SDK's `initialize` capabilities.
     let client: sdk::ClientCapabilities =
         serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
-    let connection = AgentConnection::from_acp_client_capabilities(&client);
-    assert!(connection.supports_form() && !connection.supports_url());
-    let none = AgentConnection::from_acp_client_capabilities(&sdk::ClientCapabilities::default());
+    let connection = AgentConnection::new(client.elicitation.as_ref().map(Into::into));
+    assert!(connection.supports(Mode::Form) && !connection.supports(Mode::Url));
+    let none = AgentConnection::new(
+        sdk::ClientCapabilities::default()
+            .elicitation
+            .as_ref()
+            .map(Into::into),
+    );
     assert!(none.capabilities().is_none());
 }
 
@@ -470,17 +475,21 @@ fn requests_convert_both_ways() {
 
 #[test]
 fn the_client_guard_takes_the_sdks_request() {
-    let mut client = ClientConnection::from_acp_capabilities(Some(
-        &sdk::ElicitationCapabilities::new().form(sdk::ElicitationFormCapabilities::new()),
+    let mut client = ClientConnection::new(Some(
+        (&sdk::ElicitationCapabilities::new().form(sdk::ElicitationFormCapabilities::new())).into(),
     ));
     let form = sdk::CreateElicitationRequest::try_from(&requests()[0]).unwrap();
-    let Ok(Incoming::Form(form)) = client.receive_acp(&form) else {
+    let Ok(Incoming::Form(form)) =
+        client.receive(CreateElicitationRequest::try_from(&form).unwrap())
+    else {
         panic!("a form request passes the guard");
     };
     assert_eq!(form.message(), "How should I approach this refactoring?");
     // URL mode was not advertised: -32602.
     let url = sdk::CreateElicitationRequest::try_from(&requests()[2]).unwrap();
-    let error = client.receive_acp(&url).unwrap_err();
+    let error = client
+        .receive(CreateElicitationRequest::try_from(&url).unwrap())
+        .unwrap_err();
     assert_eq!(error.code, -32602);
     // The client's answer, to the SDK for sending.
     let answer = form
@@ -691,7 +700,7 @@ fn invalid_content_is_rejected_with_every_field() {
 fn the_agent_connection_reads_sdk_responses() {
     let client: sdk::ClientCapabilities =
         serde_json::from_value(json!({"elicitation": {"form": {}, "url": {}}})).unwrap();
-    let mut connection = AgentConnection::from_acp_client_capabilities(&client);
+    let mut connection = AgentConnection::new(client.elicitation.as_ref().map(Into::into));
     let (request, pending) = connection
         .form::<Refactor>(ElicitationScope::session("s"), "How?")
         .unwrap();
@@ -700,7 +709,9 @@ fn the_agent_connection_reads_sdk_responses() {
     assert!(matches!(outgoing.mode, sdk::ElicitationMode::Form(_)));
     let answer = sdk_response(json!({"action": "accept", "content": {"strategy": "balanced"}}));
     assert_eq!(
-        pending.acp_outcome(&answer).unwrap(),
+        pending
+            .outcome(&CreateElicitationResponse::try_from(&answer).unwrap())
+            .unwrap(),
         Outcome::Accepted(Refactor {
             strategy: Strategy::Balanced
         })
@@ -718,7 +729,12 @@ fn the_agent_connection_reads_sdk_responses() {
     };
     assert_eq!(url.elicitation_id.0.as_ref(), pending.id().as_str());
     let consent = sdk_response(json!({"action": "accept"}));
-    let UrlOutcome::Consented(waiting) = connection.acp_url_outcome(pending, &consent).unwrap()
+    let UrlOutcome::Consented(waiting) = connection
+        .url_outcome(
+            pending,
+            &CreateElicitationResponse::try_from(&consent).unwrap(),
+        )
+        .unwrap()
     else {
         panic!("consented");
     };
@@ -735,7 +751,7 @@ fn the_agent_connection_reads_sdk_responses() {
 mod readme {
 // README snippet start
 use agent_client_protocol_schema::v1 as acp; // = agent_client_protocol::v1::schema
-use elicit_core::protocol::ElicitationScope;
+use elicit_core::protocol::{CreateElicitationResponse, ElicitationScope};
 use elicit_core::protocol::agent::AgentConnection;
 use elicit_core::Elicit;
 use elicit_core::protocol::agent::Outcome;
@@ -756,7 +772,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `initialize`: the SDK's client capabilities decide the modes.
     let client: acp::ClientCapabilities =
         serde_json::from_str(r#"{"elicitation": {"form": {}}}"#)?;
-    let connection = AgentConnection::from_acp_client_capabilities(&client);
+    let connection = AgentConnection::new(client.elicitation.as_ref().map(Into::into));
 
     // A checked request, as the SDK's type: send it with the SDK.
     let (request, pending) =
@@ -767,7 +783,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The SDK's response, validated again and typed.
     let response: acp::CreateElicitationResponse =
         serde_json::from_str(r#"{"action": "accept", "content": {"env": "staging"}}"#)?;
-    match pending.acp_outcome(&response)? {
+    match pending.outcome(&CreateElicitationResponse::try_from(&response)?)? {
         Outcome::Accepted(deploy) => println!("deploying {} replicas", deploy.replicas),
         Outcome::Declined | Outcome::Cancelled => println!("not deploying"),
         Outcome::UnknownAction(_) => println!("unknown answer: not deploying"),

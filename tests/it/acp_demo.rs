@@ -17,7 +17,8 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use elicit_core::credential::looks_like_credential;
+use elicit_core::protocol::ElicitationCapabilities;
+use elicit_core::protocol::client::{ClientConnection, Incoming};
 
 use crate::common::examples::Running;
 use crate::common::readme::{code_lines, docs_block, lines, readme_block, snippet};
@@ -302,14 +303,15 @@ fn assert_lacks(haystack: &str, needle: &str, what: &str) {
 fn assert_no_credential_fields(output: &Output) {
     for request in output.elicitations() {
         if request["params"]["mode"] == "form" {
-            let properties = request["params"]["requestedSchema"]["properties"]
-                .as_object()
-                .expect("a form has properties");
-            for name in properties.keys() {
-                assert!(
-                    !looks_like_credential(name),
-                    "a form asked for `{name}`: {request}"
-                );
+            // What a client built on elicit shows its user as credential-like.
+            let mut client = ClientConnection::new(Some(ElicitationCapabilities::form_only()));
+            match client.receive_value(request["params"].clone()) {
+                Ok(Incoming::Form(form)) => assert!(
+                    form.credential_like_fields().is_empty(),
+                    "a form asked for {:?}: {request}",
+                    form.credential_like_fields()
+                ),
+                other => panic!("not a form a client reads: {other:?}: {request}"),
             }
         }
     }

@@ -752,7 +752,10 @@ fn run_on_one_thread(asking: Asking) -> Seen {
                         .send_request(ElicitationRequest(request))
                         .block_task()
                         .await?;
-                    let outcome = pending.acp_outcome(&response).expect("a valid answer");
+                    let response =
+                        elicit_core::protocol::CreateElicitationResponse::try_from(&response)
+                            .expect("an answer elicit reads");
+                    let outcome = pending.outcome(&response).expect("a valid answer");
                     seen.lock().unwrap().outcome = Some(outcome);
                     responder.respond(PromptResponse::new(StopReason::EndTurn))
                 }

@@ -856,8 +856,6 @@ async fn completions(
     got: &PageGot,
     notified: &mut tokio::sync::mpsc::UnboundedReceiver<rmcp::model::CustomNotification>,
 ) -> Vec<String> {
-    use elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION;
-
     let mut completed = Vec::new();
     let mut first = None;
     if got.completes() {
@@ -868,7 +866,7 @@ async fn completions(
             .flatten();
     }
     while let Some(notification) = first.take().or_else(|| notified.try_recv().ok()) {
-        assert_eq!(notification.method, ELICITATION_COMPLETE_NOTIFICATION);
+        assert_eq!(notification.method, "notifications/elicitation/complete");
         let params = notification.params.unwrap_or_default();
         completed.push(params["elicitationId"].as_str().unwrap().to_owned());
     }

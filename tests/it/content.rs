@@ -1224,7 +1224,7 @@ fn typed_rows() -> Vec<Row> {
     }
     #[cfg(feature = "uuid")]
     {
-        let uuid = elicit_core::format::UUID_PATTERN;
+        let uuid = crate::common::UUID_PATTERN;
         rows.extend([row(
             "Uuid: the simple and urn forms the uuid crate reads are refused by the pattern",
             form::<UuidTyped>(),

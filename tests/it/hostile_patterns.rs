@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use elicit_core::limits::MAX_PATTERN_LEN;
+use crate::common::limits::MAX_PATTERN_LEN;
 use elicit_core::{ElicitationSchema, FieldErrorKind, SchemaErrorKind, StringSchema};
 use serde_json::json;
 

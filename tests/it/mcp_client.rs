@@ -524,7 +524,7 @@ fn url_elicitation_required_is_shown_consented_to_and_the_call_retried() {
         matches!(result, Err(rmcp::ServiceError::McpError(_))),
         "{result:?}"
     );
-    assert_eq!(calls, 1 + elicit_core::mcp::client::URL_REQUIRED_RETRIES);
+    assert_eq!(calls, 1 + crate::common::limits::URL_REQUIRED_RETRIES);
 }
 
 #[test]

@@ -25,8 +25,6 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use elicit_core::Elicit;
-use elicit_core::mcp::INVALID_STATE_MESSAGE;
-use elicit_core::protocol::agent::Retry;
 use serde_json::{Value, json};
 
 // The example server's types (its form and its policy), compiled once, in
@@ -305,7 +303,7 @@ fn the_ts_client_is_asked_again_after_invalid_content() {
         // The shared policy's message: the original, then the errors by field.
         let messages = report.messages();
         assert_eq!(messages[0], DEPLOY_MESSAGE);
-        assert_eq!(messages[1], Retry::message(DEPLOY_MESSAGE, &errors));
+        assert_eq!(messages[1], errors.retry_message(DEPLOY_MESSAGE));
         assert!(
             messages[1].contains("`branch` must match the pattern"),
             "{}",
@@ -356,7 +354,7 @@ fn the_ts_client_is_given_up_on_after_repeated_invalid_answers() {
         let messages = report.messages();
         assert_eq!(messages[0], DEPLOY_MESSAGE);
         for again in &messages[1..] {
-            assert_eq!(*again, Retry::message(DEPLOY_MESSAGE, &errors));
+            assert_eq!(*again, errors.retry_message(DEPLOY_MESSAGE));
             assert!(again.contains("`env`"), "{again}");
         }
     }
@@ -393,7 +391,10 @@ fn the_ts_client_gets_a_tampered_state_refused() {
     let error = &report.json["error"];
     assert_eq!(error["name"], "ProtocolError", "{report:#?}");
     assert_eq!(error["code"], -32602, "{report:#?}");
-    assert_eq!(error["message"], INVALID_STATE_MESSAGE, "{report:#?}");
+    assert_eq!(
+        error["message"], "Invalid or expired requestState",
+        "{report:#?}"
+    );
     assert_eq!(error["data"], json!({"reason": "invalid_request_state"}));
     assert_eq!(report.messages(), [DEPLOY_MESSAGE]);
     // The untouched state, with the same answer, still works.

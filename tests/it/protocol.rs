@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use agent_client_protocol_schema::v1 as acp;
 use elicit_core::protocol::agent::{
     AgentConnection, CompletionError, Outcome, SendError, UrlOutcome, UrlOutcomeError, UrlRequest,
-    UserBinding, VerifiedUser,
+    VerifiedUser,
 };
 use elicit_core::protocol::client::{AnswerError, ClientConnection, Completion, Incoming};
 use elicit_core::protocol::url::{UrlRejection, UrlReview, UrlVerdict, UrlWarning, check_url};
@@ -215,16 +215,13 @@ fn all_capabilities() -> [Option<ElicitationCapabilities>; 5] {
     ]
 }
 
-fn url_request(url: &str, binding: UserBinding) -> UrlRequest {
-    let request = UrlRequest::new("Please sign in.", url);
-    match binding {
-        UserBinding::Verified(user) => request.for_user(&user),
-        _ => request,
-    }
+/// A URL request bound to `user`.
+fn url_request(url: &str, user: &VerifiedUser) -> UrlRequest {
+    UrlRequest::new("Please sign in.", url).for_user(user)
 }
 
 fn unbound(url: &str) -> UrlRequest {
-    url_request(url, UserBinding::NoUserAuthentication)
+    UrlRequest::new("Please sign in.", url)
 }
 
 fn response(value: Value) -> CreateElicitationResponse {
@@ -281,7 +278,7 @@ const SPEC_URL_REQUEST: &str = r#"{
 fn spec_capabilities_example_round_trips() {
     let parsed: InitializeCapabilities = round_trip(SPEC_CAPABILITIES);
     let caps = parsed.client_capabilities.elicitation.unwrap();
-    assert!(caps.supports_form() && caps.supports_url());
+    assert!(caps.supports(Mode::Form) && caps.supports(Mode::Url));
     let wire = serde_json::to_value(&caps).unwrap();
     assert_conforms(
         official!(acp::ElicitationCapabilities),
@@ -481,17 +478,15 @@ fn capability_table() {
     for (case, client_capabilities, form, url) in table {
         let caps = ElicitationCapabilities::from_client_capabilities(&client_capabilities);
         let ours = (
-            caps.as_ref()
-                .is_some_and(ElicitationCapabilities::supports_form),
-            caps.as_ref()
-                .is_some_and(ElicitationCapabilities::supports_url),
+            caps.as_ref().is_some_and(|c| c.supports(Mode::Form)),
+            caps.as_ref().is_some_and(|c| c.supports(Mode::Url)),
         );
         assert_eq!(ours, (form, url), "{case}");
 
         // The agent connection agrees.
         let agent = AgentConnection::from_client_capabilities(&client_capabilities);
         assert_eq!(
-            (agent.supports_form(), agent.supports_url()),
+            (agent.supports(Mode::Form), agent.supports(Mode::Url)),
             (form, url),
             "{case}"
         );
@@ -681,12 +676,8 @@ fn messages_built_by_the_official_types_read_the_same() {
 #[test]
 fn agent_refuses_unadvertised_modes() {
     for caps in all_capabilities() {
-        let form = caps
-            .as_ref()
-            .is_some_and(ElicitationCapabilities::supports_form);
-        let url = caps
-            .as_ref()
-            .is_some_and(ElicitationCapabilities::supports_url);
+        let form = caps.as_ref().is_some_and(|c| c.supports(Mode::Form));
+        let url = caps.as_ref().is_some_and(|c| c.supports(Mode::Url));
         let mut agent = AgentConnection::new(caps.clone());
         match agent.form::<Refactor>(session(), "?") {
             Ok((request, _)) => assert!(form && request.mode.known() == Some(Mode::Form)),
@@ -719,12 +710,8 @@ fn client_answers_unadvertised_modes_with_the_invalid_params_error() {
     .unwrap();
 
     for caps in all_capabilities() {
-        let form = caps
-            .as_ref()
-            .is_some_and(ElicitationCapabilities::supports_form);
-        let url = caps
-            .as_ref()
-            .is_some_and(ElicitationCapabilities::supports_url);
+        let form = caps.as_ref().is_some_and(|c| c.supports(Mode::Form));
+        let url = caps.as_ref().is_some_and(|c| c.supports(Mode::Url));
         let mut client = ClientConnection::new(caps.clone());
         for (request, advertised, mode) in [
             (&form_request, form, "form"),
@@ -771,9 +758,7 @@ fn client_answers_malformed_params_with_invalid_params() {
 #[test]
 fn sensitive_input_never_yields_a_form_request() {
     for caps in all_capabilities() {
-        let url = caps
-            .as_ref()
-            .is_some_and(ElicitationCapabilities::supports_url);
+        let url = caps.as_ref().is_some_and(|c| c.supports(Mode::Url));
         let mut agent = AgentConnection::new(caps.clone());
         match agent.url(
             session(),
@@ -890,13 +875,7 @@ fn double_completion_is_refused() {
     let mut agent = AgentConnection::new(Some(ElicitationCapabilities::url_only()));
     let user = VerifiedUser::new("user-42");
     let (_, pending) = agent
-        .url(
-            session(),
-            url_request(
-                "https://agent.example.com/",
-                UserBinding::Verified(user.clone()),
-            ),
-        )
+        .url(session(), url_request("https://agent.example.com/", &user))
         .unwrap();
     let id = pending.id().clone();
     assert!(matches!(
@@ -919,13 +898,7 @@ fn completion_by_another_identity_is_refused() {
     let alice = VerifiedUser::new("alice");
     let mallory = VerifiedUser::new("mallory");
     let (_, pending) = agent
-        .url(
-            session(),
-            url_request(
-                "https://agent.example.com/",
-                UserBinding::Verified(alice.clone()),
-            ),
-        )
+        .url(session(), url_request("https://agent.example.com/", &alice))
         .unwrap();
     let id = pending.id().clone();
     let error = agent.complete(&id, Some(&mallory)).unwrap_err();

@@ -218,7 +218,7 @@ fn a_state_used_on_one_replica_is_refused_on_another() {
         .parse()
         .unwrap();
     // Its lifetime, and the replicas' clock skew on top.
-    let skew = u64::try_from(elicit_core::redis::DEFAULT_CLOCK_SKEW.as_millis()).unwrap();
+    let skew = u64::try_from(crate::common::limits::CLOCK_SKEW_SECS * 1000).unwrap();
     let ttl = u64::try_from(ttl).unwrap();
     assert!(ttl > skew && ttl <= skew + 60_000, "{ttl}");
 }

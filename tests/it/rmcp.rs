@@ -29,9 +29,9 @@ use elicit_core::format::Format;
 use elicit_core::mcp::{Dropped, DroppedPart, ElicitError, UrlRequest, dropped};
 use elicit_core::protocol::Mode;
 use elicit_core::protocol::agent::Outcome;
-use elicit_core::protocol::agent::{Retry, SendError, UrlOutcome};
+use elicit_core::protocol::agent::{SendError, UrlOutcome};
 use elicit_core::protocol::url::UrlRejection;
-use elicit_core::{ConversionError, ConversionErrorKind, OutcomeError};
+use elicit_core::{ConversionErrorKind, OutcomeError};
 use elicit_core::{Elicit, ElicitationSchema, JsonKind, StringSchema};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -403,15 +403,17 @@ fn accept_without_content_is_an_empty_form() {
 
 #[test]
 fn accept_with_content_that_is_not_an_object() {
+    let Err(OutcomeError::Conversion(error)) = Outcome::<Refactor>::try_from(&result(
+        json!({"action": "accept", "content": ["balanced"]}),
+    )) else {
+        panic!("content that is not an object is a conversion error");
+    };
+    assert_eq!(error.property(), None);
     assert_eq!(
-        Outcome::<Refactor>::try_from(&result(
-            json!({"action": "accept", "content": ["balanced"]})
-        )),
-        Err(OutcomeError::Conversion(ConversionError::new(
-            ConversionErrorKind::ContentNotAnObject {
-                found: JsonKind::Array
-            }
-        )))
+        error.kind(),
+        &ConversionErrorKind::ContentNotAnObject {
+            found: JsonKind::Array
+        }
     );
 }
 
@@ -679,7 +681,7 @@ fn the_example_server_asks_again_after_invalid_content() {
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["branch"]);
         // The shared policy's message: the original, then the errors by field.
         assert_eq!(messages[0], DEPLOY_MESSAGE);
-        assert_eq!(messages[1], Retry::message(DEPLOY_MESSAGE, &errors));
+        assert_eq!(messages[1], errors.retry_message(DEPLOY_MESSAGE));
         assert!(
             messages[1].contains("`branch` must match the pattern"),
             "{}",
@@ -799,8 +801,17 @@ pub(crate) fn elicitor(peer: &Peer<RoleServer>) -> elicit_core::mcp::Elicitor<'_
 
 /// Whether `peer`'s client advertised `mode`, by MCP's rule.
 fn supports(peer: &Peer<RoleServer>, mode: Mode) -> bool {
-    peer.peer_info()
-        .is_some_and(|client| elicit_core::mcp::client_supports(&client.capabilities, mode))
+    peer.peer_info().is_some_and(|client| {
+        client
+            .capabilities
+            .elicitation
+            .as_ref()
+            .is_some_and(|e| match mode {
+                // `{}` (neither listed) is form mode.
+                Mode::Form => e.form.is_some() || e.url.is_none(),
+                Mode::Url => e.url.is_some(),
+            })
+    })
 }
 
 pub(crate) async fn with_peer<F, R>(client: ScriptedClient, f: F) -> (R, Vec<ElicitRequestParams>)
@@ -906,7 +917,7 @@ fn elicit_form_asks_again_with_the_errors_then_accepts() {
         messages,
         [
             DEPLOY_MESSAGE.to_owned(),
-            Retry::message(DEPLOY_MESSAGE, &errors)
+            errors.retry_message(DEPLOY_MESSAGE)
         ]
     );
     assert!(messages[1].contains("`env`") && messages[1].contains("`replicas`"));
@@ -1147,10 +1158,7 @@ fn url_mode_accept_is_consent_and_completion_is_notified() {
         assert_eq!(elicitation_id, id);
     }
     assert_eq!(completed.method, "notifications/elicitation/complete");
-    assert_eq!(
-        completed.method,
-        elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION
-    );
+    assert_eq!(completed.method, "notifications/elicitation/complete");
     assert_eq!(completed.params, Some(json!({"elicitationId": "gh-42"})));
     // Completion once: the second is refused and not sent.
     assert!(
@@ -1417,10 +1425,7 @@ fn elicit_secret_returns_the_pages_answer_and_notifies_completion() {
     };
     assert_eq!(message, "Paste your API token.");
     assert!(url.ends_with(&format!("/elicit/{elicitation_id}")), "{url}");
-    assert_eq!(
-        completed.method,
-        elicit_core::mcp::ELICITATION_COMPLETE_NOTIFICATION
-    );
+    assert_eq!(completed.method, "notifications/elicitation/complete");
     assert_eq!(
         completed.params,
         Some(json!({"elicitationId": elicitation_id}))
@@ -1575,7 +1580,7 @@ mod request_state {
     };
     use ::rmcp::service::RunningService;
     use ::rmcp::{RoleClient, ServiceError, ServiceExt};
-    use elicit_core::mcp::{INVALID_STATE_MESSAGE, RoundsConfig};
+    use elicit_core::mcp::RoundsConfig;
     use serde_json::json;
 
     use super::{ScriptedClient, Version, connect_at, form_mode, mcp_server, runtime};
@@ -1675,7 +1680,7 @@ mod request_state {
             panic!("refused: {response:?}");
         };
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-        assert_eq!(error.message, INVALID_STATE_MESSAGE);
+        assert_eq!(error.message, "Invalid or expired requestState");
         assert_eq!(error.data, Some(json!({"reason": "invalid_request_state"})));
     }
 

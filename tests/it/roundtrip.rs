@@ -235,7 +235,7 @@ proptest! {
     #[test]
     fn date_format_and_date_types_agree(y in 0i32..=9999, m in 0u8..=13, d in 0u8..=32) {
         let text = format!("{y:04}-{m:02}-{d:02}");
-        let format = elicit_core::format::is_date(&text);
+        let format = elicit_core::format::Format::Date.matches(&text);
         #[cfg(feature = "chrono")]
         prop_assert_eq!(text.parse::<chrono::NaiveDate>().is_ok(), format, "chrono {}", text);
         #[cfg(feature = "time")]
@@ -365,12 +365,12 @@ proptest! {
         })?;
     }
 
-    /// The pattern and the `const fn` say the same, and every text they
-    /// accept is a UUID for the `uuid` crate.
+    /// The pattern and the `const fn` rule of a literal default say the
+    /// same, and every text they accept is a UUID for the `uuid` crate.
     #[test]
     fn uuid_pattern_and_is_uuid_agree(text in "[0-9a-fA-F-]{30,38}|[0-9a-fA-FxX{}-]{36}") {
-        let pattern = elicit_core::Pattern::new(elicit_core::format::UUID_PATTERN);
-        let ours = elicit_core::format::is_uuid(&text);
+        let pattern = elicit_core::Pattern::new(crate::common::UUID_PATTERN);
+        let ours = elicit_core::format::LiteralRule::Uuid.check(&text).is_ok();
         prop_assert_eq!(pattern.is_match(&text), Ok(ours), "{}", text);
         if ours {
             prop_assert!(uuid::Uuid::parse_str(&text).is_ok(), "{}", text);

@@ -440,7 +440,7 @@ fn url_fields() {
 #[cfg(feature = "uuid")]
 #[test]
 fn uuid_fields() {
-    let pattern = elicit_core::format::UUID_PATTERN;
+    let pattern = crate::common::UUID_PATTERN;
     assert_schema::<UuidTyped>(json!({
         "type": "object",
         "properties": {

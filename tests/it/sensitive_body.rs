@@ -1,7 +1,7 @@
 //! Feature `sensitive`: `read_body`, what a page's POST holds, read strictly.
 //! Each test is one rule and fails without it.
 
-use elicit_core::limits::{MAX_BODY_PAIRS, MAX_ECHOED_CHARS};
+use crate::common::limits::{MAX_BODY_PAIRS, MAX_ECHOED_CHARS};
 use elicit_core::sensitive::{
     BodyError, ExposeSecret, PostedBody, SecretString, SensitiveForm, read_body,
 };

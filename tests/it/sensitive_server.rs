@@ -468,9 +468,7 @@ fn slow_clients_are_cut_off() {
 
 pub(crate) mod hosted {
     use elicit_core::protocol::agent::VerifiedUser;
-    use elicit_core::sensitive::{
-        ConfigError, ExposeSecret, OpenError, PageResponse, Pages, PagesBuilder,
-    };
+    use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, Pages, PagesBuilder};
     use http_body_util::{BodyExt, Full};
     use tower_service::Service;
 
@@ -505,7 +503,7 @@ pub(crate) mod hosted {
             .header("host", "agent.example.com")
             .body(Full::new(std::io::Cursor::new(body.as_bytes().to_vec())))
             .unwrap();
-        let response: PageResponse =
+        let response: http::Response<_> =
             futures::executor::block_on(pages.service().call(request)).unwrap();
         let status = response.status().as_u16();
         let headers = response.headers().clone();

@@ -4,8 +4,9 @@
 use serde_json::Value;
 
 use super::form::Entry;
+use super::slot::Slot;
 use crate::error::{FieldErrorKind, Num};
-use crate::field::{FormField, FormValue, TextDefault, not_a_form_field};
+use crate::field::{FormValue, TextDefault, not_a_form_field};
 use crate::format::{Format, LiteralRule};
 use crate::schema::{ElicitationSchema, PropertySchema};
 use crate::{Content, FieldError};
@@ -92,7 +93,7 @@ field_glue!(; T);
 field_glue!(diagnostic::do_not_recommend; Option<T>);
 
 /// [`FieldGlue::push`].
-fn push<T: FormField>(
+fn push<T: Slot>(
     schema: &mut ElicitationSchema,
     name: &'static str,
     attrs: &Attrs,
@@ -154,12 +155,12 @@ pub struct Attrs {
 }
 
 /// Whether a field of type `T` is listed in `required`.
-const fn is_required<T: FormField>(has_default: bool) -> bool {
+const fn is_required<T: Slot>(has_default: bool) -> bool {
     T::REQUIRED && !has_default
 }
 
 /// The property schema of a field of type `T` with its attributes applied.
-fn property<T: FormField>(attrs: &Attrs, default: Option<&T::Value>) -> PropertySchema {
+fn property<T: Slot>(attrs: &Attrs, default: Option<&T::Value>) -> PropertySchema {
     let mut property = <T::Value as FormValue>::property();
     apply(&mut property, attrs);
     if let Some(default) = default {
@@ -254,7 +255,7 @@ fn set_default(property: &mut PropertySchema, value: Value) {
 /// Absent or `null`: the default if there is one, `None` for an `Option`, a
 /// `Missing` error otherwise. Present: the engine checks it against the
 /// property, then the type converts it. Errors go to `errors`.
-fn take<T: FormField>(
+fn take<T: Slot>(
     entry: Option<impl Entry>,
     schema: &ElicitationSchema,
     index: &mut usize,

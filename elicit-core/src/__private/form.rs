@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use super::slot::Slot;
 use crate::error::FieldErrorKind;
-use crate::field::FormField;
 use crate::schema::{ElicitationSchema, PropertySchema};
 use crate::{Content, ContentError, Elicit, FieldError};
 
@@ -81,7 +81,7 @@ pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, Content
     }
 }
 
-/// Derived `deny_unknown` (the rule is [`rules::deny_unknown`](crate::rules)).
+/// Derived `deny_unknown` (the rule is `rules::deny_unknown`).
 pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut Vec<FieldError>) {
     crate::rules::deny_unknown(content, schema, errors);
 }
@@ -102,7 +102,7 @@ pub trait Entry {
     fn get(&self) -> &Value;
     /// The value checked against `property` by the engine and converted to
     /// the field's type.
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
+    fn convert<T: Slot>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
 }
 
 /// Content, borrowed or owned, as derived code reads it: sorted into one
@@ -168,7 +168,7 @@ impl Entry for &Value {
         self
     }
     #[inline]
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+    fn convert<T: Slot>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
         T::check_present(property, self)
     }
 }
@@ -179,7 +179,7 @@ impl Entry for Value {
         self
     }
     #[inline]
-    fn convert<T: FormField>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
+    fn convert<T: Slot>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
         T::check_present_owned(property, self)
     }
 }

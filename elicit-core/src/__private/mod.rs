@@ -23,6 +23,7 @@ mod form;
 mod schema;
 #[cfg(feature = "sensitive")]
 mod secret;
+mod slot;
 
 pub use choice::{choice_check, choice_from_value, choice_property, choice_to_value};
 pub use field::{
@@ -39,7 +40,8 @@ pub use secret::{SecretGlue, submission_parts};
 pub use crate::credential::{FORM_FIELD_MESSAGE, looks_like_credential};
 pub use crate::error::Num;
 pub use crate::field::{LengthField, RangeField, TextField};
-pub use crate::format::{Format, LiteralRule, is_date, is_date_time, is_email, is_uri};
+pub use crate::format::text::{is_date, is_date_time, is_email, is_uri};
+pub use crate::format::{Format, LiteralRule};
 pub use serde_json::Value;
 pub use std::borrow::Cow;
 pub use std::sync::OnceLock;

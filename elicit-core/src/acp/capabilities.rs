@@ -14,7 +14,8 @@ use crate::{ConversionError, ConversionErrorKind};
 impl AgentConnection {
     /// The state for a client whose `initialize` request carried these SDK
     /// `ClientCapabilities` (their `elicitation` field decides the modes).
-    pub fn from_acp_client_capabilities(capabilities: &sdk::ClientCapabilities) -> Self {
+    #[cfg(feature = "acp-sdk")]
+    pub(crate) fn from_acp_client_capabilities(capabilities: &sdk::ClientCapabilities) -> Self {
         Self::new(
             capabilities
                 .elicitation
@@ -26,7 +27,10 @@ impl AgentConnection {
 
 impl ClientConnection {
     /// A client advertising these SDK capabilities (`None`: no elicitation).
-    pub fn from_acp_capabilities(capabilities: Option<&sdk::ElicitationCapabilities>) -> Self {
+    #[cfg(feature = "acp-sdk")]
+    pub(crate) fn from_acp_capabilities(
+        capabilities: Option<&sdk::ElicitationCapabilities>,
+    ) -> Self {
         Self::new(capabilities.map(ElicitationCapabilities::from))
     }
 }

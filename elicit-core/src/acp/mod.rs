@@ -70,15 +70,16 @@
 //!
 //! # An agent on the SDK's types
 //!
-//! The agent side of [`protocol`](crate::protocol) reads the SDK's types
-//! directly: [`AgentConnection::from_acp_client_capabilities`] at
-//! `initialize`, a checked request converted to the SDK's
-//! `CreateElicitationRequest` to send, and the SDK's response read straight
-//! into [`Outcome<T>`] with [`PendingForm::acp_outcome`] (validated again):
+//! The agent side of [`protocol`](crate::protocol) over the SDK's types, each
+//! converted once with `From`/`TryFrom`: the client's `elicitation`
+//! capabilities at `initialize` into an [`AgentConnection`], a checked
+//! request into the SDK's `CreateElicitationRequest` to send, and the SDK's
+//! response into elicit's, which the pending form reads as an
+//! [`Outcome<T>`] (validated again):
 //!
 //! ```
 //! use agent_client_protocol_schema::v1 as acp; // = agent_client_protocol::v1::schema
-//! use elicit_core::protocol::ElicitationScope;
+//! use elicit_core::protocol::{CreateElicitationResponse, ElicitationScope};
 //! use elicit_core::protocol::agent::AgentConnection;
 //! use elicit_core::Elicit;
 //! use elicit_core::protocol::agent::Outcome;
@@ -99,7 +100,7 @@
 //!     // `initialize`: the SDK's client capabilities decide the modes.
 //!     let client: acp::ClientCapabilities =
 //!         serde_json::from_str(r#"{"elicitation": {"form": {}}}"#)?;
-//!     let connection = AgentConnection::from_acp_client_capabilities(&client);
+//!     let connection = AgentConnection::new(client.elicitation.as_ref().map(Into::into));
 //!
 //!     // A checked request, as the SDK's type: send it with the SDK.
 //!     let (request, pending) =
@@ -110,7 +111,7 @@
 //!     // The SDK's response, validated again and typed.
 //!     let response: acp::CreateElicitationResponse =
 //!         serde_json::from_str(r#"{"action": "accept", "content": {"env": "staging"}}"#)?;
-//!     match pending.acp_outcome(&response)? {
+//!     match pending.outcome(&CreateElicitationResponse::try_from(&response)?)? {
 //!         Outcome::Accepted(deploy) => println!("deploying {} replicas", deploy.replicas),
 //!         Outcome::Declined | Outcome::Cancelled => println!("not deploying"),
 //!         Outcome::UnknownAction(_) => println!("unknown answer: not deploying"),
@@ -119,9 +120,10 @@
 //! }
 //! ```
 //!
-//! Also [`AgentConnection::acp_url_outcome`] for a URL request's answer,
-//! and, for clients, [`ClientConnection::receive_acp`], the guard of
-//! [`ClientConnection::receive`] over the SDK's request.
+//! A URL request's answer is read the same way, converted, with
+//! [`AgentConnection::url_outcome`]; a client converts the SDK's request
+//! with `CreateElicitationRequest::try_from` (an error is `-32602`) before
+//! [`ClientConnection::receive`], its guard.
 //!
 //! # What the SDK's types cannot hold
 //!
@@ -183,15 +185,12 @@
 //! [`ConversionErrorKind::CustomFormat`]: crate::ConversionErrorKind::CustomFormat
 //! [`ConversionErrorKind::UnknownFields`]: crate::ConversionErrorKind::UnknownFields
 //! [`Outcome<T>`]: crate::protocol::agent::Outcome
-//! [`AgentConnection::from_acp_client_capabilities`]: crate::protocol::agent::AgentConnection::from_acp_client_capabilities
-//! [`AgentConnection::acp_url_outcome`]: crate::protocol::agent::AgentConnection::acp_url_outcome
-//! [`PendingForm::acp_outcome`]: crate::protocol::agent::PendingForm::acp_outcome
-//! [`ClientConnection::receive_acp`]: crate::protocol::client::ClientConnection::receive_acp
+//! [`AgentConnection`]: crate::protocol::agent::AgentConnection
+//! [`AgentConnection::url_outcome`]: crate::protocol::agent::AgentConnection::url_outcome
 //! [`ClientConnection::receive`]: crate::protocol::client::ClientConnection::receive
 
 mod capabilities;
 mod completion;
-mod error;
 mod request;
 mod response;
 mod schema;
@@ -200,5 +199,3 @@ mod scope;
 #[cfg(feature = "acp-sdk")]
 pub mod sdk;
 mod support;
-
-pub use error::UrlResponseError;

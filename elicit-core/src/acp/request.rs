@@ -3,30 +3,13 @@
 
 use agent_client_protocol_schema::v1 as sdk;
 
-use crate::protocol::client::{ClientConnection, Incoming};
 use crate::protocol::{
-    CreateElicitationRequest, ElicitationId, ElicitationMode, ElicitationScope, JsonRpcError,
-    OtherMode,
+    CreateElicitationRequest, ElicitationId, ElicitationMode, ElicitationScope, OtherMode,
 };
 use crate::schema::ElicitationSchema;
 
 use super::support::{by_value, via_json};
 use crate::{ConversionError, ConversionErrorKind};
-
-impl ClientConnection {
-    /// The guard for an `elicitation/create` request the SDK parsed: see
-    /// [`receive`](ClientConnection::receive). A request elicit cannot
-    /// represent is answered with `-32602`, like a malformed one.
-    pub fn receive_acp(
-        &mut self,
-        request: &sdk::CreateElicitationRequest,
-    ) -> Result<Incoming, JsonRpcError> {
-        let request = CreateElicitationRequest::try_from(request).map_err(|e| {
-            JsonRpcError::invalid_params(format!("Invalid params: elicitation/create: {e}"))
-        })?;
-        self.receive(request)
-    }
-}
 
 by_value!(
     /// Loses the schema's property order (see the

@@ -7,12 +7,10 @@ use agent_client_protocol_schema::v1 as sdk;
 use serde_json::{Number, Value};
 
 use crate::error::JsonKind;
-use crate::protocol::agent::{AgentConnection, PendingForm, PendingUrl};
-use crate::protocol::agent::{Outcome, UrlOutcome};
+use crate::protocol::agent::Outcome;
 use crate::protocol::{CreateElicitationResponse, ElicitationAction, OtherAction};
 use crate::{Content, Elicit};
 
-use super::error::UrlResponseError;
 use super::support::{by_value, to_btree, via_json};
 use crate::{ConversionError, ConversionErrorKind, OutcomeError};
 
@@ -39,32 +37,6 @@ impl<T: Elicit> TryFrom<&sdk::CreateElicitationResponse> for Outcome<T> {
     fn try_from(response: &sdk::CreateElicitationResponse) -> Result<Self, OutcomeError> {
         let response = CreateElicitationResponse::try_from(response)?;
         Ok(Outcome::from_response(&response)?)
-    }
-}
-
-impl<T: Elicit> PendingForm<T> {
-    /// Reads the SDK's response to this form (see [`Outcome`]'s
-    /// `TryFrom<&CreateElicitationResponse>`).
-    pub fn acp_outcome(
-        self,
-        response: &sdk::CreateElicitationResponse,
-    ) -> Result<Outcome<T>, OutcomeError> {
-        Outcome::try_from(response)
-    }
-}
-
-impl AgentConnection {
-    /// Reads the SDK's response to a URL request: see
-    /// [`url_outcome`](AgentConnection::url_outcome).
-    pub fn acp_url_outcome(
-        &mut self,
-        pending: PendingUrl,
-        response: &sdk::CreateElicitationResponse,
-    ) -> Result<UrlOutcome, UrlResponseError> {
-        let response =
-            CreateElicitationResponse::try_from(response).map_err(UrlResponseError::Conversion)?;
-        self.url_outcome(pending, &response)
-            .map_err(UrlResponseError::Outcome)
     }
 }
 

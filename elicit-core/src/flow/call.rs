@@ -7,7 +7,8 @@ use std::pin::Pin;
 
 use crate::Elicit;
 use crate::protocol::ElicitationScope;
-use crate::protocol::agent::{Outcome, Retry};
+use crate::protocol::agent::Outcome;
+use crate::protocol::outcome::Retry;
 
 use super::{Carrier, ElicitError, Flows};
 
@@ -87,7 +88,7 @@ type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
 ///
 /// With [`retry(n)`](Self::retry), an accept whose content breaks the
 /// form's rules is asked again, up to `n` more times, with the message
-/// [`Retry::message`] builds (the original message, then the errors by
+/// [`ContentError::retry_message`](crate::ContentError::retry_message) builds (the original message, then the errors by
 /// field). A decline or a cancel is the user's answer and is returned at
 /// once.
 ///
@@ -119,7 +120,7 @@ impl<'a, T> FormCall<'a, T> {
 
     /// Asks again up to `again` more times (so at most `again + 1`
     /// requests) when the accepted content breaks the form's rules; the
-    /// default is [`Retry::NEVER`]. After the last attempt the error is the
+    /// default is never. After the last attempt the error is the
     /// [`ElicitError::Invalid`], with the errors and the attempt count.
     pub fn retry(mut self, again: u32) -> Self {
         self.retry = Retry::times(again);
@@ -214,9 +215,9 @@ impl<'a, O> IntoFuture for PageCall<'a, O> {
 /// A sensitive form on a page of the agent's, sent when awaited:
 /// `elicit_secret::<T>(..)` (see [`PageCall`]).
 #[cfg(feature = "sensitive")]
-pub type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>>;
+pub(crate) type SecretCall<'a, T> = PageCall<'a, crate::sensitive::SecretOutcome<T>>;
 
 /// An OAuth flow through the agent's start page, sent when awaited:
 /// `elicit_oauth(..)` (see [`PageCall`]).
 #[cfg(feature = "oauth")]
-pub type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome>;
+pub(crate) type OAuthCall<'a> = PageCall<'a, crate::sensitive::oauth::OAuthOutcome>;

@@ -7,9 +7,8 @@ use std::sync::{Mutex, MutexGuard};
 use super::ElicitError;
 use crate::Elicit;
 use crate::error::ContentError;
-use crate::protocol::agent::{
-    AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest, VerifiedUser,
-};
+use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest, VerifiedUser};
+use crate::protocol::outcome::Retry;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationId, ElicitationScope,

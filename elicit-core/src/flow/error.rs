@@ -78,7 +78,7 @@ pub enum ElicitError {
     /// The message says which, and nothing the client wrote: a client's
     /// `message` and `data` can be anything (a stack trace, a dump of the
     /// request), so they stay in the transport's error
-    /// ([`RequestError::get_ref`]), for your log, never in text a user
+    /// ([`RequestError::downcast_ref`]), for your log, never in text a user
     /// reads.
     Request(RequestError),
     /// The client's answer cannot be read (accepted content that is not an
@@ -204,15 +204,10 @@ impl RequestError {
         }
     }
 
-    /// The transport's own error: `agent_client_protocol::Error` on the ACP
-    /// SDK, `rmcp::ServiceError` on rmcp (reach it with
-    /// [`downcast_ref`](Self::downcast_ref)). It may hold the client's own
-    /// text: log it, never show it.
-    pub fn get_ref(&self) -> &(dyn StdError + Send + Sync + 'static) {
-        &*self.source
-    }
-
-    /// The transport's own error, if it is an `E`.
+    /// The transport's own error, if it is an `E`: `agent_client_protocol::Error`
+    /// on the ACP SDK, `rmcp::ServiceError` on rmcp (also
+    /// [`source`](StdError::source)). It may hold the client's own text: log
+    /// it, never show it.
     pub fn downcast_ref<E: StdError + 'static>(&self) -> Option<&E> {
         self.source.downcast_ref()
     }

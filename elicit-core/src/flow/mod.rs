@@ -39,14 +39,16 @@ pub(crate) mod page;
 pub(crate) use call::BoxFuture;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
-pub use call::OAuthCall;
+pub(crate) use call::OAuthCall;
+#[cfg(feature = "sensitive")]
+pub use call::PageCall;
+#[cfg(feature = "sensitive")]
+pub(crate) use call::SecretCall;
 #[cfg(feature = "oauth")]
 pub(crate) use call::oauth_call;
 #[cfg(feature = "sensitive")]
 pub(crate) use call::secret_call;
 pub(crate) use call::{Asker, form_call};
-#[cfg(feature = "sensitive")]
-pub use call::{PageCall, SecretCall};
 pub use error::{ElicitError, RequestError, RequestFailure};
 
 #[cfg(feature = "rmcp")]

@@ -20,7 +20,7 @@ use super::wire::{params_of, response_of};
 /// The JSON-RPC method of MCP's URL-mode completion notification, which
 /// rmcp 3.11 has no type for: [`Elicitor::complete`](super::Elicitor::complete)
 /// sends it as a custom notification.
-pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/complete";
+pub(crate) const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/complete";
 
 /// Whether an MCP client with these `initialize` capabilities accepts
 /// elicitation `mode`, by MCP's rule: no `elicitation` capability means no
@@ -28,25 +28,7 @@ pub const ELICITATION_COMPLETE_NOTIFICATION: &str = "notifications/elicitation/c
 /// 2025-06-18 shape); otherwise exactly the modes it lists. This is the rule
 /// of rmcp's `Peer::<RoleServer>::supported_elicitation_modes`, which needs
 /// rmcp's `elicitation` feature (and the `url` crate); this one does not.
-///
-/// ```
-/// use elicit_core::protocol::Mode;
-/// use elicit_core::mcp::client_supports;
-/// use rmcp::model::{ClientCapabilities, ElicitationCapability, UrlElicitationCapability};
-///
-/// let mut capabilities = ClientCapabilities::default();
-/// assert!(!client_supports(&capabilities, Mode::Form));
-///
-/// capabilities.elicitation = Some(ElicitationCapability::new());
-/// assert!(client_supports(&capabilities, Mode::Form));
-/// assert!(!client_supports(&capabilities, Mode::Url));
-///
-/// capabilities.elicitation =
-///     Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()));
-/// assert!(!client_supports(&capabilities, Mode::Form));
-/// assert!(client_supports(&capabilities, Mode::Url));
-/// ```
-pub fn client_supports(capabilities: &model::ClientCapabilities, mode: Mode) -> bool {
+pub(crate) fn client_supports(capabilities: &model::ClientCapabilities, mode: Mode) -> bool {
     let Some(elicitation) = &capabilities.elicitation else {
         return false;
     };
@@ -168,4 +150,26 @@ pub(super) fn url_params(
         .url(no_scope(), request)
         .map_err(ElicitError::NotSent)?;
     Ok((params_of(request)?, pending))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::{ClientCapabilities, ElicitationCapability, UrlElicitationCapability};
+
+    #[test]
+    fn the_modes_a_client_accepts_are_mcps_rule() {
+        let mut capabilities = ClientCapabilities::default();
+        assert!(!client_supports(&capabilities, Mode::Form));
+        assert!(!client_supports(&capabilities, Mode::Url));
+
+        capabilities.elicitation = Some(ElicitationCapability::new());
+        assert!(client_supports(&capabilities, Mode::Form));
+        assert!(!client_supports(&capabilities, Mode::Url));
+
+        capabilities.elicitation =
+            Some(ElicitationCapability::new().with_url(UrlElicitationCapability::new()));
+        assert!(!client_supports(&capabilities, Mode::Form));
+        assert!(client_supports(&capabilities, Mode::Url));
+    }
 }

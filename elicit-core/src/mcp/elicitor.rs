@@ -91,7 +91,7 @@ impl ServerElicitations {
 
     /// Asks the client of `peer` (`context.peer` in a tool call), with the
     /// modes it advertised at `initialize` (MCP's rule:
-    /// [`client_supports`](super::client_supports)).
+    /// the modes named in its `elicitation` capability; none named is form).
     pub fn elicitor<'a>(&self, peer: &'a Peer<RoleServer>) -> Elicitor<'a> {
         Elicitor::with_state(peer, Arc::clone(&self.state))
     }

@@ -133,12 +133,12 @@
 //! - **`requestState` is attacker-controlled input.** It holds the round,
 //!   the attempts and the earlier answers, sealed with rmcp's
 //!   `RequestStateCodec` (HMAC-SHA256, a 10-minute TTL:
-//!   [`DEFAULT_STATE_TTL`]), bound to the user
+//!   [limits](crate::reference::limits)), bound to the user
 //!   ([`RoundsConfig::principal`], from your server's authentication) and
 //!   to the request (the tool's name and a SHA-256 of its arguments, keys
 //!   sorted). Tampered, expired, another user's, another request's or
 //!   another key's state is refused with one error, `-32602`
-//!   [`INVALID_STATE_MESSAGE`], whatever the cause. Only the keys the last
+//!   `Invalid or expired requestState`, whatever the cause. Only the keys the last
 //!   round asked are read from `inputResponses`. The state is signed, not
 //!   encrypted: it holds the user's answers, never a secret.
 //! - **A state is good for one call.** Each round's state carries a random
@@ -158,8 +158,8 @@
 //!   with 32-byte keys from your secret store. Rotation: add the new key id
 //!   to every replica, make it active, drop the old one after the TTL
 //!   ([`RoundsConfig`]).
-//! - **Rounds are capped** ([`RoundsConfig::max_rounds`], default 8,
-//!   [`DEFAULT_MAX_ROUNDS`]: rmcp's client gives up after 9, the TypeScript
+//! - **Rounds are capped** ([`RoundsConfig::max_rounds`], default 8:
+//!   rmcp's client gives up after 9, the TypeScript
 //!   client after 10); past it the tool ends with a tool error.
 //!
 //! The MCP conformance suite's elicitation scenarios
@@ -286,7 +286,8 @@
 //! feature (the sealing codec; `hmac`), not its
 //! `elicitation` feature: the [`Elicitor`] sends `elicitation/create` through
 //! `Peer::send_request` and applies MCP's capability rule itself
-//! ([`client_supports`]), so the `url` crate rmcp's `elicitation` feature
+//! (the modes named in the client's `elicitation` capability; none named
+//! is form), so the `url` crate rmcp's `elicitation` feature
 //! brings is not needed.
 //!
 //! # Conversion rules
@@ -327,7 +328,7 @@ mod carrier;
 pub mod client;
 mod dropped;
 mod elicitor;
-mod rounds;
+pub(crate) mod rounds;
 mod schema;
 mod wire;
 
@@ -335,11 +336,9 @@ mod wire;
 pub use crate::flow::ElicitError;
 /// The same request on every transport: [`protocol::agent::UrlRequest`](crate::protocol::agent::UrlRequest).
 pub use crate::protocol::agent::UrlRequest;
-pub use carrier::{ELICITATION_COMPLETE_NOTIFICATION, client_supports};
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
-    Asked, BadStateId, DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, FormAsk, INVALID_STATE_MESSAGE,
-    MemoryUsedStates, Rounds, RoundsConfig, StateId, URL_ELICITATION_REQUIRED, UsedStates,
+    Asked, BadStateId, FormAsk, MemoryUsedStates, Rounds, RoundsConfig, StateId, UsedStates,
     UsedStatesError, ask,
 };

@@ -10,19 +10,18 @@ use std::hash::{BuildHasher, Hasher};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::Elicit;
 use crate::credential::looks_like_credential;
 use crate::error::{ContentError, SchemaError};
 use crate::limits::{AGENT_COMPLETED_IDS_REMEMBERED, MAX_OUTSTANDING_URLS};
-use crate::schema::Meta;
 
 use super::messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationCapabilities, ElicitationId, ElicitationScope, Mode,
 };
-pub use super::outcome::{AwaitingCompletion, Outcome, Retry, UrlOutcome};
+pub use super::outcome::{AwaitingCompletion, Outcome, UrlOutcome};
 use super::url::{UrlRejection, check_url};
 
 static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
@@ -57,7 +56,7 @@ impl fmt::Debug for VerifiedUser {
 
 /// Who a URL-mode elicitation is bound to, besides this connection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UserBinding {
+pub(crate) enum UserBinding {
     /// The user your agent authenticated. The completion must report the
     /// same user, or it is refused (the protocol's phishing defence).
     Verified(VerifiedUser),
@@ -94,13 +93,13 @@ pub struct UrlRequest {
     url: String,
     binding: UserBinding,
     elicitation_id: Option<ElicitationId>,
-    meta: Option<Meta>,
+    meta: Option<Map<String, Value>>,
     sensitive: bool,
 }
 
 impl UrlRequest {
     /// A URL elicitation showing `message` and offering to open `url`, bound
-    /// to the connection only ([`UserBinding::NoUserAuthentication`]) until
+    /// to the connection only (any completion of it is accepted) until
     /// [`for_user`](Self::for_user). The URL is checked when the request is
     /// sent.
     pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
@@ -144,7 +143,7 @@ impl UrlRequest {
 
     /// Sets the request's `_meta`.
     #[must_use]
-    pub fn meta(mut self, meta: Meta) -> Self {
+    pub fn meta(mut self, meta: Map<String, Value>) -> Self {
         self.meta = Some(meta);
         self
     }
@@ -163,16 +162,6 @@ impl UrlRequest {
     /// fresh one).
     pub fn id(&self) -> Option<&ElicitationId> {
         self.elicitation_id.as_ref()
-    }
-
-    /// Whom the elicitation is bound to.
-    pub fn binding(&self) -> &UserBinding {
-        &self.binding
-    }
-
-    /// Whether it is sensitive input: URL mode or nothing.
-    pub fn is_sensitive(&self) -> bool {
-        self.sensitive
     }
 }
 
@@ -198,7 +187,7 @@ pub enum SendError {
     DuplicateElicitationId(ElicitationId),
     /// The caller-given `elicitationId` is empty.
     EmptyElicitationId,
-    /// [`MAX_OUTSTANDING_URLS`] URL elicitations are outstanding already.
+    /// 1024 URL elicitations are outstanding already ([limits](crate::reference::limits)).
     TooManyOutstanding,
     /// The form's schema is not a valid restricted schema.
     InvalidFormSchema(SchemaError),
@@ -497,16 +486,6 @@ impl AgentConnection {
         self.capabilities.as_ref()
     }
 
-    /// Whether the client advertised form mode.
-    pub fn supports_form(&self) -> bool {
-        self.supports(Mode::Form)
-    }
-
-    /// Whether the client advertised URL mode.
-    pub fn supports_url(&self) -> bool {
-        self.supports(Mode::Url)
-    }
-
     /// Whether the client advertised `mode`.
     pub fn supports(&self, mode: Mode) -> bool {
         self.capabilities.as_ref().is_some_and(|c| c.supports(mode))
@@ -550,7 +529,7 @@ impl AgentConnection {
     }
 
     /// Builds a URL-mode request and records it as outstanding, bound to
-    /// this connection and the request's [`UserBinding`].
+    /// this connection and the user the request is bound to ([`UrlRequest::for_user`]).
     ///
     /// Refused when the client did not advertise URL mode
     /// ([`SendError::SensitiveInputNeedsUrlMode`] for a
@@ -700,7 +679,7 @@ impl AgentConnection {
     }
 
     /// Whether `id` was completed on this connection (and is still
-    /// remembered, see [`AGENT_COMPLETED_IDS_REMEMBERED`]).
+    /// remembered: the last 4096, [limits](crate::reference::limits)).
     pub fn is_completed(&self, id: &ElicitationId) -> bool {
         matches!(self.urls.get(id), Some(UrlState::Completed))
     }

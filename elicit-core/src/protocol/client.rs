@@ -13,7 +13,7 @@ use crate::error::{ContentError, SchemaError, SchemaErrorKind, excerpt};
 use crate::limits::{
     CLIENT_COMPLETED_IDS_REMEMBERED, MAX_ECHOED_CHARS, MAX_PENDING_URLS, MAX_RENDER_ATTEMPTS,
 };
-use crate::schema::{ElicitationSchema, Meta};
+use crate::schema::ElicitationSchema;
 
 use super::messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
@@ -206,7 +206,7 @@ pub struct FormElicitation {
     scope: ElicitationScope,
     message: String,
     schema: ElicitationSchema,
-    meta: Option<Meta>,
+    meta: Option<Map<String, Value>>,
 }
 
 impl FormElicitation {
@@ -226,7 +226,7 @@ impl FormElicitation {
     }
 
     /// The request's `_meta`.
-    pub fn meta(&self) -> Option<&Meta> {
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
         self.meta.as_ref()
     }
 
@@ -453,7 +453,7 @@ pub struct UrlElicitation {
     message: String,
     id: ElicitationId,
     review: UrlReview,
-    meta: Option<Meta>,
+    meta: Option<Map<String, Value>>,
 }
 
 impl UrlElicitation {
@@ -484,7 +484,7 @@ impl UrlElicitation {
     }
 
     /// The request's `_meta`.
-    pub fn meta(&self) -> Option<&Meta> {
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
         self.meta.as_ref()
     }
 
@@ -583,7 +583,7 @@ pub trait Render {
 /// Shows `incoming` with `render` and returns the response to send. A form
 /// answer is validated with the form's rules and a consent is checked
 /// against the URL review before they are returned: on a problem the
-/// request is shown again with it, up to [`MAX_RENDER_ATTEMPTS`] times,
+/// request is shown again with it, up to 3 times ([limits](crate::reference::limits)),
 /// then the request is answered `-32603` (nothing invalid is ever sent).
 ///
 /// For a URL request that is not accepted, also

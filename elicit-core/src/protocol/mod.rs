@@ -322,7 +322,7 @@
 pub mod agent;
 pub mod client;
 mod messages;
-mod outcome;
+pub(crate) mod outcome;
 mod printable;
 pub mod url;
 

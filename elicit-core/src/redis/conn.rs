@@ -20,7 +20,7 @@ use crate::background::Background;
 /// How long one command may take, waiting for a connection included,
 /// before it fails with a timeout: a Redis that stopped answering fails the
 /// requests that need it after this, and holds no other.
-pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
+pub(crate) const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How often a waiting flow reads its end again though no notice came (a
 /// notice lost with a connection, say): a safety net, not the way ends
@@ -37,7 +37,7 @@ const RECHECK: Duration = Duration::from_secs(30);
 ///
 /// - **One connection** per `Redis` (redis-rs's multiplexed
 ///   `ConnectionManager`, RESP3): any number of commands in flight at
-///   once, each with its own timeout ([`COMMAND_TIMEOUT`] unless told
+///   once, each with its own timeout (2 seconds unless told
 ///   otherwise, [`command_timeout`](Self::command_timeout)). A lost
 ///   connection is opened again in the background, with backoff; the
 ///   commands that need Redis meanwhile fail after their timeout, and
@@ -315,7 +315,7 @@ impl Redis {
     }
 
     /// How long one command may take, waiting for a connection included
-    /// (default [`COMMAND_TIMEOUT`]).
+    /// (default 2 seconds).
     ///
     /// # Panics
     ///

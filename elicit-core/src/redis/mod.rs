@@ -28,7 +28,7 @@
 //! Each store method is one atomic step (a Lua script or one command), and
 //! every key expires. Everything is async and nothing blocks: each replica
 //! keeps one multiplexed connection ([`Redis`]), each command has a
-//! timeout ([`COMMAND_TIMEOUT`]), and a stalled or distant Redis holds
+//! timeout (2 seconds by default, [`Redis::command_timeout`]), and a stalled or distant Redis holds
 //! only the requests that need it. The replicas share one [`Redis`]
 //! address, one keyring for `requestState` ([`RoundsConfig::new`] with
 //! rmcp's `RequestStateCodec::new_with_keyring`: its keys have ids, so a
@@ -286,26 +286,24 @@
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly after their timeout (an error page, a failed tool call); requests that need no Redis are answered meanwhile; the connection is opened again in the background |
 //! | kills a Redis master (a cluster's, or a single Redis with a replica) | lose the writes its replica did not have yet | nothing accepted twice: a used `requestState`, a page's answer and an OAuth `state`'s use count only once a replica acknowledged them (`WAIT`); what can be lost is what counted for nothing yet: a page opened or bound just before (the user opens it again or the flow fails), an OAuth outcome (the agent sees the flow cancelled at its expiry), a place in the open set (given back at its expiry) |
-//! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew ([`DEFAULT_CLOCK_SKEW`]), so a replica whose clock is behind still finds it used |
+//! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew (5 minutes unless [`RedisUsedStates::clock_skew`] says otherwise), so a replica whose clock is behind still finds it used |
 
-mod conn;
+pub(crate) mod conn;
 #[cfg(feature = "oauth")]
 mod flows;
 #[cfg(feature = "sensitive")]
 mod pages;
 #[cfg(feature = "sensitive")]
-mod records;
+pub(crate) mod records;
 mod seal;
 #[cfg(feature = "rmcp")]
-mod used;
+pub(crate) mod used;
 
-pub use conn::{COMMAND_TIMEOUT, Redis};
+pub use conn::Redis;
 #[cfg(feature = "oauth")]
 pub use flows::RedisFlowStore;
 #[cfg(feature = "sensitive")]
 pub use pages::RedisStore;
-#[cfg(feature = "sensitive")]
-pub use records::KEPT_AFTER_EXPIRY;
 pub use seal::SealingKeys;
 #[cfg(feature = "rmcp")]
-pub use used::{DEFAULT_CLOCK_SKEW, RedisUsedStates};
+pub use used::RedisUsedStates;

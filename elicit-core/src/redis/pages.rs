@@ -22,7 +22,7 @@ use super::{Redis, SealingKeys};
 ///
 /// | key | holds | until |
 /// |---|---|---|
-/// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + [`KEPT_AFTER_EXPIRY`](super::KEPT_AFTER_EXPIRY) |
+/// | `page:<id>` (hash) | the page's record (message, schema, the user it is for, expiry) as JSON; its state; its browser binding **sealed** | the page's expiry + 10 minutes |
 /// | `page:<id>:end` (list) | how it ended, the submission included, **sealed** | the same |
 /// | `pages:open` (sorted set) | the open pages' ids by expiry: the cap on open pages, across replicas | each until its page ends or expires |
 /// | `oauth:<id>`, `oauth:<id>:end`, `oauth:open` (feature `oauth`) | an OAuth flow, the same way: the flow (provider and client secret, `state`, PKCE verifier, user) **sealed**, its phase, its binding cookie **sealed**; its outcome, the token included, **sealed**; the cap | the same |

@@ -16,7 +16,7 @@ use super::{Redis, SealingKeys};
 
 /// How long a record's keys outlive its expiry: a late visitor still sees
 /// how it ended, and a later round (MCP 2026-07-28) can still read its end.
-pub const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
+pub(crate) const KEPT_AFTER_EXPIRY: Duration = Duration::from_secs(10 * 60);
 
 /// One kind of record in Redis.
 #[derive(Clone)]

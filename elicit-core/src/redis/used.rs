@@ -11,7 +11,7 @@ use super::Redis;
 /// `SET <prefix>:state:<id> 1 NX PXAT <expiry + skew>`: of two calls with
 /// one state, on any replicas, exactly one sets the key. The key outlives
 /// the state's expiry by the clock skew the replicas may have
-/// ([`DEFAULT_CLOCK_SKEW`] unless told otherwise): a replica whose clock is
+/// (5 minutes unless told otherwise): a replica whose clock is
 /// behind still opens the state that long, and must still find it used.
 ///
 /// ```no_run
@@ -32,7 +32,7 @@ pub struct RedisUsedStates {
 
 /// How far apart the replicas' clocks may be, unless told otherwise: 5
 /// minutes.
-pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(5 * 60);
+pub(crate) const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(5 * 60);
 
 impl RedisUsedStates {
     /// Records used states in `redis`.
@@ -44,7 +44,7 @@ impl RedisUsedStates {
     }
 
     /// How far apart the replicas' clocks may be (default
-    /// [`DEFAULT_CLOCK_SKEW`]): a used state is remembered that much longer
+    /// 5 minutes): a used state is remembered that much longer
     /// than it opens.
     #[must_use]
     pub fn clock_skew(mut self, skew: Duration) -> Self {

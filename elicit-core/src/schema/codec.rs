@@ -86,7 +86,7 @@ fn read<T: DeserializeOwned>(value: &Value, at: &str) -> Result<T, String> {
 impl PropertySchema {
     /// Reads a property schema from its JSON object, as a receiver would:
     /// known kinds must be well-formed; unknown `type`s are kept raw.
-    pub fn from_json(fields: Map<String, Value>) -> Result<Self, String> {
+    pub(crate) fn from_json(fields: Map<String, Value>) -> Result<Self, String> {
         let type_ = match fields.get("type") {
             Some(Value::String(t)) => t.clone(),
             Some(_) => return Err("property `type` must be a string".to_owned()),

@@ -34,9 +34,6 @@ use crate::json::{UniqueMap, null_as_default};
 // The hand-written (de)serialization: only what serde derive cannot say.
 mod codec;
 
-/// An `_meta` object: metadata attached to any ACP object. Never interpreted.
-pub type Meta = Map<String, Value>;
-
 /// The `requestedSchema` of a form-mode elicitation: a flat object whose
 /// properties are primitives or enums.
 ///
@@ -73,7 +70,7 @@ pub struct ElicitationSchema {
     pub required: Vec<String>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl ElicitationSchema {
@@ -153,7 +150,7 @@ impl Properties {
     }
 
     /// The `index`-th property, in order.
-    pub fn get_index(&self, index: usize) -> Option<(&str, &PropertySchema)> {
+    pub(crate) fn get_index(&self, index: usize) -> Option<(&str, &PropertySchema)> {
         self.entries.get(index).map(|(n, s)| (n.as_str(), s))
     }
 
@@ -294,14 +291,14 @@ impl PropertySchema {
     }
 
     /// Sets the title (ignored for unknown kinds, which are kept raw).
-    pub fn set_title(&mut self, title: Option<String>) {
+    pub(crate) fn set_title(&mut self, title: Option<String>) {
         if let Some((slot, _)) = self.labels_mut() {
             *slot = title;
         }
     }
 
     /// Sets the description (ignored for unknown kinds, which are kept raw).
-    pub fn set_description(&mut self, description: Option<String>) {
+    pub(crate) fn set_description(&mut self, description: Option<String>) {
         if let Some((_, slot)) = self.labels_mut() {
             *slot = description;
         }
@@ -370,7 +367,7 @@ pub struct StringSchema {
     pub options: Option<Options>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl StringSchema {
@@ -445,7 +442,7 @@ pub struct NumberSchema {
     pub default: Option<f64>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// An integer property (`i64` on the wire).
@@ -469,7 +466,7 @@ pub struct IntegerSchema {
     pub default: Option<i64>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// A boolean property.
@@ -487,7 +484,7 @@ pub struct BooleanSchema {
     pub default: Option<bool>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// A multi-select property: `"type": "array"` whose items are string options.
@@ -513,7 +510,7 @@ pub struct MultiSelectSchema {
     pub default: Option<Vec<String>>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl MultiSelectSchema {
@@ -625,7 +622,7 @@ pub struct EnumOption {
     pub description: Option<String>,
     /// `_meta`, kept as is.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl EnumOption {
@@ -679,16 +676,18 @@ impl Pattern {
 
     /// The compiled regex, or why this pattern cannot be used (too long,
     /// not ECMA-262 `u`-mode syntax, lookaround or backreferences, or over
-    /// the size limits). Its `is_match` gives JavaScript's
-    /// `new RegExp(source, "u").test(value)`.
-    pub fn regex(&self) -> Result<&elicit_pattern::Regex, &SchemaErrorKind> {
+    /// the size limits).
+    pub(crate) fn regex(&self) -> Result<&elicit_pattern::Regex, &SchemaErrorKind> {
         self.compiled
             .get_or_init(|| compile_pattern(&self.source))
             .as_ref()
     }
 
-    /// Whether `value` contains a match. A pattern that cannot be compiled
-    /// matches nothing; [`ElicitationSchema::check`] reports it.
+    /// Whether `value` contains a match, as JavaScript's
+    /// `new RegExp(source, "u").test(value)` says; `Err` with why this
+    /// pattern cannot be used (too long, not ECMA-262 `u`-mode syntax,
+    /// lookaround or backreferences, or over the size limits), which
+    /// [`ElicitationSchema::check`] reports too.
     pub fn is_match(&self, value: &str) -> Result<bool, &SchemaErrorKind> {
         self.regex().map(|r| r.is_match(value))
     }

@@ -14,7 +14,7 @@ use crate::schema::{ElicitationSchema, PropertySchema};
 
 /// Why a posted body is refused as a whole (the server answers 400): it is
 /// not what the page's own form sends. Field names are cut to
-/// [`MAX_ECHOED_CHARS`]; no error holds a value.
+/// 64 characters ([limits](crate::reference::limits)); no error holds a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BodyError {
@@ -38,7 +38,7 @@ pub enum BodyError {
     },
     /// More name-value pairs than any page posts.
     TooManyPairs {
-        /// [`MAX_BODY_PAIRS`].
+        /// The limit, 1024 ([limits](crate::reference::limits)).
         max: usize,
     },
 }

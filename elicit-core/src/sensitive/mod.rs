@@ -53,7 +53,7 @@
 //! for the page's submission, checks every rule again, sends
 //! `elicitation/complete` to the same client and returns the typed value
 //! ([`SecretOutcome::Answered`]). A decline, a cancel, the page's expiry
-//! ([`DEFAULT_EXPIRY`], 10 minutes) or dropping the future closes the page
+//! (10 minutes unless [`PagesBuilder::expiry`] says otherwise) or dropping the future closes the page
 //! at once. In an rmcp tool handler (feature `rmcp`) the same is
 //! `r.secret::<T>(key, message, &pages).await`
 //! ([`Rounds::secret`](crate::mcp::Rounds::secret)): at MCP 2025-11-25 this
@@ -75,7 +75,7 @@
 //!   constraint attributes mirroring the rules, secret fields
 //!   `type=password`, never pre-filled or echoed, errors shown per field
 //!   after a rejected submission (which does not use the page up), and
-//!   "done", "expired" and "already answered" pages ([`Notice`]). Light and
+//!   "done", "expired" and "already answered" pages. Light and
 //!   dark, phone and desktop. The repository's
 //!   `elicit-core/examples/sensitive_page.rs` writes a page to a file to
 //!   look at, and `docs/sensitive-page.png` is one after a rejected
@@ -171,13 +171,13 @@
 //! | someone other than the user completes it (spec MUST) | a user verifier over the HTTP request refuses anyone but the user the elicitation was made for; a hosted server must be given one; on loopback the first visit binds an `HttpOnly`, `SameSite=Strict` cookie and another browser is refused | server |
 //! | DNS rebinding: a remote page reads or posts to the loopback server through its own hostname | the `Host` header must be exactly the bound address (else `421`) | server |
 //! | cross-site request forgery: another site posts the form | `Origin` / `Sec-Fetch-Site` must be same-origin, and a CSRF token tied to the binding cookie must match | server (token field: [`PageForm::hidden`]) |
-//! | replay, or use after the answer | single use: a second submission or a visit after completion gets the "already used" page; expiry (10 minutes by default) resolves the flow as expired | server ([`Notice::Used`], [`Notice::Expired`]) |
-//! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy: default-src 'none'; style-src <hash>; form-action 'self'; frame-ancestors 'none'; base-uri 'none'` (no script at all, the one stylesheet by its hash, [`STYLE_HASH`]) makes a missed escape inert | page ([`escape`]); server (headers) |
+//! | replay, or use after the answer | single use: a second submission or a visit after completion gets the "already used" page; expiry (10 minutes by default) resolves the flow as expired | server (the "already answered" and "expired" pages) |
+//! | markup or script injected through the agent's message, titles, descriptions, option labels, defaults, a previous submission or an error text | every text is HTML-escaped, in text and in attribute values; a strict `Content-Security-Policy: default-src 'none'; style-src <hash>; form-action 'self'; frame-ancestors 'none'; base-uri 'none'` (no script at all, the one stylesheet by its hash, [`STYLE_HASH`]) makes a missed escape inert | page ([`PageForm`]); server (headers) |
 //! | the page framed by another site (clickjacking) | `frame-ancestors 'none'` | server |
 //! | the secret kept where it should not be | secret fields are `type=password`, `autocomplete=off`, never pre-filled and never echoed back, not even after a rejected submission; `Cache-Control: no-store`; the value is a `secrecy::SecretString` (zeroized on drop, `Debug` redacted) and goes into no ACP message, log, error or panic message (the repository's `tests/it/acp_demo.rs` runs the demo with `--trace`, submits a known token on the page and finds it nowhere) | page (rendering); server (headers); [`SensitiveForm`] (the type) |
 //! | content sniffing turns a response into something else | `X-Content-Type-Options: nosniff`; every response has its exact type | server |
 //! | eavesdropping on the network | `https` required except on loopback | server |
-//! | exhaustion and malformed input: huge bodies, slow clients, floods, forged bodies | a body size cap (else `413`), only `application/x-www-form-urlencoded` (else `415`), request and header timeouts, caps on connections and on pending elicitations; repeated and unknown fields, bad escapes and invalid UTF-8 refused, at most [`MAX_BODY_PAIRS`](crate::limits::MAX_BODY_PAIRS) fields; a fuzz target on the body parser (the repository's `fuzz/`, `page_body`) | server; [`read_body`] |
+//! | exhaustion and malformed input: huge bodies, slow clients, floods, forged bodies | a body size cap (else `413`), only `application/x-www-form-urlencoded` (else `415`), request and header timeouts, caps on connections and on pending elicitations; repeated and unknown fields, bad escapes and invalid UTF-8 refused, at most 1024 fields ([limits](crate::reference::limits)); a fuzz target on the body parser (the repository's `fuzz/`, `page_body`) | server; [`read_body`] |
 //! | a value the rules refuse, from a browser that skipped its own checks | the server validates every submission with the same engine as form mode; a refused submission shows its errors on the same page and does not use up the elicitation | page ([`PageForm::errors`]); server |
 //! | the pages' store is shared by several replicas and read by someone (a dump of Redis, its replica, its network) | the submitted secret on its way to the replica that asked, and the page's binding cookie and CSRF token, are sealed before they reach the store (ChaCha20-Poly1305 under the operator's [`SealingKeys`](crate::redis::SealingKeys), the blob's key as associated data); what stays readable is not secret (message, schema, user id, state) | `redis` feature ([`RedisStore`](crate::redis::RedisStore)) |
 //! | someone who can write the shared store changes or swaps a sealed blob | it does not open (another page's blob, a changed byte, another key): the page fails closed, nothing is accepted | `redis` feature |
@@ -214,7 +214,7 @@ pub mod oauth;
 mod origin;
 mod outcome;
 mod page;
-mod pages;
+pub(crate) mod pages;
 mod reaper;
 mod response;
 mod server;
@@ -227,14 +227,10 @@ mod verify;
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
 pub use outcome::SecretOutcome;
-pub use page::{Notice, PageForm, STYLE, STYLE_HASH, escape};
+pub use page::{PageForm, STYLE_HASH};
 #[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
 pub(crate) use pages::answer_of;
-pub use pages::{
-    ConfigError, DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
-    DEFAULT_REQUEST_TIMEOUT, OpenError, PageError, Pages, PagesBuilder, PendingPage,
-};
-pub use response::PageResponse;
+pub use pages::{ConfigError, OpenError, PageError, Pages, PagesBuilder, PendingPage};
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};

@@ -17,14 +17,7 @@ use crate::{Content, FieldError};
 /// `text` with the five characters that mean something in HTML replaced by
 /// their references (`&`, `<`, `>`, `"`, `'`): safe in element text and in
 /// a quoted attribute value. Every text the page shows goes through it.
-///
-/// ```
-/// use elicit_core::sensitive::escape;
-///
-/// assert_eq!(escape(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-/// assert_eq!(escape("plain"), "plain");
-/// ```
-pub fn escape(text: &str) -> Cow<'_, str> {
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     if !text.contains(['&', '<', '>', '"', '\'']) {
         return Cow::Borrowed(text);
     }
@@ -45,7 +38,7 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// The page's one stylesheet, inlined in every page (the server allows it in
 /// its `Content-Security-Policy` by hash). Readable on a phone and on a
 /// desktop, light or dark as the system is; no web fonts, no images.
-pub const STYLE: &str = "\
+pub(crate) const STYLE: &str = "\
 :root{color-scheme:light dark;--fg:#1c1c1e;--bg:#f6f6f8;--card:#fff;--line:#d0d0d6;--muted:#5c5c66;--accent:#2456c9;--bad:#b3261e}\
 @media (prefers-color-scheme:dark){:root{--fg:#ececf1;--bg:#16161a;--card:#222228;--line:#44444e;--muted:#a4a4b0;--accent:#8ab0ff;--bad:#ff8a80}}\
 *{box-sizing:border-box}\
@@ -67,14 +60,15 @@ button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0
 @media (prefers-color-scheme:dark){button{color:#10131a}}\
 ";
 
-/// The `Content-Security-Policy` source that allows [`STYLE`] and nothing
-/// else: `style-src 'sha256-…'`, so the page needs no `'unsafe-inline'`.
-/// A test recomputes it from [`STYLE`], so the two cannot drift apart.
+/// The `Content-Security-Policy` source that allows the pages' one inline
+/// stylesheet and nothing else: `style-src 'sha256-…'`, so the page needs no `'unsafe-inline'`.
+/// A test recomputes it from the stylesheet a page inlines, so the two
+/// cannot drift apart.
 pub const STYLE_HASH: &str = "'sha256-Lg8jsytionzjY4IztcWUotVp+AMp8BK4MFmoK4O03LM='";
 
 /// The form page of a sensitive elicitation, rendered from its schema.
 ///
-/// Every text is [escaped](escape); there is no script. Each property gets a
+/// Every text is HTML-escaped; there is no script. Each property gets a
 /// labelled control whose HTML constraint attributes mirror its rules, to
 /// help the user (the server checks every submission with the engine
 /// anyway). Secret properties are `type=password` with `autocomplete=off`,
@@ -545,7 +539,7 @@ const TAIL: &str = "</main></body></html>";
 /// The pages that end a flow, or refuse a visitor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Notice {
+pub(crate) enum Notice {
     /// The answer was received: the user can go back to the client.
     Done,
     /// The request expired before it was answered.
@@ -558,13 +552,7 @@ pub enum Notice {
 
 impl Notice {
     /// The whole page.
-    ///
-    /// ```
-    /// use elicit_core::sensitive::Notice;
-    ///
-    /// assert!(Notice::Done.render().contains("return to your client"));
-    /// ```
-    pub fn render(self) -> String {
+    pub(crate) fn render(self) -> String {
         let (title, text) = match self {
             Self::Done => (
                 "Received",
@@ -600,4 +588,40 @@ pub(crate) fn notice_page(title: &str, text: &str) -> String {
     );
     html.push_str(TAIL);
     html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_replaces_the_five_characters_and_borrows_plain_text() {
+        assert_eq!(
+            escape(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+        assert!(matches!(escape("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn the_notices_are_distinct_whole_pages_with_the_one_stylesheet() {
+        let pages =
+            [Notice::Done, Notice::Expired, Notice::Used, Notice::Refused].map(Notice::render);
+        for page in &pages {
+            assert!(page.starts_with("<!doctype html>"));
+            assert!(page.ends_with("</main></body></html>"));
+            assert!(!page.contains("<form"), "a notice asks for nothing: {page}");
+            assert_eq!(page.matches("<style>").count(), 1);
+            assert!(page.contains(&format!("<style>{STYLE}</style>")));
+        }
+        assert!(pages[0].contains("return to your client"));
+        let titles: std::collections::BTreeSet<&str> = pages
+            .iter()
+            .map(|p| {
+                let start = p.find("<h1>").unwrap() + 4;
+                &p[start..start + p[start..].find("</h1>").unwrap()]
+            })
+            .collect();
+        assert_eq!(titles.len(), 4, "{titles:?}");
+    }
 }

@@ -10,7 +10,7 @@ use super::page::{Notice, STYLE_HASH, notice_page};
 
 /// What [`PageService`](super::PageService) answers with: an HTML page (or
 /// nothing).
-pub type PageResponse = Response<Full<Bytes>>;
+pub(crate) type PageResponse = Response<Full<Bytes>>;
 
 /// The `Content-Security-Policy` of every response: nothing but the
 /// page's one stylesheet, posting only to itself, never framed.

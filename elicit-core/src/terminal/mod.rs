@@ -11,7 +11,7 @@
 //!   title, description, constraints and default pre-filled; selects are
 //!   choice lists (titled options show their titles);
 //! - every answer is checked as it is typed, with elicit-core's engine
-//!   ([`rules::check_value`](crate::rules::check_value)), and the whole form
+//!   (the rules of [`ElicitationSchema::validate`](crate::ElicitationSchema::validate), field by field), and the whole form
 //!   again on the review screen; [`answer`](crate::protocol::client::answer)
 //!   checks it once more before anything is sent, and shows the form again
 //!   with the problem if it cannot be sent;
@@ -25,7 +25,7 @@
 //!   asked for consent. [`Render::url`] never opens it: once
 //!   [`answer`](crate::protocol::client::answer) has accepted the consent,
 //!   [`Renderer::open_accepted`] hands it to the system opener (`xdg-open`,
-//!   or `open` on macOS; [`open_in_browser`]). Nothing here fetches it.
+//!   or `open` on macOS). Nothing here fetches it.
 //!
 //! All of the UI goes to **stderr** (as `inquire` does), so stdout stays
 //! free for the program's own output.
@@ -87,7 +87,7 @@
 //!   that breaks the form's rules, `accept` of a refused URL) is **rejected and reported on stderr, never
 //!   sent**; the next line is read as the retry. (An answer that `answer`
 //!   refuses counts toward its
-//!   [`MAX_RENDER_ATTEMPTS`](crate::limits::MAX_RENDER_ATTEMPTS)
+//!   3 attempts ([limits](crate::reference::limits))
 //!   for the request, after which the request is answered with `-32603`.)
 //! - At the end of input, every further request is cancelled.
 //!
@@ -203,14 +203,14 @@ impl Renderer {
     }
 
     /// Whether the answers are read as JSON lines rather than asked.
-    pub fn is_scripted(&self) -> bool {
+    pub(crate) fn is_scripted(&self) -> bool {
         matches!(self.input, Input::Script(_))
     }
 
     /// Call after [`answer`](crate::protocol::client::answer) returned
     /// `response` for `incoming`: when it accepted a URL request (the user
     /// consented and the URL is not refused), hands the URL to the system
-    /// opener ([`open_in_browser`]) and tells the user. Scripted, the URL
+    /// opener (`xdg-open`, or `open` on macOS) and tells the user. Scripted, the URL
     /// is never opened; the log says so. Does nothing for a form, or for a
     /// URL request that was not accepted. Returns whether the URL was
     /// handed to the opener.
@@ -473,7 +473,7 @@ impl Renderer {
 /// [`Renderer::open_accepted`] does). The URL is one argument, never a
 /// shell string; the opener's output is discarded and nothing here reads
 /// the page.
-pub fn open_in_browser(url: &str) -> io::Result<&'static str> {
+pub(crate) fn open_in_browser(url: &str) -> io::Result<&'static str> {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(unix) {

@@ -1,5 +1,5 @@
 //! `uuid` (feature `uuid`): `Uuid` as a string with
-//! [`UUID_PATTERN`](crate::format::UUID_PATTERN), the hyphenated form in
+//! `UUID_PATTERN`, the hyphenated form in
 //! either case (the known formats have no `uuid`).
 //!
 //! Every string the pattern accepts is a UUID, so the `uuid` crate's parser
@@ -13,7 +13,8 @@ use uuid::Uuid;
 use super::parse_text;
 use crate::error::FieldErrorKind;
 use crate::field::{FormValue, TextDefault};
-use crate::format::{LiteralRule, UUID_PATTERN};
+use crate::format::LiteralRule;
+use crate::format::text::UUID_PATTERN;
 use crate::schema::{PropertySchema, StringSchema};
 
 impl FormValue for Uuid {

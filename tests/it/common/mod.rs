@@ -6,11 +6,20 @@
 // includes this file; cargo-fuzz sets `--cfg fuzzing`) use the derived
 // types and `page_body` only.
 #[cfg(not(fuzzing))]
+/// The `pattern` of a UUID field, as the wire carries it: the hyphenated
+/// form, either case (a test that reads it from elicit would agree with any
+/// pattern elicit sent).
+#[cfg(feature = "uuid")]
+pub const UUID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
 pub mod examples;
 #[cfg(not(fuzzing))]
 pub mod http;
 #[cfg(not(fuzzing))]
 pub mod latency;
+/// elicit-core's documented limits, read from its reference page.
+pub mod limits;
 #[cfg(not(fuzzing))]
 pub mod oidc;
 pub mod page_body;

@@ -58,7 +58,7 @@ pub fn check_page_body(data: &[u8]) {
         ) => {
             // A name is cut to the echo limit (and its `…`).
             assert!(
-                field.chars().count() <= elicit_core::limits::MAX_ECHOED_CHARS + 1,
+                field.chars().count() <= super::limits::MAX_ECHOED_CHARS + 1,
                 "{field}"
             );
             return;

@@ -61,15 +61,8 @@ impl AgentElicitations {
         Self::default()
     }
 
-    /// The state of a connection whose client sent this `initialize`.
-    pub fn from_initialize(request: &sdk::InitializeRequest) -> Self {
-        Self::from_connection(AgentConnection::from_acp_client_capabilities(
-            &request.client_capabilities,
-        ))
-    }
-
     /// Wraps an [`AgentConnection`] built by other means.
-    pub fn from_connection(connection: AgentConnection) -> Self {
+    pub(crate) fn from_connection(connection: AgentConnection) -> Self {
         Self {
             connection: Arc::new(Mutex::new(connection)),
         }
@@ -83,7 +76,7 @@ impl AgentElicitations {
     }
 
     /// Runs `f` on the underlying [`AgentConnection`] (to check
-    /// [`supports_url`](AgentConnection::supports_url), list the outstanding
+    /// [`supports`](AgentConnection::supports), list the outstanding
     /// ids, ...). Do not call other methods of this state from `f`.
     pub fn with<R>(&self, f: impl FnOnce(&mut AgentConnection) -> R) -> R {
         f(&mut self.lock())
@@ -347,6 +340,7 @@ mod private {
     ///
     /// [`OffDispatchLoop`]: super::OffDispatchLoop
     /// [`Elicitor`]: super::Elicitor
+    #[doc(hidden)] // Sealed: nameable by no user, so not part of the API.
     pub trait Sealed {
         fn elicitor(&self) -> &super::Elicitor;
     }

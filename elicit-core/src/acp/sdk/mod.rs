@@ -124,7 +124,7 @@
 //!   if the client advertised form mode, reads the answer with
 //!   `T::from_content` (every rule checked again), and with
 //!   [`.retry(n)`](crate::flow::FormCall::retry) sends the form again, the
-//!   errors in the message ([`Retry`](crate::protocol::agent::Retry)), when
+//!   errors in the message ([`ContentError::retry_message`](crate::ContentError::retry_message)), when
 //!   an accepted answer breaks a rule: `n` more times at most. A decline or
 //!   a cancel is returned at once, never asked again.
 //! - [`elicit_url(scope, UrlRequest::new(message, url))`](Elicitor::elicit_url)

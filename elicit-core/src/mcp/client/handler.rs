@@ -136,8 +136,7 @@ impl rmcp::ClientHandler for ElicitationHandler {
     /// unknown mode, a schema it cannot read or render, a URL id already
     /// outstanding), then the renderer (on a thread of its own, one request
     /// at a time), then the checked answer (`-32603` if the renderer gave
-    /// none in [`MAX_RENDER_ATTEMPTS`](crate::limits::MAX_RENDER_ATTEMPTS)
-    /// tries). A URL request the user does not consent to is forgotten.
+    /// none in 3 tries, [limits](crate::reference::limits)). A URL request the user does not consent to is forgotten.
     async fn create_elicitation(
         &self,
         request: model::ElicitRequestParams,

@@ -186,10 +186,9 @@
 
 mod convert;
 mod handler;
-mod retry;
+pub(crate) mod retry;
 mod state;
 
 pub use convert::read_request;
 pub use handler::ElicitationHandler;
-pub use retry::URL_REQUIRED_RETRIES;
 pub use state::ClientElicitations;

@@ -16,7 +16,7 @@ use crate::sync::lock;
 /// How many times [`ElicitationHandler::call_tool`] retries a call that
 /// answered `-32042` (each time after the user consented to every URL it
 /// listed).
-pub const URL_REQUIRED_RETRIES: usize = 3;
+pub(crate) const URL_REQUIRED_RETRIES: usize = 3;
 
 impl ElicitationHandler {
     /// Calls a tool on `running` (served with this handler, or with a
@@ -24,7 +24,7 @@ impl ElicitationHandler {
     /// rendered as they come (MCP 2026-07-28's rounds included); a call
     /// that answers `-32042` (URL elicitation required) has each listed
     /// URL reviewed and consented to, then is retried (at most
-    /// [`URL_REQUIRED_RETRIES`] times).
+    /// 3 times, [limits](crate::reference::limits)).
     ///
     /// # Errors
     ///

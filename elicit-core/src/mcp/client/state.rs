@@ -57,7 +57,7 @@ impl ClientElicitations {
     /// How the renderer names the server to the user. Default: "the MCP
     /// server"; [`call_tool`](super::ElicitationHandler::call_tool) sets it
     /// to the name the server gave (`RunningService::peer_info`).
-    pub fn set_server(&self, name: impl Into<String>) {
+    pub(crate) fn set_server(&self, name: impl Into<String>) {
         *lock(&self.server) = name.into();
     }
 

@@ -12,11 +12,11 @@ use ::rmcp::service::RequestContext;
 use super::used::{DynUsedStates, MemoryUsedStates, UsedStates};
 /// How long a sealed `requestState` is accepted unless told otherwise: 10
 /// minutes.
-pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
+pub(crate) const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
 /// How many input-required rounds one tool call may take unless told
 /// otherwise. rmcp's client stops after 9 such answers and the TypeScript
 /// client after 10, so 8 leaves the tool the last word.
-pub const DEFAULT_MAX_ROUNDS: u32 = 8;
+pub(crate) const DEFAULT_MAX_ROUNDS: u32 = 8;
 
 /// How [`ask`](super::ask) keeps a tool call's state between rounds on a
 /// 2026-07-28 peer: sealed into `requestState` (HMAC-SHA256 with rmcp's

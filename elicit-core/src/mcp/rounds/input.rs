@@ -19,7 +19,8 @@ use super::config::RoundsConfig;
 use super::state::State;
 use crate::Elicit;
 use crate::flow::{AfterAnswer, ElicitError, after_answer};
-use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, Retry, UrlOutcome, UrlRequest};
+use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, UrlOutcome, UrlRequest};
+use crate::protocol::outcome::Retry;
 
 /// One call's round: the modes this request's client accepts, the answers
 /// it brought, the state it carried, and what this round asks.

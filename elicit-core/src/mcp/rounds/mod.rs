@@ -30,22 +30,23 @@ use super::carrier::{elicitation_capabilities, no_scope};
 use crate::Elicit;
 use crate::flow::{ElicitError, Flows};
 use crate::protocol::Mode;
-use crate::protocol::agent::{AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest};
+use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest};
+use crate::protocol::outcome::Retry;
 use state::{State, associated_data};
 
 mod call;
-mod config;
+pub(crate) mod config;
 mod input;
 #[cfg(feature = "sensitive")]
 mod pages;
 mod sessionless;
+
+pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
 mod state;
 mod used;
 
 pub use call::Asked;
-pub use config::{DEFAULT_MAX_ROUNDS, DEFAULT_STATE_TTL, RoundsConfig};
-pub use sessionless::URL_ELICITATION_REQUIRED;
-pub use state::INVALID_STATE_MESSAGE;
+pub use config::RoundsConfig;
 pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};
 
 use crate::sync::lock;
@@ -310,11 +311,11 @@ impl<'r, T: Elicit> IntoFuture for FormAsk<'r, T> {
 ///
 /// A `requestState` that does not open (tampered, expired, sealed for
 /// another user or request, another key) or was used before: `-32602` with
-/// [`INVALID_STATE_MESSAGE`](super::INVALID_STATE_MESSAGE), whatever the
+/// `Invalid or expired requestState`, whatever the
 /// cause. A [`UsedStates`](super::UsedStates) store that cannot record the
 /// use, or a closure that returned `None` without asking anything:
 /// `-32603`. On a server without sessions, a 2025-11-25 call that needs a
-/// page first: `-32042` ([`URL_ELICITATION_REQUIRED`]) with the pages in
+/// page first: `-32042` (URL elicitation required) with the pages in
 /// `data.elicitations`, for the client to complete before it retries. More
 /// rounds than [`RoundsConfig::max_rounds`] end with a tool error
 /// ([`Asked::Respond`]), not a protocol one.

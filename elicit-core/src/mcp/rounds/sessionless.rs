@@ -12,7 +12,7 @@ use crate::protocol::ElicitationCapabilities;
 use crate::protocol::agent::AgentConnection;
 
 /// The JSON-RPC code of MCP 2025-11-25's URL elicitation required error.
-pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+pub(crate) const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 /// One call without a session: the modes assumed for its client, the key
 /// its pages are named under, and the URL elicitations it needs.

@@ -16,7 +16,7 @@ use super::used::{DynUsedStates, StateId};
 /// The one error a client gets for a `requestState` that does not open:
 /// tampered, expired, sealed for another user or another request, with an
 /// unknown key, or used before. The cause is never told to the client.
-pub const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
+pub(crate) const INVALID_STATE_MESSAGE: &str = "Invalid or expired requestState";
 
 /// The state sealed in `requestState`.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]

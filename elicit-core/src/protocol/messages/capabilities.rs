@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::json::lenient;
-use crate::schema::Meta;
 
 use super::request::Mode;
 
@@ -16,7 +15,7 @@ pub struct ModeCapabilities {
     /// `_meta`, kept as is (a malformed one reads as absent).
     #[serde(rename = "_meta", default, deserialize_with = "lenient")]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
     /// Fields this crate does not know, kept and written back.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -40,13 +39,13 @@ impl ModeCapabilities {
 /// marks these fields "default on error"). Unknown fields are kept.
 ///
 /// ```
-/// use elicit_core::protocol::ElicitationCapabilities;
+/// use elicit_core::protocol::{ElicitationCapabilities, Mode};
 ///
 /// let caps: ElicitationCapabilities = serde_json::from_str(r#"{"form": {}}"#).unwrap();
-/// assert!(caps.supports_form() && !caps.supports_url());
+/// assert!(caps.supports(Mode::Form) && !caps.supports(Mode::Url));
 ///
 /// let empty: ElicitationCapabilities = serde_json::from_str("{}").unwrap();
-/// assert!(!empty.supports_form() && !empty.supports_url()); // not MCP's form default
+/// assert!(empty.modes().is_empty()); // not MCP's form default
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ElicitationCapabilities {
@@ -67,7 +66,7 @@ pub struct ElicitationCapabilities {
     /// `_meta`, kept as is (a malformed one reads as absent).
     #[serde(rename = "_meta", default, deserialize_with = "lenient")]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
     /// Fields this crate does not know, kept and written back.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -96,25 +95,25 @@ impl ElicitationCapabilities {
 
     /// Adds form mode.
     #[must_use]
-    pub fn with_form(mut self) -> Self {
+    pub(crate) fn with_form(mut self) -> Self {
         self.form.get_or_insert_with(ModeCapabilities::new);
         self
     }
 
     /// Adds URL mode.
     #[must_use]
-    pub fn with_url(mut self) -> Self {
+    pub(crate) fn with_url(mut self) -> Self {
         self.url.get_or_insert_with(ModeCapabilities::new);
         self
     }
 
     /// Whether form mode is advertised.
-    pub fn supports_form(&self) -> bool {
+    pub(crate) fn supports_form(&self) -> bool {
         self.form.is_some()
     }
 
     /// Whether URL mode is advertised.
-    pub fn supports_url(&self) -> bool {
+    pub(crate) fn supports_url(&self) -> bool {
         self.url.is_some()
     }
 
@@ -139,7 +138,7 @@ impl ElicitationCapabilities {
     /// `null` or not an object: elicitation is unsupported.
     ///
     /// ```
-    /// use elicit_core::protocol::ElicitationCapabilities;
+    /// use elicit_core::protocol::{ElicitationCapabilities, Mode};
     /// use serde_json::json;
     ///
     /// assert_eq!(ElicitationCapabilities::from_client_capabilities(&json!({"fs": {}})), None);
@@ -150,7 +149,7 @@ impl ElicitationCapabilities {
     /// let caps = ElicitationCapabilities::from_client_capabilities(
     ///     &json!({"elicitation": {"url": {}}}),
     /// );
-    /// assert!(caps.is_some_and(|c| c.supports_url() && !c.supports_form()));
+    /// assert!(caps.is_some_and(|c| c.modes() == [Mode::Url]));
     /// ```
     pub fn from_client_capabilities(client_capabilities: &Value) -> Option<Self> {
         client_capabilities

@@ -1,9 +1,9 @@
 //! The `elicitation/complete` notification.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::json::lenient;
-use crate::schema::Meta;
 
 use super::scope::ElicitationId;
 
@@ -21,7 +21,7 @@ pub struct CompleteElicitationNotification {
     /// `_meta`, kept as is (a malformed one reads as absent).
     #[serde(rename = "_meta", default, deserialize_with = "lenient")]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl CompleteElicitationNotification {

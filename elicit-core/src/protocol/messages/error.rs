@@ -49,7 +49,7 @@ impl JsonRpcError {
     /// `-32603` Internal error with this message: the client's own side
     /// failed (its user interface gave no answer it may send, its renderer
     /// thread could not run).
-    pub fn internal(message: impl Into<String>) -> Self {
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self {
             code: INTERNAL_ERROR,
             message: message.into(),
@@ -60,7 +60,7 @@ impl JsonRpcError {
     /// The `-32602` error a client answers to a request in a mode it did not
     /// advertise (including any unknown mode). `data` is `{"mode": ..}`;
     /// a mode longer than
-    /// [`MAX_ECHOED_CHARS`](crate::limits::MAX_ECHOED_CHARS) is cut.
+    /// 64 characters ([limits](crate::reference::limits)) is cut.
     ///
     /// ```
     /// use elicit_core::protocol::JsonRpcError;

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::json::{UniqueMap, UniqueValue, lenient, present};
-use crate::schema::{ElicitationSchema, Meta};
+use crate::schema::ElicitationSchema;
 
 use super::scope::{ElicitationId, ElicitationScope, RequestId};
 
@@ -159,7 +159,7 @@ pub struct CreateElicitationRequest {
     /// What is asked and why, shown to the user.
     pub message: String,
     /// `_meta`, kept as is.
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl CreateElicitationRequest {
@@ -197,7 +197,7 @@ impl CreateElicitationRequest {
 
     /// Sets `_meta`.
     #[must_use]
-    pub fn with_meta(mut self, meta: Meta) -> Self {
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
         self.meta = Some(meta);
         self
     }
@@ -246,7 +246,7 @@ struct RequestOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     requested_schema: Option<&'a ElicitationSchema>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    meta: Option<&'a Meta>,
+    meta: Option<&'a Map<String, Value>>,
 }
 
 impl Serialize for CreateElicitationRequest {
@@ -299,7 +299,7 @@ struct RequestParams {
     requested_schema: Option<Box<RawValue>>,
     /// Omitted, null, or malformed ("default on error"): none.
     #[serde(rename = "_meta", default, deserialize_with = "lenient")]
-    meta: Option<Meta>,
+    meta: Option<Map<String, Value>>,
     #[serde(flatten)]
     rest: UniqueMap,
 }

@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 
 use crate::Content;
 use crate::json::lenient;
-use crate::schema::Meta;
 
 /// A response `action` other than `accept`, `decline` and `cancel`: an
 /// extension (`_`-prefixed) or a future ACP action. Kept raw and written back
@@ -84,7 +83,7 @@ pub struct CreateElicitationResponse {
     /// What the user did.
     pub action: ElicitationAction,
     /// `_meta`, kept as is.
-    pub meta: Option<Meta>,
+    pub meta: Option<Map<String, Value>>,
 }
 
 impl CreateElicitationResponse {
@@ -114,7 +113,7 @@ impl CreateElicitationResponse {
 
     /// Sets `_meta`.
     #[must_use]
-    pub fn with_meta(mut self, meta: Meta) -> Self {
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
         self.meta = Some(meta);
         self
     }
@@ -138,7 +137,7 @@ struct ResponseOut<'a> {
     #[serde(flatten)]
     other: Option<&'a Map<String, Value>>,
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    meta: Option<&'a Meta>,
+    meta: Option<&'a Map<String, Value>>,
 }
 
 impl Serialize for CreateElicitationResponse {
@@ -166,7 +165,7 @@ struct ResponseIn {
     action: String,
     /// Omitted, null, or malformed ("default on error"): none.
     #[serde(rename = "_meta", default, deserialize_with = "lenient")]
-    meta: Option<Meta>,
+    meta: Option<Map<String, Value>>,
     #[serde(flatten)]
     rest: Map<String, Value>,
 }

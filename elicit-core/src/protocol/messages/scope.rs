@@ -70,7 +70,8 @@ impl ElicitationId {
     }
 
     /// Takes the text out.
-    pub fn into_string(self) -> String {
+    #[cfg(any(feature = "acp", feature = "rmcp"))]
+    pub(crate) fn into_string(self) -> String {
         self.0
     }
 }
@@ -138,7 +139,8 @@ impl ElicitationScope {
     }
 
     /// The session id, for a session scope.
-    pub fn session_id(&self) -> Option<&str> {
+    #[cfg(feature = "terminal")]
+    pub(crate) fn session_id(&self) -> Option<&str> {
         match self {
             Self::Session { session_id, .. } => Some(session_id),
             Self::Request { .. } => None,
@@ -146,7 +148,8 @@ impl ElicitationScope {
     }
 
     /// The tool call id, if any.
-    pub fn tool_call_id(&self) -> Option<&str> {
+    #[cfg(feature = "terminal")]
+    pub(crate) fn tool_call_id(&self) -> Option<&str> {
         match self {
             Self::Session { tool_call_id, .. } => tool_call_id.as_deref(),
             Self::Request { .. } => None,
@@ -154,7 +157,8 @@ impl ElicitationScope {
     }
 
     /// The request id, for a request scope.
-    pub fn request_id(&self) -> Option<&RequestId> {
+    #[cfg(any(feature = "terminal", feature = "rmcp"))]
+    pub(crate) fn request_id(&self) -> Option<&RequestId> {
         match self {
             Self::Request { request_id } => Some(request_id),
             Self::Session { .. } => None,

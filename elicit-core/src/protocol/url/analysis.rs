@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::policy::{HostKind, UrlRejection, UrlWarning};
+use super::policy::{UrlRejection, UrlWarning};
 
 /// Everything the reading found, for [`UrlReview`](super::UrlReview) and
 /// [`check_url`](super::check_url).
@@ -13,7 +13,6 @@ pub(super) struct Analysis {
     pub(super) scheme: Option<String>,
     pub(super) host: Option<String>,
     pub(super) host_range: Option<Range<usize>>,
-    pub(super) host_kind: Option<HostKind>,
     pub(super) unicode_host: Option<String>,
     pub(super) warnings: Vec<UrlWarning>,
     pub(super) rejection: Option<UrlRejection>,

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use super::analysis::Analysis;
-use super::policy::{HostKind, UrlRejection, UrlWarning};
+use super::policy::{UrlRejection, UrlWarning};
 use super::{idn, lookalike};
 
 /// The longest host name, in bytes, without its trailing `.`.
@@ -56,7 +56,6 @@ pub(super) fn analyse_host(a: &mut Analysis, host_text: &str) {
 /// browser's form ([`ipv6_host`]); a refused one as written, lowercased.
 fn analyse_ipv6(a: &mut Analysis, host_text: &str, inner: &str) {
     a.host = Some(host_text.to_ascii_lowercase());
-    a.host_kind = Some(HostKind::Ipv6);
     a.warn(UrlWarning::IpLiteral);
     if inner.contains('%') {
         a.refuse(UrlRejection::InvalidHost {
@@ -190,7 +189,6 @@ fn ends_in_number(label: &str) -> bool {
 /// and octal (`0177.0.0.1`) forms are refused: a browser opens them, but as
 /// an address few readers would recognise.
 fn analyse_ipv4(a: &mut Analysis, trimmed: &str, host_text: &str) {
-    a.host_kind = Some(HostKind::Ipv4);
     a.warn(UrlWarning::IpLiteral);
     match trimmed.parse::<Ipv4Addr>() {
         Ok(address) => {
@@ -205,7 +203,6 @@ fn analyse_ipv4(a: &mut Analysis, trimmed: &str, host_text: &str) {
 
 /// A domain name: its Punycode labels, and the look-alike warnings.
 fn analyse_domain(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
-    a.host_kind = Some(HostKind::Domain);
     a.loopback = trimmed == "localhost";
     let unicode_labels = decode_labels(a, labels);
     if let Err(reason) = idn::check_bidi(&unicode_labels) {
@@ -285,7 +282,7 @@ mod tests {
         ] {
             let review = ipv6_review(good);
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
-            assert_eq!(review.host_kind(), Some(HostKind::Ipv6), "{good}");
+            assert!(review.warnings().contains(&UrlWarning::IpLiteral), "{good}");
             assert_eq!(review.host(), Some(shown), "{good}");
             // The URL itself is kept as written.
             assert_eq!(review.split_for_display().unwrap().1, format!("[{good}]"));
@@ -350,7 +347,7 @@ mod tests {
             ("http://localhost./", true),
         ] {
             assert_eq!(
-                UrlReview::new(url).verdict().is_development(),
+                matches!(UrlReview::new(url).verdict(), UrlVerdict::Development),
                 development,
                 "{url}"
             );
@@ -362,7 +359,7 @@ mod tests {
         for good in ["1.2.3.4", "255.255.255.255", "0.0.0.0", "10.0.0.1."] {
             let review = UrlReview::new(&format!("https://{good}/"));
             assert_eq!(review.verdict(), &UrlVerdict::Allowed, "{good}");
-            assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{good}");
+            assert!(review.warnings().contains(&UrlWarning::IpLiteral), "{good}");
             // Without the trailing `.`, as a browser shows it.
             assert_eq!(review.host(), Some(good.trim_end_matches('.')), "{good}");
         }
@@ -383,7 +380,6 @@ mod tests {
                 Some(&UrlRejection::NonCanonicalIpv4 { host: bad.into() }),
                 "{bad}"
             );
-            assert_eq!(review.host_kind(), Some(HostKind::Ipv4), "{bad}");
         }
     }
 

@@ -67,7 +67,7 @@
 //! assert_eq!(UrlReview::new("https://[0:0:0:0:0:0:0:1]/").host(), Some("[::1]"));
 //! assert_eq!(UrlReview::new("https://1.2.3.4./").host(), Some("1.2.3.4"));
 //!
-//! assert!(UrlReview::new("http://localhost:8080/callback").verdict().is_development());
+//! assert_eq!(UrlReview::new("http://localhost:8080/callback").verdict(), &UrlVerdict::Development);
 //! assert!(UrlReview::new("http://example.com/").verdict().is_refused());
 //! ```
 
@@ -81,7 +81,7 @@ mod policy;
 use std::ops::Range;
 
 use parse::analyse;
-pub use policy::{HostKind, UrlRejection, UrlVerdict, UrlWarning};
+pub use policy::{UrlRejection, UrlVerdict, UrlWarning};
 
 /// A URL as a client shows it before asking for consent: the full URL, the
 /// host to highlight, the warnings, and the verdict. Never fetches anything.
@@ -105,7 +105,6 @@ pub struct UrlReview {
     scheme: Option<String>,
     host: Option<String>,
     host_range: Option<Range<usize>>,
-    host_kind: Option<HostKind>,
     unicode_host: Option<String>,
     warnings: Vec<UrlWarning>,
     verdict: UrlVerdict,
@@ -126,7 +125,6 @@ impl UrlReview {
             scheme: a.scheme,
             host: a.host,
             host_range: a.host_range,
-            host_kind: a.host_kind,
             unicode_host: a.unicode_host,
             warnings: a.warnings,
             verdict,
@@ -150,11 +148,6 @@ impl UrlReview {
     /// the URL has none.
     pub fn host(&self) -> Option<&str> {
         self.host.as_deref()
-    }
-
-    /// What kind of host it is.
-    pub fn host_kind(&self) -> Option<HostKind> {
-        self.host_kind
     }
 
     /// The host with its Punycode labels decoded, when it has any. Show it

@@ -1,6 +1,5 @@
 //! The policy's vocabulary: limits, refused schemes, and the public types a
-//! review reports ([`UrlRejection`], [`UrlWarning`], [`UrlVerdict`],
-//! [`HostKind`]).
+//! review reports ([`UrlRejection`], [`UrlWarning`], [`UrlVerdict`]).
 
 /// Schemes that run code or read local or inline data.
 pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
@@ -20,7 +19,7 @@ pub(super) const DANGEROUS_SCHEMES: &[&str] = &[
 pub enum UrlRejection {
     /// The URL is empty.
     Empty,
-    /// Longer than [`MAX_URL_LEN`](crate::limits::MAX_URL_LEN).
+    /// Longer than 4096 bytes ([limits](crate::reference::limits)).
     TooLong {
         /// Its length in bytes.
         length: usize,
@@ -192,8 +191,6 @@ impl std::fmt::Display for UrlWarning {
     }
 }
 
-impl std::error::Error for UrlWarning {}
-
 /// The message of [`UrlWarning::Punycode`]: it depends on whether the label
 /// decodes.
 fn punycode_message(label: &str, decoded: Option<&str>) -> String {
@@ -223,11 +220,6 @@ impl UrlVerdict {
         matches!(self, Self::Refused(_))
     }
 
-    /// Whether the URL is allowed only as development (`http` on loopback).
-    pub fn is_development(&self) -> bool {
-        matches!(self, Self::Development)
-    }
-
     /// The refusal, if any.
     pub fn rejection(&self) -> Option<&UrlRejection> {
         match self {
@@ -235,15 +227,4 @@ impl UrlVerdict {
             _ => None,
         }
     }
-}
-
-/// What kind of host a URL has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostKind {
-    /// A domain name (including `localhost`).
-    Domain,
-    /// A dotted-decimal IPv4 address (or a shorthand form, refused).
-    Ipv4,
-    /// A bracketed IPv6 address.
-    Ipv6,
 }

@@ -251,11 +251,6 @@ impl Provider {
         &self.client_id
     }
 
-    /// The scopes asked for.
-    pub fn requested_scopes(&self) -> &[String] {
-        &self.scopes
-    }
-
     /// The issuer authorization responses are checked against, if any.
     pub fn expected_issuer(&self) -> Option<&str> {
         self.issuer.as_deref()

@@ -15,17 +15,17 @@ use crate::sensitive::store::{DynStore, MemoryStore, Store};
 use crate::sensitive::verify::UserVerifier;
 
 /// How long a page waits for its answer unless told otherwise: 10 minutes.
-pub const DEFAULT_EXPIRY: Duration = Duration::from_secs(10 * 60);
+pub(crate) const DEFAULT_EXPIRY: Duration = Duration::from_secs(10 * 60);
 /// How many pages may be open at once unless told otherwise.
-pub const DEFAULT_MAX_OPEN: usize = 4096;
+pub(crate) const DEFAULT_MAX_OPEN: usize = 4096;
 /// The largest body a page accepts unless told otherwise: 64 KiB.
-pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+pub(crate) const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 /// How many connections the loopback server serves at once unless told
 /// otherwise; more are closed at once.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 64;
 /// How long the loopback server waits for a request's headers, and then
 /// for its body.
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How [`Pages`] are set up: where they are served, how long a page waits,
 /// where pages are kept. [`Pages::loopback`] and [`Pages::hosted`] start
@@ -52,7 +52,7 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// let hosted = Pages::hosted("https://agent.example.com/elicit", verifier)?
 ///     .expiry(Duration::from_secs(120))
 ///     .build();
-/// assert!(hosted.verifies_users() && !pages.verifies_users());
+/// # drop((pages, hosted));
 /// # Ok(())
 /// # }
 /// ```

@@ -59,7 +59,8 @@ impl Pages {
 
     /// Whether these pages verify users (a [`UserVerifier`](crate::sensitive::UserVerifier)):
     /// then every page is opened for a user ([`open_for`](Self::open_for)).
-    pub fn verifies_users(&self) -> bool {
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn verifies_users(&self) -> bool {
         self.shared.config.verifier.is_some()
     }
 

@@ -15,17 +15,14 @@
 //!   `mcp/rounds/pages.rs`).
 
 mod answer;
-mod builder;
+pub(crate) mod builder;
 mod error;
 mod handle;
 mod open;
 mod pending;
 
 pub(crate) use answer::answer_of;
-pub use builder::{
-    DEFAULT_BODY_LIMIT, DEFAULT_EXPIRY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_OPEN,
-    DEFAULT_REQUEST_TIMEOUT, PagesBuilder,
-};
+pub use builder::PagesBuilder;
 pub use error::{ConfigError, OpenError, PageError};
 pub use handle::Pages;
 pub use pending::PendingPage;
