@@ -6,13 +6,6 @@
 // includes this file; cargo-fuzz sets `--cfg fuzzing`) use the derived
 // types and `page_body` only.
 #[cfg(not(fuzzing))]
-/// The `pattern` of a UUID field, as the wire carries it: the hyphenated
-/// form, either case (a test that reads it from elicit would agree with any
-/// pattern elicit sent).
-#[cfg(feature = "uuid")]
-pub const UUID_PATTERN: &str =
-    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-
 pub mod examples;
 #[cfg(not(fuzzing))]
 pub mod http;
@@ -32,6 +25,12 @@ pub mod redis_cluster;
 #[cfg(not(fuzzing))]
 pub mod sensitive;
 
+/// The `pattern` of a UUID field, as the wire carries it: the hyphenated
+/// form, either case (a test that reads it from elicit would agree with any
+/// pattern elicit sent).
+#[cfg(feature = "uuid")]
+pub const UUID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 use std::collections::{BTreeSet, HashSet};
 use std::num::{NonZero, NonZeroI32, NonZeroU8, NonZeroU16};
 
