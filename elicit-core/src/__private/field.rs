@@ -19,14 +19,14 @@ pub const REFUSES_ZERO_MESSAGE: &str = "this field's type (a signed `NonZero` in
      integer type and check for 0 yourself)";
 
 not_a_form_field! {
-/// What derived code does with a field of any [`FormField`] type (`T` or
+/// What derived code does with a field of any [`FormField`](crate::FormField) type (`T` or
 /// `Option<T>` of a [`FormValue`]). The derive names the field's type only
 /// as `<T as FieldGlue>` (its default's type too, [`Default`](Self::Default)),
 /// so a type that is no form field is one error.
 // Said as `FormField` says it: derived code names a field's type only
 // through this trait, so this is the error a user reads.
 pub trait FieldGlue: Sized {
-    /// The type of the field's `default = ..`: [`FormField::Value`].
+    /// The type of the field's `default = ..`: [`FormField::Value`](crate::FormField::Value).
     type Default;
 
     /// Appends this field to a schema being built.
