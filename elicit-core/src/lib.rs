@@ -170,10 +170,7 @@
     not(feature = "tracing"),
     doc = "[`trace`]: https://docs.rs/elicit-core/latest/elicit_core/trace/index.html"
 )]
-#![cfg_attr(
-    feature = "tracing",
-    doc = "[`Reason`]: trace::Reason"
-)]
+#![cfg_attr(feature = "tracing", doc = "[`Reason`]: trace::Reason")]
 #![cfg_attr(
     not(feature = "tracing"),
     doc = "[`Reason`]: https://docs.rs/elicit-core/latest/elicit_core/trace/enum.Reason.html"

@@ -15,6 +15,8 @@
 //! - `in_span!(span, future)`: the future, run in the span.
 //! - `record!(field = value)`: records a declared field of the current
 //!   span.
+//! - `carried!(closure)`: the closure, run on another thread in the
+//!   current span and subscriber.
 
 // Each build uses the macros its features' modules call.
 #![allow(unused_macros)]
@@ -108,4 +110,24 @@ macro_rules! record {
     ($field:ident = $value:expr $(,)?) => {{
         let _ = &$value;
     }};
+}
+
+/// `f` (a closure), to run on another thread in the current span and under
+/// the current subscriber (a scoped one included): what the renderer's
+/// thread emits belongs to its request.
+#[cfg(feature = "tracing")]
+macro_rules! carried {
+    ($f:expr $(,)?) => {{
+        let dispatch = ::tracing::dispatcher::get_default(|dispatch| dispatch.clone());
+        let span = ::tracing::Span::current();
+        let f = $f;
+        move || ::tracing::dispatcher::with_default(&dispatch, || span.in_scope(f))
+    }};
+}
+
+#[cfg(not(feature = "tracing"))]
+macro_rules! carried {
+    ($f:expr $(,)?) => {
+        $f
+    };
 }

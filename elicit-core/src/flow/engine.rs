@@ -7,10 +7,10 @@ use std::sync::{Mutex, MutexGuard};
 use super::ElicitError;
 use crate::Elicit;
 use crate::error::ContentError;
+use crate::fingerprint::Fingerprint;
 use crate::protocol::agent::{
     AgentConnection, Outcome, Retry, UrlOutcome, UrlRequest, VerifiedUser,
 };
-use crate::fingerprint::Fingerprint;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationId, ElicitationScope,
@@ -230,7 +230,10 @@ impl<'a, C: Carrier> Flows<'a, C> {
             .lock()
             .complete(id, completed_by)
             .map_err(ElicitError::Completion)?;
-        note!("elicitation/complete sent", elicitation_id = Fingerprint(id));
+        note!(
+            "elicitation/complete sent",
+            elicitation_id = Fingerprint(id)
+        );
         self.carrier.complete(notification).await
     }
 }

@@ -155,10 +155,10 @@ impl ElicitError {
             Self::Completion(_) => refused!(CompletionRefused),
             #[cfg(feature = "sensitive")]
             Self::PageNotOpened(error) => {
-                use crate::sensitive::{OpenError, StoreError};
+                use crate::sensitive::OpenError;
                 match error {
-                    OpenError::Store(StoreError::Full { max }) => refused!(PageCap, max = max),
-                    OpenError::Store(_) => refused!(StoreFailed),
+                    // Its event was emitted where the store refused it.
+                    OpenError::Store(_) => {}
                     OpenError::Server(_) | OpenError::Random(_) => refused!(Internal),
                     _ => refused!(NotSent),
                 }

@@ -100,7 +100,6 @@ impl<C: Carrier> Flows<'_, C> {
         let answer = self.url_request(scope, request).await?;
         // Not consented: the page closes as it is dropped.
         if let Some(ended) = P::Outcome::unless_consented(&answer) {
-            super::engine::url_outcome_event(&answer);
             return Ok(ended);
         }
         note!("consented: waiting for the page");
@@ -208,8 +207,8 @@ impl<C> Drop for Outstanding<'_, '_, C> {
 /// How a flow through a page ends before the page decides: what the
 /// client's answer to the URL request settles.
 pub(crate) trait PageOutcome: Sized {
-    /// Its event: how the page ended (the decline or cancel of the URL
-    /// request has its own, from the URL's answer).
+    /// Its event: how the flow ended (a denial or a failure at the OAuth
+    /// callback has its own, where it happened).
     fn trace(&self);
 
     /// The user declined to open the page.
@@ -235,7 +234,8 @@ impl<T> PageOutcome for SecretOutcome<T> {
         match self {
             Self::Answered(_) => note!("page answered"),
             Self::Expired => refused!(PageExpired),
-            _ => {}
+            Self::Declined => refused!(Declined),
+            Self::Cancelled => refused!(Cancelled),
         }
     }
 
@@ -276,7 +276,10 @@ impl PageOutcome for crate::sensitive::oauth::OAuthOutcome {
         match self {
             Self::Authorized(_) => note!("authorized"),
             Self::Expired => refused!(PageExpired),
-            _ => {}
+            Self::Declined => refused!(Declined),
+            Self::Cancelled => refused!(Cancelled),
+            // Emitted at the callback, where the provider's answer arrived.
+            Self::Denied { .. } | Self::Failed(_) => {}
         }
     }
 
