@@ -45,7 +45,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis"] }
+//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis", "tracing"] }
 //! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
 //! hyper = { version = "1", features = ["server", "http1"] }
@@ -53,12 +53,15 @@
 //! http = "1"
 //! http-body-util = "0.1"
 //! tower-service = "0.3"
+//! tracing-subscriber = { version = "0.3", features = ["env-filter"] }
 //! ```
 //!
 //! rmcp's `request-state` is its `RequestStateCodec`, and
 //! `transport-streamable-http-server` its `StreamableHttpService`, the MCP
-//! endpoint; the last five lines serve it and the pages on one port (each
+//! endpoint; the next five lines serve it and the pages on one port (each
 //! crate is already in the tree, for elicit-core's page server).
+//! `tracing-subscriber` writes the log ([below](#what-an-operator-sees)),
+//! with elicit-core's `tracing` feature.
 //!
 //! The setup of every replica (`user_of` is your authentication, who sent
 //! a request, and `key` reads a 32-byte key from your secret store):
