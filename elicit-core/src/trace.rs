@@ -121,7 +121,9 @@ pub enum Reason {
     /// `declined` (`INFO`): the user declined a form or a URL request.
     Declined,
     /// `cancelled` (`INFO`): the user cancelled a form or a URL request
-    /// (or the client answered an action elicit does not know).
+    /// (or the client answered an action elicit does not know), or a page
+    /// was given up (cancelled elsewhere, or gone from its store: a
+    /// `page_unknown` or `store_failed` event says which).
     Cancelled,
     /// `page_expired` (`INFO`): a page or an OAuth flow expired before its
     /// answer, or was visited after (`410`).
@@ -348,7 +350,7 @@ impl Reason {
             Self::UnreadableAnswer => "the client's answer cannot be read",
             Self::CompletionRefused => "refused: a completion",
             Self::Declined => "the user declined",
-            Self::Cancelled => "the user cancelled",
+            Self::Cancelled => "cancelled: by the user, or the page was given up",
             Self::PageExpired => "the page expired",
             Self::PageUsed => "the page was already answered",
             Self::PageUnknown => "no such page",

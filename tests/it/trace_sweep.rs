@@ -212,7 +212,15 @@ fn child() {
     if std::env::var_os(CHILD).is_none() {
         return;
     }
-    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(Capture))
+    // With `ELICIT_TRACE_SWEEP_LOG` set too, what an operator sees (elicit's
+    // events at `INFO` and above, on stderr): the guides quote it.
+    let log = std::env::var_os("ELICIT_TRACE_SWEEP_LOG").map(|_| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .with_filter(tracing_subscriber::EnvFilter::new("elicit_core=info"))
+    });
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(Capture).with(log))
         .expect("the only subscriber of this process");
     let mut secrets = Secrets::default();
     secret_page_on_acp(&mut secrets);

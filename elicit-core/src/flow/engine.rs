@@ -109,12 +109,15 @@ impl<'a, C: Carrier> Flows<'a, C> {
             form = std::any::type_name::<T>();
             attempt
         );
-        let result = in_span!(span, self.form_attempts::<T>(scope, message, retry)).await;
-        match &result {
-            Ok(outcome) => outcome_event(outcome),
-            Err(error) => error.trace(),
-        }
-        result
+        let asked = async {
+            let result = self.form_attempts::<T>(scope, message, retry).await;
+            match &result {
+                Ok(outcome) => outcome_event(outcome),
+                Err(error) => error.trace(),
+            }
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// [`form`](Self::form)'s attempts, in its span.
@@ -166,12 +169,15 @@ impl<'a, C: Carrier> Flows<'a, C> {
             mode = "url",
             elicitation_id = Fingerprint(request.id().map_or("", |id| id.as_str()))
         );
-        let result = in_span!(span, self.url_request(scope, request)).await;
-        match &result {
-            Ok(outcome) => url_outcome_event(outcome),
-            Err(error) => error.trace(),
-        }
-        result
+        let asked = async {
+            let result = self.url_request(scope, request).await;
+            match &result {
+                Ok(outcome) => url_outcome_event(outcome),
+                Err(error) => error.trace(),
+            }
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// [`url`](Self::url) without its span and events: a step of a page's

@@ -35,9 +35,12 @@ impl<C: Carrier> Flows<'_, C> {
             elicitation_id,
             page
         );
-        let result = in_span!(span, self.page(scope, message, user, open)).await;
-        traced(&result);
-        result
+        let asked = async {
+            let result = self.page(scope, message, user, open).await;
+            traced(&result);
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -67,9 +70,12 @@ impl<C: Carrier> Flows<'_, C> {
             elicitation_id,
             page
         );
-        let result = in_span!(span, self.page(scope, message, user, open)).await;
-        traced(&result);
-        result
+        let asked = async {
+            let result = self.page(scope, message, user, open).await;
+            traced(&result);
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// The flow through a page of the agent's, whatever the page: URL mode

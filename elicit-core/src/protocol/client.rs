@@ -729,14 +729,16 @@ pub(crate) async fn answer_on_thread<R: Render + ?Sized + Send + 'static>(
     let span = span!(
         "client_request",
         transport = transport,
-        mode = mode,
-        elicitation_id = Fingerprint(id.as_ref().map_or("", ElicitationId::as_str))
+        mode = mode;
+        elicitation_id
     );
-    in_span!(
-        span,
-        render_on_thread(renderer, agent, incoming, connection)
-    )
-    .await
+    let rendered = async {
+        if let Some(id) = &id {
+            record!(elicitation_id = Fingerprint(id));
+        }
+        render_on_thread(renderer, agent, incoming, connection).await
+    };
+    in_span!(span, rendered).await
 }
 
 /// [`answer_on_thread`], in its span.
