@@ -141,7 +141,7 @@ fn push(kind: &'static str, meta: &tracing::Metadata<'_>, fields: Fields) {
 fn encodings(value: &str) -> BTreeSet<String> {
     let mut all = BTreeSet::new();
     let mut bytes = vec![value.as_bytes().to_vec()];
-    if value.len() % 2 == 0 && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if value.len().is_multiple_of(2) && value.bytes().all(|b| b.is_ascii_hexdigit()) {
         let decoded = (0..value.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&value[i..i + 2], 16).unwrap())
