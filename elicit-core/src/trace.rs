@@ -68,133 +68,209 @@ pub enum Reason {
     /// `wrong_user` (`WARN`): a page, or an OAuth flow's start page or
     /// callback, was requested by another verified user than the one it
     /// was opened for (page server: `403`).
+    ///
+    /// Where: `sensitive::service` (a page request), `sensitive::oauth::routes` (the start page).
     WrongUser,
     /// `other_browser` (`WARN`): a page or an OAuth flow bound to one
     /// browser was requested without its binding cookie (another browser,
     /// or a second first visit that lost the race): `403`.
+    ///
+    /// Where: `sensitive::service` (a visit or a post), `sensitive::oauth::routes` (the start page, the callback).
     OtherBrowser,
     /// `cross_site_post` (`WARN`): a page's form posted from another
     /// origin (`Sec-Fetch-Site`, `Origin`): `403`.
+    ///
+    /// Where: `sensitive::service`.
     CrossSitePost,
     /// `csrf` (`WARN`): a page's form posted without its CSRF token, or
     /// with another: `403`.
+    ///
+    /// Where: `sensitive::service`.
     Csrf,
     /// `wrong_host` (`WARN`): a request to the page server named another
     /// host than the pages' own (DNS rebinding): `421`.
+    ///
+    /// Where: `sensitive::service`.
     WrongHost,
     /// `replay` (`WARN`): a `requestState` used before, sent again
     /// (MCP 2026-07-28 rounds): `-32602`.
+    ///
+    /// Where: `mcp::rounds::state` (`State::use_once`).
     Replay,
     /// `invalid_state` (`WARN`): a `requestState` that does not open:
     /// tampered, expired, sealed for another user, request or key, or of
     /// an old format (MCP 2026-07-28 rounds): `-32602`.
+    ///
+    /// Where: `mcp::rounds::state` (`State::open`).
     InvalidState,
     /// `oauth_state` (`WARN`): an OAuth callback whose `state` is missing,
     /// unknown or wrong (forged, or a flow ended long ago): `400`.
+    ///
+    /// Where: `sensitive::oauth::routes` (the callback).
     OAuthState,
     /// `oauth_issuer` (`WARN`): an OAuth callback whose `iss` is not the
     /// provider's (a mix-up attack): the flow fails.
+    ///
+    /// Where: `sensitive::oauth::routes` (the callback).
     OAuthIssuer,
     /// `oauth_bad_response` (`WARN`): an OAuth callback with a repeated
     /// parameter, or with neither a code nor an error: the flow fails.
+    ///
+    /// Where: `sensitive::oauth::routes` (the callback).
     OAuthBadResponse,
     /// `url_refused` (`WARN`): a client's URL review refused the URL of a
     /// URL request (a look-alike host, an unsafe scheme, ...) when the
     /// renderer consented: it is shown again with the problem.
+    ///
+    /// Where: `protocol::client::answer` (every client side).
     UrlRefused,
     /// `guard_refused` (`WARN`): a client's guard refused an
     /// `elicitation/create` with `-32602`: a mode it did not advertise, a
     /// form it cannot render, a URL id already outstanding or too many.
+    ///
+    /// Where: `protocol::client::ClientConnection::receive` (every client side).
     GuardRefused,
     /// `client_refused` (`WARN`): the client answered an
     /// `elicitation/create` with a JSON-RPC error (`-32602` when its guard
     /// refused it); the field `code` holds the code.
+    ///
+    /// Where: the flow engine (`flow`), on the ACP SDK and rmcp.
     ClientRefused,
     /// `unreadable_answer` (`WARN`): the client's answer could not be read
     /// (content that is not an object, an unknown action).
+    ///
+    /// Where: the flow engine, and the MCP 2026-07-28 rounds (`mcp::rounds`).
     UnreadableAnswer,
     /// `completion_refused` (`WARN`): a URL elicitation's completion was
     /// refused: not outstanding, completed twice, or by another user.
+    ///
+    /// Where: the flow engine (`complete`).
     CompletionRefused,
 
     // --- INFO: the user's answer, and limits reached -------------------
     /// `declined` (`INFO`): the user declined a form or a URL request.
+    ///
+    /// Where: the flow engine and the rounds (the asking side); `protocol::client::answer` (the client side).
     Declined,
     /// `cancelled` (`INFO`): the user cancelled a form or a URL request
     /// (or the client answered an action elicit does not know), or a page
     /// was given up (cancelled elsewhere, or gone from its store: a
     /// `page_unknown` or `store_failed` event says which).
+    ///
+    /// Where: the flow engine and the rounds (the asking side); `protocol::client::answer` (the client side).
     Cancelled,
     /// `page_expired` (`INFO`): a page or an OAuth flow expired before its
     /// answer, or was visited after (`410`).
+    ///
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`; the flow that waited for the page.
     PageExpired,
     /// `page_used` (`INFO`): a page or an OAuth flow visited or posted
     /// again after it was answered or cancelled (`410`).
+    ///
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`.
     PageUsed,
     /// `page_unknown` (`INFO`): a request for a page id the server does
     /// not hold (`404`): gone long ago, or guessed.
+    ///
+    /// Where: `sensitive::service`; `mcp::rounds::pages` (a round that reads its page).
     PageUnknown,
     /// `page_cap` (`INFO`): a page was not opened: the store holds as many
     /// open pages as it may.
+    ///
+    /// Where: `sensitive::store` (`Pages::open*`, `Pages::open_oauth*`).
     PageCap,
     /// `body_too_large` (`INFO`): a page's post exceeded the body limit
     /// (`413`).
+    ///
+    /// Where: `sensitive::service`.
     BodyTooLarge,
     /// `bad_request` (`INFO`): a page request the server does not serve: a
     /// method other than `GET` and `POST`, a body that is not the page's
     /// form or did not arrive whole.
+    ///
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`.
     BadRequest,
     /// `invalid_submission` (`INFO`): a page's post broke the form's rules:
     /// the page is shown again with the errors (the fields are named in
     /// `fields`, never their values).
+    ///
+    /// Where: `sensitive::service`.
     InvalidSubmission,
     /// `retries_exhausted` (`INFO`): every answer to a form broke its rules,
     /// the last attempt included.
+    ///
+    /// Where: the flow engine and the rounds.
     RetriesExhausted,
     /// `max_rounds` (`INFO`): a tool call asked more input-required rounds
     /// than `RoundsConfig::max_rounds`.
+    ///
+    /// Where: `mcp::rounds::input` (the round that would be one too many).
     MaxRounds,
     /// `not_sent` (`INFO`): an elicitation was refused before anything was
     /// sent: the client lacks the mode, sensitive input needs URL mode, an
     /// unsafe URL, a form that cannot be sent, no session.
+    ///
+    /// Where: the flow engine and the rounds.
     NotSent,
     /// `used_states_full` (`INFO`): the in-memory used-state store is full:
     /// the call fails closed until some states expire.
+    ///
+    /// Where: `mcp::rounds::state` (`State::use_once`).
     UsedStatesFull,
     /// `oauth_denied` (`INFO`): the OAuth provider answered with an error
     /// (the user did not authorize): the flow ends denied.
+    ///
+    /// Where: `sensitive::oauth::routes` (the callback).
     OAuthDenied,
     /// `render_gave_up` (`INFO`): a client's renderer gave no valid answer
     /// in `MAX_RENDER_ATTEMPTS` tries: the request is answered `-32603`.
+    ///
+    /// Where: `protocol::client::answer` (every client side).
     RenderGaveUp,
     /// `request_failed` (`INFO`): an `elicitation/create` got no answer:
     /// the connection closed, it timed out or was cancelled, or the
     /// transport could not send it.
+    ///
+    /// Where: the flow engine, on the ACP SDK and rmcp.
     RequestFailed,
     /// `pages_closed` (`INFO`): a request to the page server after its
     /// pages were dropped, or before any was opened (`503`).
+    ///
+    /// Where: `sensitive::service`.
     PagesClosed,
 
     // --- ERROR: failures ------------------------------------------------
     /// `store_failed` (`ERROR`): the page store (or the OAuth flows'
     /// table) failed: the request is answered `503`, or the page not
     /// opened.
+    ///
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page.
     StoreFailed,
     /// `used_states_failed` (`ERROR`): the used-state store could not
     /// record a `requestState`'s use: the call fails closed (`-32603`).
+    ///
+    /// Where: `mcp::rounds::state` (`State::use_once`).
     UsedStatesFailed,
     /// `redis_failed` (`ERROR`): a Redis command failed or timed out (the
     /// field `kind` says which: `timeout`, `connection`, `io`, `server`).
+    ///
+    /// Where: `redis::conn` (every command).
     RedisFailed,
     /// `oauth_exchange_failed` (`ERROR`): the token request to the OAuth
     /// provider failed, or its answer was unusable: the flow fails.
+    ///
+    /// Where: `sensitive::oauth::routes` (the callback).
     OAuthExchangeFailed,
     /// `page_failed` (`ERROR`): a page's answer passed the page's checks
     /// but not the form's (the page's schema and the form disagree: a bug,
     /// or a foreign record in a shared store).
+    ///
+    /// Where: the flow that waited for the page.
     PageFailed,
     /// `internal` (`ERROR`): the OS RNG, a `requestState`'s seal or the
     /// renderer's thread failed.
+    ///
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `protocol::client` (the renderer's thread).
     Internal,
 }
 
