@@ -154,6 +154,15 @@ struct DeployToken {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
+    // The log (feature `tracing`, `elicit_core::trace`): on stderr when
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
     // The connection's elicitation state: cloned into each handler.
     let elicitations = AgentElicitations::new();
     // The sensitive pages: a loopback server, started with the first page

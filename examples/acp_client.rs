@@ -75,6 +75,15 @@ struct Options {
 }
 
 fn main() {
+    // The log (feature `tracing`, `elicit_core::trace`): on stderr when
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
     if let Err(e) = run() {
         eprintln!("acp_client: {e}");
         std::process::exit(1);

@@ -177,6 +177,15 @@ where
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
+    // The log (feature `tracing`, `elicit_core::trace`): on stderr when
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
     let options = options()?;
     let elicitations = ClientElicitations::new(modes(&options));
     let handler = elicitations.handler("elicit-mcp-host", Renderer::from_stdin());

@@ -208,6 +208,15 @@ fn summary(form: &Deploy) -> String {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The log (feature `tracing`, `elicit_core::trace`): on stderr when
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
     // stdout carries JSON-RPC; say hello on stderr only.
     eprintln!(
         "elicit MCP server on stdio: tool `{DEPLOY_TOOL}`. Send `initialize`, then `tools/call`."

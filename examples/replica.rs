@@ -13,7 +13,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "sensitive", "redis"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "sensitive", "redis", "tracing"] }
 //! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
 //! hyper = { version = "1", features = ["server", "http1"] }
@@ -21,6 +21,7 @@
 //! http = "1"
 //! http-body-util = "0.1"
 //! tower-service = "0.3"
+//! tracing-subscriber = { version = "0.3", features = ["env-filter"] }
 //! ```
 //!
 //! ```text
@@ -210,6 +211,15 @@ fn hex_key(name: &str) -> [u8; 32] {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The log (feature `tracing`, `elicit_core::trace`): on stderr when
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init();
+    }
     let args: Vec<String> = std::env::args().collect();
     let arg = |flag: &str| {
         args.iter()

@@ -83,6 +83,9 @@
 //!   Redis.
 //! - [`terminal`] (feature `terminal`): a terminal renderer of client
 //!   requests (`inquire` prompts, or scripted JSON-lines answers).
+//! - [`trace`] (feature `tracing`): `tracing` spans for every flow and an
+//!   event at every refusal and failure, with a stable `reason` to count,
+//!   never a secret.
 //!
 //! Each module's documentation is its guide, with compiled examples. The
 //! repository's `examples/README.md` lists its runnable examples and their
@@ -110,6 +113,7 @@
 //! | `uuid` | `uuid::Uuid` form fields ([`reference::types`]) | `uuid` |
 //! | `unicode` | Unicode's tables: `\p{..}` in a `pattern`, and the URL review's checks of `xn--` hosts ([`protocol::url`]). Without it both are refused, each error naming the feature: a form without such a pattern, and an agent whose URLs are ASCII, build without the tables | `elicit-pattern`'s and `elicit-derive`'s `unicode`; `unicode-security`, `unicode-script`, `unicode-normalization` |
 //! | `terminal` | [`terminal`]: a terminal renderer of client requests | `unicode` (a terminal shows other parties' forms and URLs); `inquire` (crossterm) |
+//! | `tracing` | [`trace`]: a span per flow, an event with a `reason` at every refusal and failure, never a secret | `tracing` (no default features: `std`), already in the tree of `acp-sdk`, `rmcp` and `sensitive` |
 //!
 //! # Form mode never collects secrets
 //!
@@ -163,6 +167,10 @@
     doc = "[`terminal`]: https://docs.rs/elicit-core/latest/elicit_core/terminal/index.html"
 )]
 #![cfg_attr(
+    not(feature = "tracing"),
+    doc = "[`trace`]: https://docs.rs/elicit-core/latest/elicit_core/trace/index.html"
+)]
+#![cfg_attr(
     all(feature = "acp-sdk", feature = "sensitive"),
     doc = "[`Elicitor::elicit_secret`]: acp::sdk::Elicitor::elicit_secret"
 )]
@@ -187,6 +195,12 @@
 // Lets derived code, which names `::elicit_core`, compile inside this crate too.
 extern crate self as elicit_core;
 
+// The one door to `tracing` (feature `tracing`): macros every module below
+// calls, compiled to nothing without the feature. First, so that they are
+// in scope everywhere.
+#[macro_use]
+mod traced;
+
 // Conversions to and from the official ACP Rust types, and (feature
 // `acp-sdk`) one call per flow on the official ACP SDK (docs in the module).
 #[cfg(feature = "acp")]
@@ -198,6 +212,9 @@ mod credential;
 mod conversion;
 mod error;
 mod field;
+// How an id is logged (module `trace`): always compiled, as the macros'
+// call sites name it.
+mod fingerprint;
 // Every elicitation flow written once, for the transports that send
 // requests, and the calls they return (compiled with them: nothing else
 // calls it).
@@ -224,6 +241,10 @@ pub mod sensitive;
 // The terminal renderer of client requests (docs in the module).
 #[cfg(feature = "terminal")]
 pub mod terminal;
+// What an operator sees: the reasons of refusals and failures (docs in
+// the module).
+#[cfg(feature = "tracing")]
+pub mod trace;
 // Form field types beyond the primitives: NonZero, and the feature-gated
 // ecosystem types (impls only; docs in the module).
 mod types;

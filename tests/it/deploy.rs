@@ -127,6 +127,20 @@ pub(crate) struct Setup {
     pub(crate) redis_delay: Duration,
 }
 
+/// Where a replica's stderr goes: nowhere, or, with
+/// `ELICIT_REPLICA_LOG=<dir>`, the file `<dir>/replica-<port>.log`. With
+/// `RUST_LOG` too (the replicas inherit it), that is their log: what an
+/// operator sees of each fault these tests inject (the redis guide quotes
+/// it).
+fn replica_log(port: u16) -> Stdio {
+    let Some(dir) = std::env::var_os("ELICIT_REPLICA_LOG") else {
+        return Stdio::null();
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = std::fs::File::create(PathBuf::from(dir).join(format!("replica-{port}.log")));
+    Stdio::from(file.expect("the replica's log file"))
+}
+
 /// Redis, `setup.replicas` replicas and haproxy in front, or `None` (the
 /// test returns) where the services are not installed and not required.
 pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
@@ -175,7 +189,7 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
                         .env("ELICIT_CALL_KEY", CALL_KEY)
                         .env("ELICIT_USERS", &setup.users)
                         .stdout(Stdio::null())
-                        .stderr(Stdio::null())
+                        .stderr(replica_log(*p))
                         .spawn()
                         .expect("a replica starts"),
                 ),

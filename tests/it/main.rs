@@ -45,5 +45,6 @@ mod sensitive_body;
 mod sensitive_form;
 mod sensitive_page;
 pub(crate) mod sensitive_server;
+mod trace_sweep;
 mod url_whatwg;
 mod user_crates;

@@ -7,15 +7,25 @@ use std::sync::{Mutex, MutexGuard};
 use super::ElicitError;
 use crate::Elicit;
 use crate::error::ContentError;
+use crate::fingerprint::Fingerprint;
 use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest, VerifiedUser};
 use crate::protocol::outcome::Retry;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
-    ElicitationId, ElicitationScope,
+    ElicitationAction, ElicitationId, ElicitationScope,
 };
 
 /// What a transport does for the flows: one request, one notification.
 pub(crate) trait Carrier: Sync {
+    /// The transport's name in a flow's span (`acp`, `mcp`).
+    const TRANSPORT: &'static str;
+
+    /// The protocol version the peer negotiated, for a flow's span (empty
+    /// when the transport does not say).
+    fn protocol_version(&self) -> String {
+        String::new()
+    }
+
     /// Sends `elicitation/create` and waits for the client's answer, read
     /// into elicit's wire model (a transport that cannot carry the request,
     /// or cannot read the answer, says so in its error).
@@ -67,7 +77,7 @@ pub(crate) fn after_answer<T>(
 /// The flows of one connection: its state and its transport.
 pub(crate) struct Flows<'a, C> {
     pub(super) state: &'a Mutex<AgentConnection>,
-    carrier: &'a C,
+    pub(super) carrier: &'a C,
 }
 
 impl<'a, C: Carrier> Flows<'a, C> {
@@ -89,18 +99,51 @@ impl<'a, C: Carrier> Flows<'a, C> {
         message: String,
         retry: Retry,
     ) -> Result<Outcome<T>, ElicitError> {
+        let span = span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = "form",
+            mode = "form",
+            form = std::any::type_name::<T>();
+            attempt
+        );
+        let asked = async {
+            let result = self.form_attempts::<T>(scope, message, retry).await;
+            match &result {
+                Ok(outcome) => outcome_event(outcome),
+                Err(error) => error.trace(),
+            }
+            result
+        };
+        in_span!(span, asked).await
+    }
+
+    /// [`form`](Self::form)'s attempts, in its span.
+    async fn form_attempts<T: Elicit>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        retry: Retry,
+    ) -> Result<Outcome<T>, ElicitError> {
         let mut next = message.clone();
         let mut attempts: u32 = 0;
         loop {
             attempts = attempts.saturating_add(1);
+            record!(attempt = attempts);
             let (request, pending) = self
                 .lock()
                 .form::<T>(scope.clone(), next)
                 .map_err(ElicitError::NotSent)?;
+            note!("elicitation/create sent", mode = "form", attempt = attempts);
             let response = self.carrier.create(request).await?;
+            note!("answer received", action = action_name(&response.action));
             match after_answer(pending.outcome(&response), &message, attempts, retry) {
                 AfterAnswer::Done(outcome) => return Ok(outcome),
-                AfterAnswer::AskAgain(message) => next = message,
+                AfterAnswer::AskAgain(message) => {
+                    note!("answer invalid: asked again", attempt = attempts);
+                    next = message;
+                }
                 AfterAnswer::GiveUp { errors, attempts } => {
                     return Err(ElicitError::Invalid { errors, attempts });
                 }
@@ -117,9 +160,36 @@ impl<'a, C: Carrier> Flows<'a, C> {
         scope: ElicitationScope,
         request: UrlRequest,
     ) -> Result<UrlOutcome, ElicitError> {
+        let span = span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = "url",
+            mode = "url",
+            elicitation_id = Fingerprint(request.id().map_or("", |id| id.as_str()))
+        );
+        let asked = async {
+            let result = self.url_request(scope, request).await;
+            match &result {
+                Ok(outcome) => url_outcome_event(outcome),
+                Err(error) => error.trace(),
+            }
+            result
+        };
+        in_span!(span, asked).await
+    }
+
+    /// [`url`](Self::url) without its span and events: a step of a page's
+    /// flow, which has its own.
+    pub(super) async fn url_request(
+        &self,
+        scope: ElicitationScope,
+        request: UrlRequest,
+    ) -> Result<UrlOutcome, ElicitError> {
         let built = self.lock().url(scope, request);
         let (request, pending) = built.map_err(ElicitError::NotSent)?;
         let id = pending.id().clone();
+        note!("elicitation/create sent", mode = "url");
         let response = match self.carrier.create(request).await {
             Ok(response) => response,
             Err(error) => {
@@ -127,6 +197,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
                 return Err(error);
             }
         };
+        note!("answer received", action = action_name(&response.action));
         let outcome = self.lock().url_outcome(pending, &response);
         match outcome {
             Ok(UrlOutcome::UnknownAction(other)) => {
@@ -146,10 +217,58 @@ impl<'a, C: Carrier> Flows<'a, C> {
         id: &ElicitationId,
         completed_by: Option<&VerifiedUser>,
     ) -> Result<(), ElicitError> {
+        let result = self.complete_id(id, completed_by).await;
+        if let Err(error) = &result {
+            error.trace();
+        }
+        result
+    }
+
+    /// [`complete`](Self::complete) without its event: a step of a page's
+    /// flow, which has its own.
+    pub(super) async fn complete_id(
+        &self,
+        id: &ElicitationId,
+        completed_by: Option<&VerifiedUser>,
+    ) -> Result<(), ElicitError> {
         let notification = self
             .lock()
             .complete(id, completed_by)
             .map_err(ElicitError::Completion)?;
+        note!(
+            "elicitation/complete sent",
+            elicitation_id = Fingerprint(id)
+        );
         self.carrier.complete(notification).await
+    }
+}
+
+/// The event of a form's answer: a decline or a cancel (`INFO`), an
+/// unknown action (a cancel); an accept is a `DEBUG` note.
+pub(crate) fn outcome_event<T>(outcome: &Outcome<T>) {
+    match outcome {
+        Outcome::Accepted(_) => note!("accepted"),
+        Outcome::Declined => refused!(Declined),
+        Outcome::Cancelled | Outcome::UnknownAction(_) => refused!(Cancelled),
+    }
+}
+
+/// The event of a URL request's answer, as [`outcome_event`]'s.
+pub(crate) fn url_outcome_event(outcome: &UrlOutcome) {
+    match outcome {
+        UrlOutcome::Consented(_) => note!("consented"),
+        UrlOutcome::Declined => refused!(Declined),
+        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => refused!(Cancelled),
+    }
+}
+
+/// An answer's action, as the wire names it (another action: `other`,
+/// its text is the client's).
+pub(crate) fn action_name(action: &ElicitationAction) -> &'static str {
+    match action {
+        ElicitationAction::Accept { .. } => "accept",
+        ElicitationAction::Decline => "decline",
+        ElicitationAction::Cancel => "cancel",
+        ElicitationAction::Other(_) => "other",
     }
 }

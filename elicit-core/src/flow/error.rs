@@ -133,6 +133,50 @@ impl std::fmt::Display for ElicitError {
     }
 }
 
+impl ElicitError {
+    /// Its event (module `trace`): the reason, and what is not secret of
+    /// the error (a JSON-RPC code, a count), never its text.
+    pub(crate) fn trace(&self) {
+        match self {
+            Self::NotSent(_) => refused!(NotSent),
+            Self::Request(error) => match error.failure() {
+                RequestFailure::ErrorResponse { code } => refused!(ClientRefused, code = code),
+                RequestFailure::Closed => refused!(RequestFailed, failure = "closed"),
+                RequestFailure::TimedOut => refused!(RequestFailed, failure = "timed_out"),
+                RequestFailure::Cancelled => refused!(RequestFailed, failure = "cancelled"),
+                RequestFailure::Other => refused!(RequestFailed, failure = "other"),
+            },
+            Self::Unreadable(_) | Self::Url(_) => refused!(UnreadableAnswer),
+            Self::Invalid { errors, attempts } => refused!(
+                RetriesExhausted,
+                attempts = attempts,
+                errors = errors.errors().len()
+            ),
+            Self::Completion(_) => refused!(CompletionRefused),
+            #[cfg(feature = "sensitive")]
+            Self::PageNotOpened(error) => {
+                use crate::sensitive::OpenError;
+                match error {
+                    // Its event was emitted where the store refused it.
+                    OpenError::Store(_) => {}
+                    OpenError::Server(_) | OpenError::Random(_) => refused!(Internal),
+                    _ => refused!(NotSent),
+                }
+            }
+            #[cfg(feature = "sensitive")]
+            Self::Page(error) => {
+                use crate::sensitive::PageError;
+                match error {
+                    PageError::Expired => refused!(PageExpired),
+                    PageError::Cancelled => refused!(Cancelled),
+                    PageError::Invalid(_) => refused!(PageFailed),
+                    _ => refused!(StoreFailed),
+                }
+            }
+        }
+    }
+}
+
 impl std::error::Error for ElicitError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {

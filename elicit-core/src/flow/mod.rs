@@ -52,5 +52,5 @@ pub(crate) use call::{Asker, form_call};
 pub use error::{ElicitError, RequestError, RequestFailure};
 
 #[cfg(feature = "rmcp")]
-pub(crate) use engine::{AfterAnswer, after_answer};
+pub(crate) use engine::{AfterAnswer, after_answer, outcome_event, url_outcome_event};
 pub(crate) use engine::{Carrier, Flows};

@@ -11,6 +11,7 @@ use crate::sensitive::{
 };
 
 use super::{Carrier, ElicitError, Flows};
+use crate::fingerprint::Fingerprint;
 
 impl<C: Carrier> Flows<'_, C> {
     /// The sensitive form `T` on a page `pages` serve (for `user`, when the
@@ -24,7 +25,22 @@ impl<C: Carrier> Flows<'_, C> {
         user: Option<&VerifiedUser>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
         let open = open_page::<T>(pages, user, message.clone());
-        self.page(scope, message, user, open).await
+        let span = span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = "secret",
+            mode = "url",
+            form = std::any::type_name::<T>();
+            elicitation_id,
+            page
+        );
+        let asked = async {
+            let result = self.page(scope, message, user, open).await;
+            traced(&result);
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -45,7 +61,21 @@ impl<C: Carrier> Flows<'_, C> {
                 None => pages.open_oauth(provider).await,
             }
         };
-        self.page(scope, message, user, open).await
+        let span = span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = "oauth",
+            mode = "url";
+            elicitation_id,
+            page
+        );
+        let asked = async {
+            let result = self.page(scope, message, user, open).await;
+            traced(&result);
+            result
+        };
+        in_span!(span, asked).await
     }
 
     /// The flow through a page of the agent's, whatever the page: URL mode
@@ -65,22 +95,35 @@ impl<C: Carrier> Flows<'_, C> {
             .require_sensitive()
             .map_err(ElicitError::NotSent)?;
         let page = open.await.map_err(ElicitError::PageNotOpened)?;
+        record!(page = Fingerprint(page.id()));
+        record!(elicitation_id = Fingerprint(page.id()));
+        note!("page opened");
         let (id, request) = page_request(page.id(), page.url(), message, user);
         let outstanding = Outstanding {
             flows: self,
             id: &id,
         };
-        let answer = self.url(scope, request).await?;
+        let answer = self.url_request(scope, request).await?;
         // Not consented: the page closes as it is dropped.
         if let Some(ended) = P::Outcome::unless_consented(&answer) {
             return Ok(ended);
         }
+        note!("consented: waiting for the page");
         let (outcome, ended_in_browser) = page.settle().await?;
         if ended_in_browser {
-            self.complete(&id, user).await?;
+            self.complete_id(&id, user).await?;
             std::mem::forget(outstanding);
         }
         Ok(outcome)
+    }
+}
+
+/// The event of a page flow's end: a failure's reason, or how the page
+/// ended (an expiry), or a `DEBUG` note of its answer.
+fn traced<O: PageOutcome>(result: &Result<O, ElicitError>) {
+    match result {
+        Ok(outcome) => outcome.trace(),
+        Err(error) => error.trace(),
     }
 }
 
@@ -170,6 +213,10 @@ impl<C> Drop for Outstanding<'_, '_, C> {
 /// How a flow through a page ends before the page decides: what the
 /// client's answer to the URL request settles.
 pub(crate) trait PageOutcome: Sized {
+    /// Its event: how the flow ended (a denial or a failure at the OAuth
+    /// callback has its own, where it happened).
+    fn trace(&self);
+
     /// The user declined to open the page.
     const DECLINED: Self;
     /// The user cancelled, or the client answered with an action it does
@@ -189,6 +236,15 @@ pub(crate) trait PageOutcome: Sized {
 }
 
 impl<T> PageOutcome for SecretOutcome<T> {
+    fn trace(&self) {
+        match self {
+            Self::Answered(_) => note!("page answered"),
+            Self::Expired => refused!(PageExpired),
+            Self::Declined => refused!(Declined),
+            Self::Cancelled => refused!(Cancelled),
+        }
+    }
+
     const DECLINED: Self = Self::Declined;
     const CANCELLED: Self = Self::Cancelled;
 }
@@ -222,6 +278,17 @@ pub(crate) async fn open_page<T: SensitiveForm>(
 /// The provider and the callback decide after a consent.
 #[cfg(feature = "oauth")]
 impl PageOutcome for crate::sensitive::oauth::OAuthOutcome {
+    fn trace(&self) {
+        match self {
+            Self::Authorized(_) => note!("authorized"),
+            Self::Expired => refused!(PageExpired),
+            Self::Declined => refused!(Declined),
+            Self::Cancelled => refused!(Cancelled),
+            // Emitted at the callback, where the provider's answer arrived.
+            Self::Denied { .. } | Self::Failed(_) => {}
+        }
+    }
+
     const DECLINED: Self = Self::Declined;
     const CANCELLED: Self = Self::Cancelled;
 }

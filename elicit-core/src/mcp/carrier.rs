@@ -111,6 +111,14 @@ pub(super) fn no_scope() -> ElicitationScope {
 /// [rules](crate::mcp#conversion-rules)), the answer read back into
 /// elicit's model, `notifications/elicitation/complete`.
 impl Carrier for Peer<RoleServer> {
+    const TRANSPORT: &'static str = "mcp";
+
+    fn protocol_version(&self) -> String {
+        self.peer_info()
+            .map(|info| info.protocol_version.to_string())
+            .unwrap_or_default()
+    }
+
     async fn create(
         &self,
         request: CreateElicitationRequest,

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::Content;
 use crate::credential::looks_like_credential;
 use crate::error::{ContentError, SchemaError, SchemaErrorKind, excerpt};
+use crate::fingerprint::Fingerprint;
 use crate::limits::{
     CLIENT_COMPLETED_IDS_REMEMBERED, MAX_ECHOED_CHARS, MAX_PENDING_URLS, MAX_RENDER_ATTEMPTS,
 };
@@ -84,11 +85,18 @@ impl ClientConnection {
     /// user's choice when it was the client's limit.
     pub fn receive(&mut self, request: CreateElicitationRequest) -> Result<Incoming, JsonRpcError> {
         let Some(mode) = request.mode.known() else {
+            refused!(GuardRefused, problem = "unknown mode");
             return Err(JsonRpcError::unadvertised_mode(request.mode.name()));
         };
         if !self.supports(mode) {
+            refused!(
+                GuardRefused,
+                problem = "mode not advertised",
+                mode = mode.as_str()
+            );
             return Err(JsonRpcError::unadvertised_mode(mode.as_str()));
         }
+        note!("elicitation/create received", mode = mode.as_str());
         let CreateElicitationRequest {
             scope,
             mode,
@@ -98,6 +106,7 @@ impl ClientConnection {
         match mode {
             ElicitationMode::Form { requested_schema } => {
                 if let Err(error) = requested_schema.check() {
+                    refused!(GuardRefused, problem = "form not renderable");
                     return Err(NotRenderable { error }.to_jsonrpc_error());
                 }
                 Ok(Incoming::Form(FormElicitation {
@@ -112,6 +121,11 @@ impl ClientConnection {
                 url,
             } => {
                 if self.pending.contains(&elicitation_id) {
+                    refused!(
+                        GuardRefused,
+                        problem = "id outstanding",
+                        elicitation_id = Fingerprint(&elicitation_id)
+                    );
                     return Err(JsonRpcError::invalid_params(format!(
                         "Invalid params: the elicitationId `{}` is already outstanding on \
                          this connection",
@@ -119,6 +133,7 @@ impl ClientConnection {
                     )));
                 }
                 if self.pending.len() >= MAX_PENDING_URLS {
+                    refused!(GuardRefused, problem = "too many outstanding URLs");
                     return Err(JsonRpcError::invalid_params(format!(
                         "Invalid params: too many outstanding URL elicitations (the limit is \
                          {MAX_PENDING_URLS})"
@@ -641,13 +656,26 @@ pub fn answer<R: Render + ?Sized>(
             for _ in 0..MAX_RENDER_ATTEMPTS {
                 match render.form(agent, form, problem.as_ref()) {
                     FormAnswer::Accept(content) => match form.accept(content) {
-                        Ok(response) => return Ok(response),
-                        Err(error) => problem = Some(error),
+                        Ok(response) => {
+                            note!("accepted");
+                            return Ok(response);
+                        }
+                        Err(error) => {
+                            note!("answer invalid: shown again");
+                            problem = Some(error);
+                        }
                     },
-                    FormAnswer::Decline => return Ok(form.decline()),
-                    FormAnswer::Cancel => return Ok(form.cancel()),
+                    FormAnswer::Decline => {
+                        refused!(Declined);
+                        return Ok(form.decline());
+                    }
+                    FormAnswer::Cancel => {
+                        refused!(Cancelled);
+                        return Ok(form.cancel());
+                    }
                 }
             }
+            refused!(RenderGaveUp, attempts = MAX_RENDER_ATTEMPTS);
             Err(gave_up(problem.map(|p| p.to_string())))
         }
         Incoming::Url(url) => {
@@ -656,15 +684,26 @@ pub fn answer<R: Render + ?Sized>(
                 match render.url(agent, url, problem.as_ref()) {
                     UrlAnswer::Consent => match url.consent() {
                         Ok(response) => {
+                            note!("consented");
                             render.consented(url);
                             return Ok(response);
                         }
-                        Err(rejection) => problem = Some(rejection),
+                        Err(rejection) => {
+                            refused!(UrlRefused);
+                            problem = Some(rejection);
+                        }
                     },
-                    UrlAnswer::Decline => return Ok(url.decline()),
-                    UrlAnswer::Cancel => return Ok(url.cancel()),
+                    UrlAnswer::Decline => {
+                        refused!(Declined);
+                        return Ok(url.decline());
+                    }
+                    UrlAnswer::Cancel => {
+                        refused!(Cancelled);
+                        return Ok(url.cancel());
+                    }
                 }
             }
+            refused!(RenderGaveUp, attempts = MAX_RENDER_ATTEMPTS);
             Err(gave_up(problem.map(|p| p.to_string())))
         }
     }
@@ -681,6 +720,34 @@ pub(crate) async fn answer_on_thread<R: Render + ?Sized + Send + 'static>(
     agent: String,
     incoming: Incoming,
     connection: &std::sync::Mutex<ClientConnection>,
+    transport: &'static str,
+) -> Result<CreateElicitationResponse, JsonRpcError> {
+    let (mode, id) = match &incoming {
+        Incoming::Form(_) => ("form", None),
+        Incoming::Url(url) => ("url", Some(url.id().clone())),
+    };
+    let span = span!(
+        "client_request",
+        transport = transport,
+        mode = mode;
+        elicitation_id
+    );
+    let rendered = async {
+        if let Some(id) = &id {
+            record!(elicitation_id = Fingerprint(id));
+        }
+        render_on_thread(renderer, agent, incoming, connection).await
+    };
+    in_span!(span, rendered).await
+}
+
+/// [`answer_on_thread`], in its span.
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
+async fn render_on_thread<R: Render + ?Sized + Send + 'static>(
+    renderer: std::sync::Arc<std::sync::Mutex<R>>,
+    agent: String,
+    incoming: Incoming,
+    connection: &std::sync::Mutex<ClientConnection>,
 ) -> Result<CreateElicitationResponse, JsonRpcError> {
     use std::sync::PoisonError;
     // A renderer may panic while holding its lock; the state is plain
@@ -688,19 +755,21 @@ pub(crate) async fn answer_on_thread<R: Render + ?Sized + Send + 'static>(
     let (send, receive) = futures::channel::oneshot::channel();
     std::thread::Builder::new()
         .name("elicit-render".to_owned())
-        .spawn(move || {
+        .spawn(carried!(move || {
             let mut renderer = renderer.lock().unwrap_or_else(PoisonError::into_inner);
             let response = answer(&mut *renderer, &agent, &incoming);
             let _ = send.send((incoming, response));
-        })
+        }))
         .map_err(|e| {
+            refused!(Internal, step = "renderer thread");
             JsonRpcError::internal(format!(
                 "Internal error: cannot start the renderer thread: {e}"
             ))
         })?;
-    let (incoming, response) = receive
-        .await
-        .map_err(|_| JsonRpcError::internal("Internal error: the renderer panicked"))?;
+    let (incoming, response) = receive.await.map_err(|_| {
+        refused!(Internal, step = "renderer panicked");
+        JsonRpcError::internal("Internal error: the renderer panicked")
+    })?;
     let response = response?;
     if let Incoming::Url(url) = &incoming
         && !matches!(response.action, super::ElicitationAction::Accept { .. })

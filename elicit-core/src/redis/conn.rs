@@ -402,7 +402,11 @@ impl Redis {
             .inner
             .background
             .run(async move { within(timeout, work).await });
-        done.await.unwrap_or_else(|| Err(stopped()))
+        let result = done.await.unwrap_or_else(|| Err(stopped()));
+        if let Err(error) = &result {
+            refused!(RedisFailed, kind = error_kind(error));
+        }
+        result
     }
 
     /// The end pushed on `list` while the key `hash` lives: `None` when
@@ -483,6 +487,22 @@ async fn within<T>(
         Ok(Err(error)) if error.is_timeout() => Err(timed_out()),
         Ok(result) => result,
         Err(_) => Err(timed_out()),
+    }
+}
+
+/// What kind of failure `error` is, for its event (never its text, which
+/// may name a key).
+fn error_kind(error: &RedisError) -> &'static str {
+    if error.is_timeout() {
+        "timeout"
+    } else if error.is_connection_refusal() {
+        "connection_refused"
+    } else if error.is_connection_dropped() {
+        "connection_dropped"
+    } else if error.is_io_error() {
+        "io"
+    } else {
+        "server"
     }
 }
 

@@ -45,7 +45,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis"] }
+//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis", "tracing"] }
 //! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
 //! hyper = { version = "1", features = ["server", "http1"] }
@@ -53,12 +53,15 @@
 //! http = "1"
 //! http-body-util = "0.1"
 //! tower-service = "0.3"
+//! tracing-subscriber = { version = "0.3", features = ["env-filter"] }
 //! ```
 //!
 //! rmcp's `request-state` is its `RequestStateCodec`, and
 //! `transport-streamable-http-server` its `StreamableHttpService`, the MCP
-//! endpoint; the last five lines serve it and the pages on one port (each
+//! endpoint; the next five lines serve it and the pages on one port (each
 //! crate is already in the tree, for elicit-core's page server).
+//! `tracing-subscriber` writes the log ([below](#what-an-operator-sees)),
+//! with elicit-core's `tracing` feature.
 //!
 //! The setup of every replica (`user_of` is your authentication, who sent
 //! a request, and `key` reads a 32-byte key from your secret store):
@@ -250,6 +253,63 @@
 //! and every answered page still answered; the page in flight is answered
 //! once (a post while the promoted master has no replica fails cleanly,
 //! 503); new flows work once the failed node is back as a replica.
+//!
+//! # What an operator sees
+//!
+//! With elicit-core's `tracing` feature, each replica logs a span per flow
+//! and an event with a stable `reason` at every refusal and failure, never a
+//! secret (`elicit_core::trace`); `examples/replica.rs` writes them to
+//! stderr with `tracing-subscriber` when `RUST_LOG` is set
+//! (`RUST_LOG=elicit_core=info` here; keep rmcp at `info` or above, whose
+//! `debug` events hold whole messages). What each fault the deploy tests
+//! inject looks like, copied from their run (`ELICIT_REPLICA_LOG=dir
+//! RUST_LOG=elicit_core=info cargo test --all-features --test it deploy::`
+//! writes each replica's log to `dir`), a line per replica that logged:
+//!
+//! - **The wrong user**: Bob opens Alice's page, on whichever replica the
+//!   balancer picked (`403`); Alice's own visit and post log nothing.
+//!
+//!   ```text
+//!   2026-12-06T20:17:40.823792Z  WARN page_request{method=GET page=0cc2527f6158}: elicit_core::sensitive::service: refused: another user than the page's reason="wrong_user" verified=true
+//!   ```
+//!
+//! - **A replica killed** (`kill -9` of the one that opened the page): the
+//!   others log nothing but Bob's refusal; the page lives in Redis, the
+//!   flow completes on them.
+//!
+//! - **Redis restarted, empty, mid-flow**: the page is gone. Every visit
+//!   and post is a `404` on the replica that got it, and the round that
+//!   reads the page ends the flow as cancelled:
+//!
+//!   ```text
+//!   2026-12-06T20:17:40.420448Z  INFO page_request{method=GET page=ac2429b16ca5}: elicit_core::sensitive::service: no such page reason="page_unknown"
+//!   2026-12-06T20:17:40.538603Z  INFO page_request{method=POST page=ac2429b16ca5}: elicit_core::sensitive::service: no such page reason="page_unknown"
+//!   2026-12-06T20:17:40.545842Z  INFO rounds{transport=mcp protocol_version=2026-07-28 tool=connect regime=input_rounds round=2}: elicit_core::mcp::rounds::pages: no such page reason="page_unknown" step=round page=ac2429b16ca5
+//!   2026-12-06T20:17:40.545895Z  INFO rounds{transport=mcp protocol_version=2026-07-28 tool=connect regime=input_rounds round=2}: elicit_core::flow::page: cancelled: by the user, or the page was given up reason="cancelled"
+//!   ```
+//!
+//! - **Redis stopped**: each command fails after its timeout, or at once
+//!   when the connection is refused; the step that needed it says which
+//!   (copied from `tests/it/trace_sweep.rs`'s run with
+//!   `ELICIT_TRACE_SWEEP_LOG=1`, which stops its Redis and opens a page):
+//!
+//!   ```text
+//!   2026-12-06T20:17:11.676770Z ERROR elicit_core::redis::conn: a Redis command failed reason="redis_failed" kind=connection_dropped
+//!   2026-12-06T20:17:11.676800Z ERROR elicit_core::sensitive::store: the page store failed reason="store_failed" step=insert
+//!   ```
+//!
+//! - **A replay** (a `requestState` sent again, on any replica), and a
+//!   tampered one (the same run):
+//!
+//!   ```text
+//!   2026-12-06T20:17:11.597126Z  WARN rounds{transport=mcp protocol_version=2026-07-28 tool=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState used before reason="replay" round=1
+//!   2026-12-06T20:17:11.597821Z  WARN rounds{transport=mcp protocol_version=2026-07-28 tool=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState that does not open reason="invalid_state" problem=does not open
+//!   ```
+//!
+//! A page is named by its fingerprint (`page=0cc2527f6158`), never its id:
+//! `elicit_core::trace::fingerprint` of an id you hold finds
+//! its lines. Count the reasons with any `tracing` layer
+//! (`examples/count_reasons.rs`) and alert on the `WARN` and `ERROR` ones.
 //!
 //! # Tested as deployed
 //!

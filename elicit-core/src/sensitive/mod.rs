@@ -187,6 +187,36 @@
 //! `minlength`, `maxlength`, `min`, `max`, `type=email|url|date|number`)
 //! only to help the user: the server's check is the one that counts.
 //!
+//! # What an operator sees
+//!
+//! With elicit-core's `tracing` feature, every check of the threat model
+//! that refuses a request is an event with a stable `reason`
+//! (`elicit_core::trace`), in the request's `page_request` span (its
+//! method, and the page's fingerprint, never its id); nothing secret is in
+//! it (no submitted value, cookie, CSRF token, OAuth `state`, code or
+//! token). Copied from the run of the repository's `tests/it/trace_sweep.rs`
+//! with `ELICIT_TRACE_SWEEP_LOG=1` (at `elicit_core=info`): a wrong CSRF
+//! token, a post without the binding cookie, a cross-site post, another
+//! host's name and a guessed id on a loopback page; a forged OAuth `state`
+//! at the callback; Bob on Alice's hosted page, and Alice posting twice.
+//!
+//! ```text
+//! 2026-12-06T20:17:11.558768Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: a post without the page's CSRF token reason="csrf" token=true
+//! 2026-12-06T20:17:11.559181Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: another browser than the one the page is bound to reason="other_browser" step=post cookie=false
+//! 2026-12-06T20:17:11.559552Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: a post from another origin reason="cross_site_post"
+//! 2026-12-06T20:17:11.559838Z  WARN page_request{method=GET}: elicit_core::sensitive::service: refused: a request for another host reason="wrong_host"
+//! 2026-12-06T20:17:11.560086Z  INFO page_request{method=GET page=8c9a80605dbd}: elicit_core::sensitive::service: no such page reason="page_unknown"
+//! 2026-12-06T20:17:11.584584Z  WARN page_request{method=GET}: elicit_core::sensitive::oauth::routes: refused: an OAuth callback with an unknown state reason="oauth_state" state=true
+//! 2026-12-06T20:17:11.629201Z  WARN page_request{method=GET page=0a61d42fc3f8}: elicit_core::sensitive::service: refused: another user than the page's reason="wrong_user" verified=true
+//! 2026-12-06T20:17:11.629634Z  INFO page_request{method=POST page=0a61d42fc3f8}: elicit_core::sensitive::service: the page was already answered reason="page_used"
+//! ```
+//!
+//! An expired page is `page_expired`, a full store `page_cap`, a store that
+//! failed `store_failed` (`ERROR`); the flow that waits on the page logs
+//! its own end in its `flow` span (`declined`, `cancelled`, `page_expired`).
+//! Every reason, its level and where it is emitted: the table of reasons in
+//! `elicit_core::trace` (feature `tracing`).
+//!
 //! # Tests
 //!
 //! In the repository: `cargo test --test it sensitive` (every check above,

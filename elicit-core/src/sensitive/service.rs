@@ -23,6 +23,7 @@ use super::response::{PageResponse, notice, page, refusal, unavailable};
 use super::shared::Shared;
 use super::store::{Binding, End, PageState, Record};
 use super::token::{PageId, Token};
+use crate::fingerprint::Fingerprint;
 
 /// The name of the hidden field that carries the CSRF token.
 pub(crate) const CSRF_FIELD: &str = "csrf";
@@ -73,13 +74,26 @@ where
     }
 }
 
-/// Answers one request: the checks of the module's threat model, in order.
+/// Answers one request, in its span (`page_request`: the method, and the
+/// page's fingerprint once it is read).
 pub(crate) async fn respond<B>(shared: &Weak<Shared>, request: Request<B>) -> PageResponse
 where
     B: Body + Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    let span = span!("page_request", method = request.method(); page);
+    in_span!(span, checked(shared, request)).await
+}
+
+/// Answers one request: the checks of the module's threat model, in order,
+/// each refusal an event with its reason.
+async fn checked<B>(shared: &Weak<Shared>, request: Request<B>) -> PageResponse
+where
+    B: Body + Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let Some(shared) = shared.upgrade() else {
+        refused!(PagesClosed);
         return refusal(
             StatusCode::SERVICE_UNAVAILABLE,
             "Not available",
@@ -88,6 +102,7 @@ where
     };
     let (parts, body) = request.into_parts();
     let Some(origin) = shared.origin() else {
+        refused!(PagesClosed);
         return refusal(
             StatusCode::SERVICE_UNAVAILABLE,
             "Not available",
@@ -96,6 +111,7 @@ where
     };
     // DNS rebinding: another site's hostname pointed at this address.
     if !host_matches(&parts, &origin) {
+        refused!(WrongHost);
         return refusal(
             StatusCode::MISDIRECTED_REQUEST,
             "Wrong address",
@@ -105,7 +121,9 @@ where
     let Some(id) = page_id(parts.uri.path(), &shared.config.base_path) else {
         return extension_or_gone(&shared, &origin, &parts).await;
     };
+    record!(page = Fingerprint(id));
     if parts.method != Method::GET && parts.method != Method::POST {
+        refused!(BadRequest, problem = "method");
         let mut response = refusal(
             StatusCode::METHOD_NOT_ALLOWED,
             "Not allowed",
@@ -120,16 +138,24 @@ where
     let record = match store.get(&id).await {
         Ok(Some(record)) => record,
         Ok(None) => return extension_or_gone(&shared, &origin, &parts).await,
-        Err(_) => return unavailable(),
+        Err(_) => {
+            refused!(StoreFailed, step = "get");
+            return unavailable();
+        }
     };
     match record.state {
         PageState::Open if SystemTime::now() >= record.expires_at => {
+            refused!(PageExpired);
             let _ = store.end(&id, End::Expired).await;
             return notice(StatusCode::GONE, Notice::Expired);
         }
         PageState::Open => {}
-        PageState::Expired => return notice(StatusCode::GONE, Notice::Expired),
+        PageState::Expired => {
+            refused!(PageExpired);
+            return notice(StatusCode::GONE, Notice::Expired);
+        }
         PageState::Answered | PageState::Cancelled => {
+            refused!(PageUsed);
             return notice(StatusCode::GONE, Notice::Used);
         }
     }
@@ -141,6 +167,7 @@ where
             .as_ref()
             .and_then(|verifier| verifier.user(&parts));
         if verified.as_ref().map(|v| v.as_str()) != Some(user.as_str()) {
+            refused!(WrongUser, verified = verified.is_some());
             return notice(StatusCode::FORBIDDEN, Notice::Refused);
         }
     }
@@ -150,6 +177,7 @@ where
     }
     // Cross-site posts: the browser says where the post comes from.
     if !same_origin_post(&parts.headers, &origin) {
+        refused!(CrossSitePost);
         return refusal(
             StatusCode::FORBIDDEN,
             "Refused",
@@ -158,12 +186,15 @@ where
     }
     // The browser the page is bound to, and no other.
     let Some(binding) = record.binding else {
+        refused!(OtherBrowser, step = "post before any visit");
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     };
     if !cookie.is_some_and(|c| c.matches(&binding.cookie)) {
+        refused!(OtherBrowser, step = "post", cookie = cookie.is_some());
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     }
     if !is_form_urlencoded(&parts.headers) {
+        refused!(BadRequest, problem = "content-type");
         return refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "Unsupported",
@@ -183,6 +214,7 @@ where
         Ok(collected) => collected.to_bytes(),
         Err(error) if error.is::<http_body_util::LengthLimitError>() => return too_large(),
         Err(_) => {
+            refused!(BadRequest, problem = "body");
             return refusal(
                 StatusCode::BAD_REQUEST,
                 "Not received",
@@ -194,12 +226,14 @@ where
     let posted = match read(&bytes, &record.schema, &secrets, &[CSRF_FIELD]) {
         Ok(posted) => posted,
         Err(error) => {
+            refused!(BadRequest, problem = "form");
             return refusal(StatusCode::BAD_REQUEST, "Not readable", &error.to_string());
         }
     };
     // Cross-site request forgery: the token the page gave this browser.
     let token = posted.extra.get(CSRF_FIELD).and_then(|t| Token::parse(t));
     if !token.is_some_and(|t| t.matches(&binding.csrf)) {
+        refused!(Csrf, token = token.is_some());
         return refusal(
             StatusCode::FORBIDDEN,
             "Refused",
@@ -209,6 +243,7 @@ where
     let submission = posted.submission;
     if let Err(errors) = check_submission(&record.schema, &record.secrets, &submission) {
         // Shown again, with the errors; the page stays open.
+        refused!(InvalidSubmission, errors = errors.errors().len());
         let csrf = binding.csrf.to_string();
         let html = PageForm::new(&record.message, &record.schema)
             .secrets(&secrets)
@@ -222,10 +257,19 @@ where
         };
     }
     match store.end(&id, End::Answered(submission)).await {
-        Ok(true) => notice(StatusCode::OK, Notice::Done),
+        Ok(true) => {
+            note!("page answered");
+            notice(StatusCode::OK, Notice::Done)
+        }
         // Answered, expired or cancelled meanwhile: the first end counts.
-        Ok(false) => notice(StatusCode::GONE, Notice::Used),
-        Err(_) => unavailable(),
+        Ok(false) => {
+            refused!(PageUsed);
+            notice(StatusCode::GONE, Notice::Used)
+        }
+        Err(_) => {
+            refused!(StoreFailed, step = "end");
+            unavailable()
+        }
     }
 }
 
@@ -241,22 +285,34 @@ async fn show(
     let (binding, set_cookie) = match record.binding {
         Some(binding) => {
             if !cookie.is_some_and(|c| c.matches(&binding.cookie)) {
+                refused!(OtherBrowser, step = "visit", cookie = cookie.is_some());
                 return notice(StatusCode::FORBIDDEN, Notice::Refused);
             }
             (binding, false)
         }
         None => {
             let (Ok(cookie), Ok(csrf)) = (Token::random(), Token::random()) else {
+                refused!(Internal, step = "random");
                 return unavailable();
             };
             match shared.store.bind(&id, Binding { cookie, csrf }).await {
                 // Another visit bound it first: that browser's page.
                 Ok(Some(bound)) if !bound.cookie.matches(&cookie) => {
+                    refused!(OtherBrowser, step = "first visit raced");
                     return notice(StatusCode::FORBIDDEN, Notice::Refused);
                 }
-                Ok(Some(bound)) => (bound, true),
-                Ok(None) => return notice(StatusCode::GONE, Notice::Used),
-                Err(_) => return unavailable(),
+                Ok(Some(bound)) => {
+                    note!("page bound to its first browser");
+                    (bound, true)
+                }
+                Ok(None) => {
+                    refused!(PageUsed);
+                    return notice(StatusCode::GONE, Notice::Used);
+                }
+                Err(_) => {
+                    refused!(StoreFailed, step = "bind");
+                    return unavailable();
+                }
             }
         }
     };
@@ -364,6 +420,7 @@ fn is_form_urlencoded(headers: &HeaderMap) -> bool {
 /// `408`: the request did not arrive in time (the loopback server's
 /// timeout).
 pub(crate) fn timed_out() -> PageResponse {
+    refused!(BadRequest, problem = "timed out");
     refusal(
         StatusCode::REQUEST_TIMEOUT,
         "Too slow",
@@ -372,6 +429,7 @@ pub(crate) fn timed_out() -> PageResponse {
 }
 
 fn too_large() -> PageResponse {
+    refused!(BodyTooLarge);
     refusal(
         StatusCode::PAYLOAD_TOO_LARGE,
         "Too large",
@@ -393,5 +451,6 @@ async fn extension_or_gone(
             return response;
         }
     }
+    refused!(PageUnknown);
     notice(StatusCode::NOT_FOUND, Notice::Expired)
 }

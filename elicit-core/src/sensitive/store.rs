@@ -103,6 +103,17 @@ pub enum StoreError {
     Backend(Box<dyn std::error::Error + Send + Sync>),
 }
 
+impl StoreError {
+    /// The event of a page (or an OAuth flow) the store did not take: its
+    /// cap reached (`page_cap`), or its failure (`store_failed`).
+    pub(crate) fn trace_insert(&self) {
+        match self {
+            Self::Full { max } => refused!(PageCap, max = max),
+            _ => refused!(StoreFailed, step = "insert"),
+        }
+    }
+}
+
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -451,6 +451,8 @@ pub mod prelude {
 /// [`ElicitationRequest`] (elicit's own request, so the form keeps its
 /// order), the SDK's response read back into elicit's model.
 impl Carrier for ConnectionTo<Client> {
+    const TRANSPORT: &'static str = "acp";
+
     async fn create(
         &self,
         request: CreateElicitationRequest,

@@ -169,7 +169,7 @@ async fn render<R: Render + Send + 'static>(
     incoming: Incoming,
 ) -> Result<serde_json::Value, JsonRpcError> {
     let agent = lock(&state.agent).clone();
-    let response = answer_on_thread(renderer, agent, incoming, &state.connection).await?;
+    let response = answer_on_thread(renderer, agent, incoming, &state.connection, "acp").await?;
     serde_json::to_value(&response).map_err(|e| {
         JsonRpcError::internal(format!("Internal error: cannot encode the answer: {e}"))
     })

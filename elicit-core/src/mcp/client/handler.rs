@@ -110,6 +110,7 @@ impl ElicitationHandler {
             self.state.server(),
             incoming,
             self.state.connection(),
+            "mcp",
         )
         .await
     }

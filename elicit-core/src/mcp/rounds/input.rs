@@ -88,6 +88,7 @@ impl InputRound {
         };
         let attempts = self.state.attempts.get(key).copied().unwrap_or(1);
         let Some((raw, result)) = self.answer_or_ask(key, params) else {
+            note!("form asked", attempt = attempts);
             self.state.attempts.insert(key.to_owned(), attempts);
             return None;
         };
@@ -105,6 +106,7 @@ impl InputRound {
                 Some(Err(ElicitError::Invalid { errors, attempts }))
             }
             AfterAnswer::AskAgain(next) => {
+                note!("answer invalid: asked again", attempt = attempts);
                 self.state.answers.remove(key);
                 self.state.attempts.insert(key.to_owned(), attempts + 1);
                 match self.form_params::<T>(next) {
@@ -204,9 +206,11 @@ impl InputRound {
         bound: &[u8],
     ) -> Result<Asked<T>, ErrorData> {
         if self.asks.is_empty() {
+            refused!(Internal, step = "asked nothing");
             return Err(asked_nothing());
         }
         if self.state.round >= config.max_rounds {
+            refused!(MaxRounds, max = config.max_rounds);
             return Ok(Asked::Respond(
                 CallToolResult::error(vec![ContentBlock::text(format!(
                     "no answer after {} rounds of questions: nothing was done",
@@ -217,6 +221,11 @@ impl InputRound {
         }
         self.state.round += 1;
         self.state.asked = self.asks.keys().cloned().collect();
+        note!(
+            "round asked",
+            round = self.state.round,
+            questions = self.asks.len()
+        );
         let sealed = self.state.seal(&config.codec, bound, config.ttl)?;
         Ok(Asked::Respond(
             InputRequiredResult::new(Some(self.asks), Some(sealed)).into(),

@@ -28,7 +28,7 @@ use ::rmcp::{Peer, RoleServer};
 
 use super::carrier::{elicitation_capabilities, no_scope};
 use crate::Elicit;
-use crate::flow::{ElicitError, Flows};
+use crate::flow::{ElicitError, Flows, outcome_event, url_outcome_event};
 use crate::protocol::Mode;
 use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest};
 use crate::protocol::outcome::Retry;
@@ -158,10 +158,13 @@ impl Rounds {
             Regime::Requests { peer, connection } => {
                 Some(Flows::new(connection, peer).url(no_scope(), request).await)
             }
-            Regime::Input(round) => lock(round).url(key, request),
-            Regime::Sessionless(_) => Some(Err(ElicitError::NotSent(
-                crate::protocol::agent::SendError::NoSession,
-            ))),
+            Regime::Input(round) => traced(lock(round).url(key, request), url_outcome_event),
+            Regime::Sessionless(_) => traced(
+                Some(Err(ElicitError::NotSent(
+                    crate::protocol::agent::SendError::NoSession,
+                ))),
+                url_outcome_event,
+            ),
         }
     }
 
@@ -204,12 +207,31 @@ impl Rounds {
                     .secret(no_scope(), message, pages, user.as_ref())
                     .await,
             ),
-            Regime::Input(round) => input::secret(round, key, message, pages, user.as_ref()).await,
-            Regime::Sessionless(call) => {
-                sessionless::secret(call, key, message, pages, user.as_ref()).await
-            }
+            Regime::Input(round) => traced(
+                input::secret(round, key, message, pages, user.as_ref()).await,
+                crate::flow::page::PageOutcome::trace,
+            ),
+            Regime::Sessionless(call) => traced(
+                sessionless::secret(call, key, message, pages, user.as_ref()).await,
+                crate::flow::page::PageOutcome::trace,
+            ),
         }
     }
+}
+
+/// `answer` once its event is emitted (the regimes that do not run the
+/// flow engine, which emits its own): how it ended (`event`), or the
+/// error's reason; nothing while it is asked.
+fn traced<O>(
+    answer: Option<Result<O, ElicitError>>,
+    event: impl FnOnce(&O),
+) -> Option<Result<O, ElicitError>> {
+    match &answer {
+        Some(Ok(outcome)) => event(outcome),
+        Some(Err(error)) => error.trace(),
+        None => {}
+    }
+    answer
 }
 
 /// A form asked under a key, sent when awaited: [`Rounds::form`].
@@ -260,10 +282,16 @@ impl<'r, T: Elicit> IntoFuture for FormAsk<'r, T> {
                         .form::<T>(no_scope(), message, retry)
                         .await,
                 ),
-                Regime::Input(round) => lock(round).form::<T>(&key, message, retry),
-                Regime::Sessionless(_) => Some(Err(ElicitError::NotSent(
-                    crate::protocol::agent::SendError::NoSession,
-                ))),
+                Regime::Input(round) => traced(
+                    lock(round).form::<T>(&key, message, retry),
+                    outcome_event::<T>,
+                ),
+                Regime::Sessionless(_) => traced(
+                    Some(Err(ElicitError::NotSent(
+                        crate::protocol::agent::SendError::NoSession,
+                    ))),
+                    outcome_event::<T>,
+                ),
             }
         })
     }
@@ -323,6 +351,27 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
     context: &RequestContext<RoleServer>,
     request: &CallToolRequestParams,
     config: &RoundsConfig,
+    questions: impl FnMut(Rounds) -> F,
+) -> Result<Asked<T>, ErrorData> {
+    let span = span!(
+        "rounds",
+        transport = "mcp",
+        protocol_version = context
+            .protocol_version()
+            .map(|version| version.to_string())
+            .unwrap_or_default(),
+        tool = request.name;
+        regime,
+        round
+    );
+    in_span!(span, asked(context, request, config, questions)).await
+}
+
+/// [`ask`], in its span.
+async fn asked<T, F: Future<Output = Option<T>>>(
+    context: &RequestContext<RoleServer>,
+    request: &CallToolRequestParams,
+    config: &RoundsConfig,
     mut questions: impl FnMut(Rounds) -> F,
 ) -> Result<Asked<T>, ErrorData> {
     let capabilities = context.client_capabilities();
@@ -331,6 +380,7 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
         .protocol_version()
         .is_some_and(|version| !version.has_initialize());
     if modern {
+        record!(regime = "input_rounds");
         let bound = associated_data(&principal, request);
         let state = match &request.request_state {
             Some(sealed) => {
@@ -340,6 +390,8 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
             }
             None => State::new(),
         };
+        record!(round = state.round + 1);
+        note!("call with answers", round = state.round + 1);
         let round = InputRound::new(capabilities.as_ref(), state, request);
         let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)));
         if let Some(answers) = questions(rounds.clone()).await {
@@ -352,6 +404,7 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
         return round.respond(config, &bound);
     }
     if let Some(key) = &config.without_sessions {
+        record!(regime = "sessionless");
         let call = Sessionless::new(
             capabilities.as_ref(),
             state::call_key(key, &associated_data(&principal, request)),
@@ -363,8 +416,10 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
         let Regime::Sessionless(call) = &rounds.call.regime else {
             unreachable!("made without a session above")
         };
+        note!("-32042: pages to complete first");
         return Err(std::mem::take(&mut lock(call).required).into_error());
     }
+    record!(regime = "requests");
     let connection = AgentConnection::new(elicitation_capabilities(capabilities.as_ref()));
     let rounds = Rounds::new(
         principal,
@@ -375,6 +430,9 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
     );
     match questions(rounds).await {
         Some(answers) => Ok(Asked::Answered(answers)),
-        None => Err(asked_nothing()),
+        None => {
+            refused!(Internal, step = "asked nothing");
+            Err(asked_nothing())
+        }
     }
 }

@@ -6,6 +6,7 @@
 
 use std::time::SystemTime;
 
+use crate::fingerprint::Fingerprint;
 use crate::sensitive::{End, PageError, PageId, PageState, Pages, SensitiveForm};
 
 /// How a page stands in the store ([`read`]).
@@ -54,10 +55,19 @@ pub(super) async fn read(pages: &Pages, id: PageId) -> PageRead {
                 Ok(Some(end)) => PageRead::Ended(end),
                 _ => PageRead::Ended(End::Cancelled),
             },
-            Ok(None) => PageRead::Unknown,
-            Err(_) => PageRead::Failed,
+            Ok(None) => {
+                refused!(PageUnknown, step = "round", page = Fingerprint(id));
+                PageRead::Unknown
+            }
+            Err(_) => {
+                refused!(StoreFailed, step = "round", page = Fingerprint(id));
+                PageRead::Failed
+            }
         },
-        Err(_) => PageRead::Failed,
+        Err(_) => {
+            refused!(StoreFailed, step = "round", page = Fingerprint(id));
+            PageRead::Failed
+        }
     }
 }
 

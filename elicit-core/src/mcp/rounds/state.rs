@@ -74,10 +74,12 @@ impl State {
         sealed: &str,
         bound: &[u8],
     ) -> Result<Self, ErrorData> {
-        let state: Self = codec
-            .open_json_with(sealed, bound)
-            .map_err(|_| refused_state())?;
+        let state: Self = codec.open_json_with(sealed, bound).map_err(|_| {
+            refused!(InvalidState, problem = "does not open");
+            refused_state()
+        })?;
         if state.v != STATE_FORMAT || state.id.is_empty() {
+            refused!(InvalidState, problem = "format");
             return Err(refused_state());
         }
         Ok(state)
@@ -92,14 +94,18 @@ impl State {
         ttl: Duration,
     ) -> Result<String, ErrorData> {
         self.id = StateId::random()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .map_err(|e| {
+                refused!(Internal, step = "random");
+                ErrorData::internal_error(e.to_string(), None)
+            })?
             .as_str()
             .to_owned();
         self.exp = millis_since_epoch(SystemTime::now() + ttl + REMEMBER_MARGIN);
         let options = SealOptions::new().associated_data(bound).ttl(ttl);
-        codec
-            .seal_json_with(self, &options)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        codec.seal_json_with(self, &options).map_err(|e| {
+            refused!(Internal, step = "seal");
+            ErrorData::internal_error(e.to_string(), None)
+        })
     }
 }
 
@@ -112,11 +118,22 @@ impl State {
         let expires_at = UNIX_EPOCH + Duration::from_millis(self.exp);
         match used.first_use(&id, expires_at).await {
             Ok(true) => Ok(()),
-            Ok(false) => Err(refused_state()),
-            Err(error) => Err(ErrorData::internal_error(
-                format!("the requestState could not be checked: {error}"),
-                None,
-            )),
+            Ok(false) => {
+                refused!(Replay, round = self.round);
+                Err(refused_state())
+            }
+            Err(error) => {
+                match &error {
+                    super::used::UsedStatesError::Full { max } => {
+                        refused!(UsedStatesFull, max = max);
+                    }
+                    _ => refused!(UsedStatesFailed),
+                }
+                Err(ErrorData::internal_error(
+                    format!("the requestState could not be checked: {error}"),
+                    None,
+                ))
+            }
         }
     }
 }

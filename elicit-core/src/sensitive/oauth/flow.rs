@@ -108,7 +108,14 @@ impl Pages {
         table
             .insert(id, FlowRecord(flow), shared.config.max_open)
             .await
-            .map_err(OpenError::Store)?;
+            .map_err(|error| {
+                error.trace_insert();
+                OpenError::Store(error)
+            })?;
+        note!(
+            "oauth flow opened",
+            page = crate::fingerprint::Fingerprint(id)
+        );
         let expire: Arc<dyn crate::sensitive::reaper::Expire> = extension;
         shared
             .reaper

@@ -12,6 +12,7 @@ use http_body_util::Full;
 use super::client::HttpClient;
 use super::outcome::{NEITHER, NO_VERIFIER, OAuthFailure, OAuthOutcome, REPEATED};
 use super::table::{CALLBACK, DynFlowStore, Flow, FlowCookie, FlowPhase, FlowState, StoredFlow};
+use crate::fingerprint::Fingerprint;
 use crate::sensitive::cookie::{self, Cookie, SameSite};
 use crate::sensitive::origin::Origin;
 use crate::sensitive::page::Notice;
@@ -46,7 +47,10 @@ pub(crate) async fn route(
     let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
     let found = match table.get(&id).await {
         Ok(found) => found?,
-        Err(_) => return Some(unavailable()),
+        Err(_) => {
+            refused!(StoreFailed, step = "oauth get");
+            return Some(unavailable());
+        }
     };
     if parts.method != Method::GET {
         return Some(not_allowed());
@@ -64,38 +68,62 @@ async fn start(
     found: StoredFlow,
     parts: &http::request::Parts,
 ) -> PageResponse {
+    note!("oauth start page");
     match found.phase {
         FlowPhase::Open => {}
-        FlowPhase::Expired => return notice(StatusCode::GONE, Notice::Expired),
-        FlowPhase::Used => return notice(StatusCode::GONE, Notice::Used),
+        FlowPhase::Expired => {
+            refused!(PageExpired);
+            return notice(StatusCode::GONE, Notice::Expired);
+        }
+        FlowPhase::Used => {
+            refused!(PageUsed);
+            return notice(StatusCode::GONE, Notice::Used);
+        }
     }
     let flow = &found.record.0;
     if !user_matches(shared, flow, parts) {
+        refused!(WrongUser, step = "oauth start");
         return notice(StatusCode::FORBIDDEN, Notice::Refused);
     }
     let presented = cookie::read(&parts.headers, &cookie_name(id));
     let set_cookie = match found.cookie.map(|FlowCookie(bound)| bound) {
         Some(bound) => {
             if !presented.is_some_and(|c| c.matches(&bound)) {
+                refused!(
+                    OtherBrowser,
+                    step = "oauth start",
+                    cookie = presented.is_some()
+                );
                 return notice(StatusCode::FORBIDDEN, Notice::Refused);
             }
             None
         }
         None => {
             let Ok(cookie) = Token::random() else {
+                refused!(Internal, step = "random");
                 return unavailable();
             };
             match table.bind(&id, FlowCookie(cookie)).await {
                 // This visit bound it.
                 Ok(Some(FlowCookie(bound))) if bound.matches(&cookie) => Some(cookie),
                 // Another visit bound it first: it is that browser's.
-                Ok(Some(_)) => return notice(StatusCode::FORBIDDEN, Notice::Refused),
-                Ok(None) => return notice(StatusCode::GONE, Notice::Expired),
-                Err(_) => return unavailable(),
+                Ok(Some(_)) => {
+                    refused!(OtherBrowser, step = "oauth first visit raced");
+                    return notice(StatusCode::FORBIDDEN, Notice::Refused);
+                }
+                Ok(None) => {
+                    refused!(PageExpired);
+                    return notice(StatusCode::GONE, Notice::Expired);
+                }
+                Err(_) => {
+                    refused!(StoreFailed, step = "oauth bind");
+                    return unavailable();
+                }
             }
         }
     };
     let Ok(location) = HeaderValue::from_str(&flow.authorize_url) else {
+        refused!(Internal, step = "authorize url");
         return unavailable();
     };
     let mut response = http::Response::new(Full::new(Bytes::new()));
@@ -190,17 +218,28 @@ async fn callback(
     };
     let (id, mut taken) = match found {
         Lookup::Unknown => {
+            refused!(OAuthState, state = params.state.is_some());
             return refusal(
                 StatusCode::BAD_REQUEST,
                 "Unknown sign-in",
                 "This sign-in was not started here, or was already used. Return to your client.",
             );
         }
-        Lookup::Failed => return unavailable(),
-        Lookup::Ended(FlowPhase::Expired) => return notice(StatusCode::GONE, Notice::Expired),
-        Lookup::Ended(_) => return notice(StatusCode::GONE, Notice::Used),
+        Lookup::Failed => {
+            refused!(StoreFailed, step = "oauth callback");
+            return unavailable();
+        }
+        Lookup::Ended(FlowPhase::Expired) => {
+            refused!(PageExpired);
+            return notice(StatusCode::GONE, Notice::Expired);
+        }
+        Lookup::Ended(_) => {
+            refused!(PageUsed);
+            return notice(StatusCode::GONE, Notice::Used);
+        }
         Lookup::Taken(id, taken) => (id, taken),
     };
+    record!(page = Fingerprint(id));
     let (status, outcome) = finish(&mut taken, params).await;
     let response = match &outcome {
         OAuthOutcome::Authorized(_) => notice(StatusCode::OK, Notice::Done),
@@ -265,9 +304,11 @@ async fn take(
 async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome) {
     let failed = |status, failure| (status, OAuthOutcome::Failed(failure));
     if !taken.bound {
+        refused!(OtherBrowser, step = "oauth callback");
         return failed(StatusCode::FORBIDDEN, OAuthFailure::OtherBrowser);
     }
     if params.repeated {
+        refused!(OAuthBadResponse, problem = "repeated parameter");
         return failed(
             StatusCode::BAD_REQUEST,
             OAuthFailure::BadAuthorizationResponse(REPEATED),
@@ -276,9 +317,11 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
     if let Some(issuer) = taken.provider.expected_issuer()
         && params.iss.as_deref() != Some(issuer)
     {
+        refused!(OAuthIssuer, iss = params.iss.is_some());
         return failed(StatusCode::BAD_REQUEST, OAuthFailure::WrongIssuer);
     }
     if let Some(error) = params.error {
+        refused!(OAuthDenied);
         return (
             StatusCode::OK,
             OAuthOutcome::Denied {
@@ -288,12 +331,14 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
         );
     }
     let Some(code) = params.code else {
+        refused!(OAuthBadResponse, problem = "neither code nor error");
         return failed(
             StatusCode::BAD_REQUEST,
             OAuthFailure::BadAuthorizationResponse(NEITHER),
         );
     };
     let Some(verifier) = taken.verifier.take() else {
+        refused!(Internal, step = "no verifier");
         return failed(
             StatusCode::BAD_GATEWAY,
             OAuthFailure::BadAuthorizationResponse(NO_VERIFIER),
@@ -306,15 +351,25 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
         &verifier,
     ) {
         Ok(request) => request,
-        Err(reason) => return failed(StatusCode::BAD_GATEWAY, OAuthFailure::Provider(reason)),
+        Err(reason) => {
+            refused!(OAuthExchangeFailed, step = "token request");
+            return failed(StatusCode::BAD_GATEWAY, OAuthFailure::Provider(reason));
+        }
     };
+    note!("oauth token request sent");
     let result = match HttpClient::send(request).await {
         Ok(response) => super::exchange::read_token_response(&response),
         Err(error) => Err(OAuthFailure::TokenRequest(error)),
     };
     match result {
-        Ok(token) => (StatusCode::OK, OAuthOutcome::Authorized(token)),
-        Err(failure) => failed(StatusCode::BAD_GATEWAY, failure),
+        Ok(token) => {
+            note!("oauth token received");
+            (StatusCode::OK, OAuthOutcome::Authorized(token))
+        }
+        Err(failure) => {
+            refused!(OAuthExchangeFailed, step = "token response");
+            failed(StatusCode::BAD_GATEWAY, failure)
+        }
     }
 }
 
@@ -344,6 +399,7 @@ pub(super) fn capped(text: &str) -> String {
 }
 
 fn not_allowed() -> PageResponse {
+    refused!(BadRequest, problem = "method");
     let mut response = refusal(
         StatusCode::METHOD_NOT_ALLOWED,
         "Not allowed",

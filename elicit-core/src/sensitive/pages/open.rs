@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use super::{OpenError, Pages, PendingPage};
+use crate::fingerprint::Fingerprint;
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::form::SensitiveForm;
 use crate::sensitive::page::PageForm;
@@ -127,11 +128,16 @@ impl Pages {
         let Prepared {
             id, url, record, ..
         } = prepared;
-        self.shared
+        let inserted = self
+            .shared
             .store
             .insert(id, record, self.shared.config.max_open)
-            .await
-            .map_err(OpenError::Store)?;
+            .await;
+        if let Err(error) = inserted {
+            error.trace_insert();
+            return Err(OpenError::Store(error));
+        }
+        note!("page opened", page = Fingerprint(id));
         let expiry = self.shared.config.expiry;
         self.shared
             .reaper
