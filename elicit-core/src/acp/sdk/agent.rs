@@ -453,6 +453,12 @@ pub mod prelude {
 impl Carrier for ConnectionTo<Client> {
     const TRANSPORT: &'static str = "acp";
 
+    /// ACP's protocol version 1: the only one the SDK's `v1` module (the
+    /// one elicit is built on) speaks.
+    fn protocol_version(&self) -> String {
+        "1".to_owned()
+    }
+
     async fn create(
         &self,
         request: CreateElicitationRequest,
