@@ -25,22 +25,9 @@ impl<C: Carrier> Flows<'_, C> {
         user: Option<&VerifiedUser>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
         let open = open_page::<T>(pages, user, message.clone());
-        let span = span!(
-            "flow",
-            transport = C::TRANSPORT,
-            protocol_version = self.carrier.protocol_version(),
-            flow = "secret",
-            mode = "url",
-            form = std::any::type_name::<T>();
-            elicitation_id,
-            page
-        );
-        let asked = async {
-            let result = self.page(scope, message, user, open).await;
-            traced(&result);
-            result
-        };
-        in_span!(span, asked).await
+        let form = std::any::type_name::<T>();
+        self.page("secret", Some(form), scope, message, user, open)
+            .await
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -61,21 +48,7 @@ impl<C: Carrier> Flows<'_, C> {
                 None => pages.open_oauth(provider).await,
             }
         };
-        let span = span!(
-            "flow",
-            transport = C::TRANSPORT,
-            protocol_version = self.carrier.protocol_version(),
-            flow = "oauth",
-            mode = "url";
-            elicitation_id,
-            page
-        );
-        let asked = async {
-            let result = self.page(scope, message, user, open).await;
-            traced(&result);
-            result
-        };
-        in_span!(span, asked).await
+        self.page("oauth", None, scope, message, user, open).await
     }
 
     /// The flow through a page of the agent's, whatever the page: URL mode
@@ -84,7 +57,36 @@ impl<C: Carrier> Flows<'_, C> {
     /// consented, the page's end awaited and, if the interaction ended in
     /// the browser, the elicitation completed. Whichever way it ends
     /// without a completion (dropped included), the id is abandoned.
+    /// `flow` (`secret`, `oauth`) through a page: [`page_flow`](Self::page_flow)
+    /// in its span (the form's type, if any), its end traced.
     async fn page<P: Opened>(
+        &self,
+        flow: &'static str,
+        form: Option<&'static str>,
+        scope: ElicitationScope,
+        message: String,
+        user: Option<&VerifiedUser>,
+        open: impl std::future::Future<Output = Result<P, OpenError>>,
+    ) -> Result<P::Outcome, ElicitError> {
+        let span = span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = flow,
+            mode = "url",
+            form = form.unwrap_or("-");
+            elicitation_id,
+            page
+        );
+        let asked = async {
+            let result = self.page_flow(scope, message, user, open).await;
+            traced(&result);
+            result
+        };
+        in_span!(span, asked).await
+    }
+
+    async fn page_flow<P: Opened>(
         &self,
         scope: ElicitationScope,
         message: String,
