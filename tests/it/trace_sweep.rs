@@ -307,6 +307,7 @@ fn child() {
         ("wrong_user", Level::WARN),
         ("guard_refused", Level::WARN),
         ("url_refused", Level::WARN),
+        ("client_refused", Level::WARN),
         ("replay", Level::WARN),
         ("invalid_state", Level::WARN),
         ("declined", Level::INFO),
@@ -690,7 +691,8 @@ fn url_refused_on_acp() {
     });
 }
 
-/// The example server's `deploy` in rounds: at MCP 2025-11-25 declined;
+/// The example server's `deploy` in rounds: at MCP 2025-11-25 declined,
+/// then refused by a client that answers with an error;
 /// at 2026-07-28 a `requestState` answered once, replayed, and tampered
 /// with.
 fn rounds_at_both_versions(secrets: &mut Secrets) {
@@ -705,6 +707,10 @@ fn rounds_at_both_versions(secrets: &mut Secrets) {
     let (declining, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "decline"})]);
     let text = crate::rmcp::rounds::call(None, &declining, Version::Legacy);
     assert_eq!(text, "Not deploying.");
+    // A client that answers with an error (`client_refused`).
+    let (refusing, _) = ScriptedClient::with(form_mode(), vec![]);
+    let text = crate::rmcp::rounds::call(None, &refusing, Version::Legacy);
+    assert!(text.starts_with("Could not ask"), "{text}");
 
     let config = || RoundsConfig::new(RequestStateCodec::try_new(KEY.to_vec()).unwrap());
     let client = ScriptedClient::with(form_mode(), vec![]).0;
