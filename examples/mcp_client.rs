@@ -178,7 +178,7 @@ where
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
     // The log (feature `tracing`, `elicit_core::trace`): on stderr when
-    // `RUST_LOG` is set, e.g. `RUST_LOG=info,elicit_core=debug`.
+    // `RUST_LOG` is set, e.g. `RUST_LOG=info,rmcp=error,elicit_core=debug`.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
         tracing_subscriber::fmt()
             .with_env_filter(filter)

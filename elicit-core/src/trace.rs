@@ -39,10 +39,13 @@
 //! `tests/it/trace_sweep.rs` runs every flow under a subscriber at `TRACE`
 //! and searches every field for the values it put in.
 //!
-//! Other crates' events are theirs: at `DEBUG` and `TRACE` some
-//! dependencies log whole messages (rmcp logs the JSON-RPC messages it
-//! sends and receives, which hold a `requestState` and a page's URL). Keep
-//! them at `INFO` on a server: `RUST_LOG=info,elicit_core=debug`.
+//! Other crates' events are theirs: some dependencies log whole messages.
+//! rmcp logs the JSON-RPC messages it sends and receives at `DEBUG` and
+//! `TRACE` (a `requestState`, a page's URL), every error response it sends
+//! at `WARN` (a `-32042`'s data lists its pages' URLs) and every
+//! notification it receives at `INFO` (an `elicitation/complete` names a
+//! page's id). Keep rmcp at `ERROR`, the others at `INFO`:
+//! `RUST_LOG=info,rmcp=error,elicit_core=debug`.
 //!
 //! # Reasons
 //!

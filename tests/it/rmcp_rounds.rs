@@ -142,6 +142,24 @@ pub(crate) fn call(
     )
 }
 
+/// `config` with the request's principal the client's name (its
+/// `initialize`'s `clientInfo.name`).
+pub(crate) fn principal_is_client_name(config: RoundsConfig) -> RoundsConfig {
+    config.principal(|context| {
+        context
+            .client_info()
+            .map(|info| info.name)
+            .unwrap_or_default()
+    })
+}
+
+/// The text of a tool's result.
+pub(crate) fn text_of(
+    result: Result<::rmcp::model::CallToolResult, ::rmcp::ServiceError>,
+) -> String {
+    result.unwrap().content[0].as_text().unwrap().text.clone()
+}
+
 /// [`call`] on a server with `config`.
 fn call_with(
     config: RoundsConfig,
@@ -149,26 +167,38 @@ fn call_with(
     client: &ScriptedClient,
     version: super::Version,
 ) -> String {
-    let result = call_result(config, ask, client, version).unwrap();
-    result.content[0].as_text().unwrap().text.clone()
+    text_of(call_result(config, ask, client, version))
 }
 
-/// [`call_with`]'s tool call, as the client got it.
-fn call_result(
+/// [`call_with`]'s tool call, as `client` got it.
+pub(crate) fn call_result<C: ::rmcp::ClientHandler + Clone>(
     config: RoundsConfig,
     ask: Option<Questions>,
-    client: &ScriptedClient,
+    client: &C,
     version: super::Version,
 ) -> Result<::rmcp::model::CallToolResult, ::rmcp::ServiceError> {
-    let client = client.clone();
+    serve_rounds(config, ask, client, version, async |running| {
+        running.call_tool(Params::new("tool")).await
+    })
+}
+
+/// Runs `call` with `client` connected at `version` to a `Handler(config,
+/// ask)`; its result, once both ends are closed.
+pub(crate) fn serve_rounds<C: ::rmcp::ClientHandler + Clone, R>(
+    config: RoundsConfig,
+    ask: Option<Questions>,
+    client: &C,
+    version: super::Version,
+    call: impl AsyncFnOnce(&::rmcp::service::RunningService<::rmcp::service::RoleClient, C>) -> R,
+) -> R {
     runtime().block_on(async move {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
             let running = Handler(config, ask).serve(server_io).await.unwrap();
             running.waiting().await.unwrap();
         });
-        let running = connect_at(&client, client_io, version).await;
-        let result = running.call_tool(Params::new("tool")).await;
+        let running = connect_at(client, client_io, version).await;
+        let result = call(&running).await;
         running.cancel().await.unwrap();
         server.await.unwrap();
         result
@@ -294,7 +324,7 @@ static PAGES: std::sync::LazyLock<elicit_core::sensitive::Pages> =
     std::sync::LazyLock::new(|| elicit_core::sensitive::Pages::loopback().build());
 
 /// A sensitive form in rounds.
-fn token(r: Rounds) -> Asking {
+pub(crate) fn token(r: Rounds) -> Asking {
     Box::pin(async move { token_on(&r, &PAGES).await })
 }
 
@@ -330,14 +360,17 @@ fn form_and_url_client(name: &str) -> ::rmcp::model::InitializeRequestParams {
     .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
 }
 
-#[derive(Clone)]
-struct PageUser {
+#[derive(Clone, Default)]
+pub(crate) struct PageUser {
     decline: bool,
     /// Says yes before submitting the page: on 2026-07-28 the page is then
     /// asked again, and submitted before the second yes; on 2025-11-25 it is
     /// submitted meanwhile, while the server waits for it.
     late: Option<super::Version>,
     seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Each page it answered: its URL, and what its browser held.
+    pub(crate) answered:
+        std::sync::Arc<std::sync::Mutex<Vec<(String, crate::common::sensitive::Answered)>>>,
 }
 
 impl ::rmcp::ClientHandler for PageUser {
@@ -359,9 +392,11 @@ impl ::rmcp::ClientHandler for PageUser {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         }
         let asked = self.seen.lock().unwrap().len();
+        let answered = self.answered.clone();
         let submit = move || {
-            let status = crate::common::sensitive::answer_page(&url, "token=tok-0123456789");
-            assert_eq!(status, 200);
+            let page = crate::common::sensitive::answer_page_seen(&url, "token=tok-0123456789");
+            assert_eq!(page.status, 200);
+            answered.lock().unwrap().push((url, page));
         };
         match (self.late, asked) {
             // Submitted first, then yes.
@@ -388,21 +423,10 @@ fn a_sensitive_form_in_rounds_at_both_versions() {
             let user = PageUser {
                 decline,
                 late: late.then_some(version),
-                seen: Default::default(),
+                ..PageUser::default()
             };
-            let text = runtime().block_on(async {
-                let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-                let server = tokio::spawn(async move {
-                    let config = RoundsConfig::with_random_key().unwrap();
-                    let running = Handler(config, Some(token)).serve(server_io).await.unwrap();
-                    running.waiting().await.unwrap();
-                });
-                let running = connect_at(&user, client_io, version).await;
-                let result = running.call_tool(Params::new("tool")).await.unwrap();
-                running.cancel().await.unwrap();
-                server.await.unwrap();
-                result.content[0].as_text().unwrap().text.clone()
-            });
+            let config = RoundsConfig::with_random_key().unwrap();
+            let text = text_of(call_result(config, Some(token), &user, version));
             let expected = if decline {
                 "Declined"
             } else {
@@ -426,11 +450,11 @@ fn a_sensitive_form_in_rounds_at_both_versions() {
 
 /// The hosted pages of the hosted-page test: pages that verify users (the
 /// user a trusted header names).
-static HOSTED: std::sync::LazyLock<elicit_core::sensitive::Pages> =
+pub(crate) static HOSTED: std::sync::LazyLock<elicit_core::sensitive::Pages> =
     std::sync::LazyLock::new(crate::sensitive_server::hosted::pages);
 
 /// A sensitive form in rounds, on the hosted pages.
-fn hosted_token(r: Rounds) -> Asking {
+pub(crate) fn hosted_token(r: Rounds) -> Asking {
     Box::pin(async move { token_on(&r, &HOSTED).await })
 }
 
@@ -480,29 +504,8 @@ impl ::rmcp::ClientHandler for HostedPageUser {
 fn a_hosted_page_in_rounds_is_for_the_requests_principal_at_both_versions() {
     for version in VERSIONS {
         let user = HostedPageUser::default();
-        let text = runtime().block_on(async {
-            let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-            let server = tokio::spawn(async move {
-                let config = RoundsConfig::with_random_key()
-                    .unwrap()
-                    .principal(|context| {
-                        context
-                            .client_info()
-                            .map(|info| info.name)
-                            .unwrap_or_default()
-                    });
-                let running = Handler(config, Some(hosted_token))
-                    .serve(server_io)
-                    .await
-                    .unwrap();
-                running.waiting().await.unwrap();
-            });
-            let running = connect_at(&user, client_io, version).await;
-            let result = running.call_tool(Params::new("tool")).await.unwrap();
-            running.cancel().await.unwrap();
-            server.await.unwrap();
-            result.content[0].as_text().unwrap().text.clone()
-        });
+        let config = principal_is_client_name(RoundsConfig::with_random_key().unwrap());
+        let text = text_of(call_result(config, Some(hosted_token), &user, version));
         assert_eq!(text, "a token of 14 characters", "{version:?}");
         assert_eq!(*user.statuses.lock().unwrap(), [403, 200], "{version:?}");
     }
@@ -538,26 +541,13 @@ fn without_sessions_a_form_is_refused_and_an_unverified_page_is_not_opened() {
     );
     assert!(client.seen().is_empty(), "nothing was sent");
 
-    let user = PageUser {
-        decline: false,
-        late: None,
-        seen: Default::default(),
-    };
-    let text = runtime().block_on(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let server = tokio::spawn(async move {
-            let running = Handler(config(), Some(page))
-                .serve(server_io)
-                .await
-                .unwrap();
-            running.waiting().await.unwrap();
-        });
-        let running = connect_at(&user, client_io, super::Version::Legacy).await;
-        let result = running.call_tool(Params::new("tool")).await.unwrap();
-        running.cancel().await.unwrap();
-        server.await.unwrap();
-        result.content[0].as_text().unwrap().text.clone()
-    });
+    let user = PageUser::default();
+    let text = text_of(call_result(
+        config(),
+        Some(page),
+        &user,
+        super::Version::Legacy,
+    ));
     assert!(text.contains("verif"), "{text}");
     assert!(user.seen.lock().unwrap().is_empty(), "no URL was sent");
 }

@@ -563,11 +563,25 @@ pub(crate) mod hosted {
     /// `user` opens the page at `path` and submits `fields` (URL-encoded,
     /// without the CSRF token) as a same-origin post: the post's status.
     pub(crate) fn submit_as(pages: &Pages, path: &str, user: &str, fields: &str) -> u16 {
+        submitted_as(pages, path, user, fields).status
+    }
+
+    /// [`submit_as`], with the binding cookie and the CSRF token it used.
+    pub(crate) fn submitted_as(
+        pages: &Pages,
+        path: &str,
+        user: &str,
+        fields: &str,
+    ) -> crate::common::sensitive::Answered {
         let shown = call(pages, get(path, Some(user)), "");
         assert_eq!(shown.status, 200, "{}", shown.body);
         let cookie = shown.cookie();
         let body = format!("csrf={}&{fields}", shown.csrf());
-        call(pages, shown.post(path, user, &cookie), &body).status
+        crate::common::sensitive::Answered {
+            status: call(pages, shown.post(path, user, &cookie), &body).status,
+            cookie,
+            csrf: shown.csrf(),
+        }
     }
 
     #[test]

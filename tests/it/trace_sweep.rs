@@ -4,18 +4,24 @@
 //! (loopback, on the ACP SDK's both sides, with a wrong CSRF token, another
 //! browser and a cross-site post before the right post), an OAuth flow
 //! against the scripted loopback provider (a forged `state`, then the code
-//! exchanged for tokens), the MCP rounds at both versions (a `requestState`
-//! answered, replayed and tampered with), the MCP host's side, the client
-//! guard's `-32602`, and hosted pages on the Redis store (the wrong user,
-//! then Redis stopped). Then every field of every event and span, whoever
+//! exchanged for tokens) and one against the real OpenID provider in
+//! headless Chromium (`common::oidc`; skipped without them unless
+//! required), the MCP rounds at both versions (a `requestState` answered,
+//! replayed and tampered with; a secret page posted), a sessionless
+//! 2025-11-25 call (`-32042`) answered by the MCP host's retry, the MCP
+//! host's side, the client guard's `-32602` and a URL its review refuses,
+//! and hosted pages on the Redis store (the wrong user, then Redis
+//! stopped). Each added flow is checked to have emitted (`captured`).
+//! Then every field of every event and span, whoever
 //! emitted it, is searched for each value the test put in or took from the
 //! wire (secrets, binding cookies, CSRF tokens, page ids, OAuth `state`,
 //! PKCE verifier, code and tokens, `requestState`, sealing and state keys),
 //! written plain, in hex, in base64 (standard and URL-safe, padded or not)
 //! and URL-encoded. None may be in elicit's events and spans, at any
-//! level, nor in any crate's at `INFO` and above; a dependency's own
-//! `DEBUG` and `TRACE` events (rmcp logs whole messages there) are listed
-//! in the output, not refused: keep those crates at `INFO`.
+//! level, nor in any crate's at `INFO` and above, but rmcp's at `ERROR`
+//! only; a dependency's own events below those (rmcp logs whole messages
+//! at `DEBUG`, error responses at `WARN` and notifications at `INFO`) are
+//! listed in the output, not refused: keep those crates at those levels.
 //!
 //! The subscriber is the process's global one, so that the threads elicit
 //! and its dependencies start (the page server's, Redis's, the renderer's)
@@ -225,8 +231,12 @@ fn child() {
     let mut secrets = Secrets::default();
     secret_page_on_acp(&mut secrets);
     oauth_on_acp(&mut secrets);
+    let real_provider = oauth_with_the_real_provider(&mut secrets);
     guard_refusal_on_acp();
+    url_refused_on_acp();
     rounds_at_both_versions(&mut secrets);
+    secret_page_in_rounds_at_both_versions(&mut secrets);
+    sessionless_page_and_the_hosts_retry(&mut secrets);
     mcp_host_at_both_versions();
     hosted_pages(
         &crate::sensitive_server::hosted::pages(),
@@ -242,9 +252,21 @@ fn child() {
     assert!(seen.len() > 50, "too little was captured: {seen:?}");
     // elicit's own events and spans hold no secret at any level; nor does
     // anything any crate emits at `INFO` and above (what an operator runs
-    // with). Dependencies at `DEBUG` and `TRACE` are theirs: rmcp logs
-    // whole messages there (`requestState`, answers, URLs), which the
-    // module `trace` docs say; they are counted, not refused.
+    // with), but rmcp, held to `ERROR`: it logs whole messages at `DEBUG`,
+    // every error response at `WARN` (a `-32042`'s data lists its pages'
+    // URLs) and every notification received at `INFO` (a page's
+    // `elicitation/complete` names its id), which the module `trace` docs
+    // say. Below those levels dependencies' events are theirs: counted,
+    // not refused.
+    let held_to = |target: &str| {
+        if target.starts_with("elicit_core") {
+            Level::TRACE
+        } else if target.starts_with("rmcp") {
+            Level::ERROR
+        } else {
+            Level::INFO
+        }
+    };
     let mut hits = Vec::new();
     let mut dependencies = BTreeSet::new();
     for (what, value) in &secrets.0 {
@@ -253,7 +275,7 @@ fn child() {
                 if !entry.text().contains(&written) {
                     continue;
                 }
-                if entry.target.starts_with("elicit_core") || entry.level <= Level::INFO {
+                if entry.level <= held_to(&entry.target) {
                     hits.push(format!("{what} ({written}) in {}", entry.text()));
                 } else {
                     dependencies.insert(format!("{} at {}: {what}", entry.target, entry.level));
@@ -284,6 +306,8 @@ fn child() {
         ("oauth_state", Level::WARN),
         ("wrong_user", Level::WARN),
         ("guard_refused", Level::WARN),
+        ("url_refused", Level::WARN),
+        ("client_refused", Level::WARN),
         ("replay", Level::WARN),
         ("invalid_state", Level::WARN),
         ("declined", Level::INFO),
@@ -346,15 +370,41 @@ fn child() {
             && e.field("page").is_some_and(|p| p.len() == 12)),
         "no page fingerprint recorded"
     );
+    if !real_provider {
+        println!("trace sweep: skipped the OAuth flow against the real provider");
+    }
     println!(
         "trace sweep: searched {} entries ({elicit} of elicit's) for {} values ({} reasons seen)",
         seen.len(),
         secrets.0.len(),
         reasons.len()
     );
+    let kinds: BTreeSet<&str> = secrets.0.iter().map(|(what, _)| *what).collect();
+    println!("trace sweep: the values searched for: {kinds:?}");
     for found in dependencies {
-        println!("trace sweep: a dependency's own DEBUG/TRACE event holds {found}");
+        println!("trace sweep: a dependency's own event, below its level, holds {found}");
     }
+}
+
+/// Runs `flow`; what was captured meanwhile. The flows run one after
+/// another, so what a flow emitted is in it (with, at most, the last
+/// events of the flow before it, on threads of its own).
+fn captured<T>(flow: impl FnOnce() -> T) -> (T, Vec<Seen>) {
+    let from = seen().lock().unwrap().len();
+    let out = flow();
+    (out, seen().lock().unwrap()[from..].to_vec())
+}
+
+/// Asserts that `captured` holds an entry of elicit's that `what`
+/// describes and `is` matches: the flow did emit.
+fn assert_captured(captured: &[Seen], what: &str, is: impl Fn(&Seen) -> bool) {
+    assert!(
+        captured
+            .iter()
+            .any(|e| e.target.starts_with("elicit_core") && is(e)),
+        "no {what} captured: {:#?}",
+        captured.iter().map(Seen::text).collect::<Vec<_>>()
+    );
 }
 
 /// The page's id in its URL.
@@ -508,6 +558,96 @@ fn oauth_on_acp(secrets: &mut Secrets) {
     secrets.add("the refresh token", REFRESH);
 }
 
+/// An OAuth flow on the ACP SDK against the real OpenID provider
+/// (`common::oidc`), the user signing in and consenting in headless
+/// Chromium: the start page's id, the browser's cookies for the agent's
+/// pages, the callback's `state` and authorization code (the browser ends
+/// on the callback's URL) and the tokens. The PKCE challenge and verifier
+/// cannot be seen from here (the challenge is in a redirect the provider
+/// answers with another; the verifier never leaves the agent):
+/// [`oauth_on_acp`] takes both from its scripted provider. The client is
+/// public: there is no client secret. Whether it ran (not without Node's
+/// `oidc-provider` or a browser, unless required).
+fn oauth_with_the_real_provider(secrets: &mut Secrets) -> bool {
+    use crate::common::oidc;
+    use elicit_core::sensitive::ExposeSecret;
+    use elicit_core::sensitive::oauth::OAuthOutcome;
+
+    let Some(installed) = oidc::installed() else {
+        return false;
+    };
+    let Some(browser) = crate::browser::Browser::start() else {
+        return false;
+    };
+    let (provider, oauth) = oidc::start_for_pages(&installed, "elicit");
+    assert!(
+        provider.endpoints.client_secret.is_none(),
+        "a public client"
+    );
+    let script = Script {
+        urls: [UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let shown = script.shown.clone();
+    let user = std::thread::spawn(move || {
+        let url = shown_url(&shown);
+        browser.goto(&url);
+        oidc::sign_in_and_consent(&browser, "carol");
+        let callback = browser.url();
+        let cookies: Vec<String> = browser
+            .run("cookies", browser.client().get_all_cookies())
+            .iter()
+            .map(|cookie| cookie.value().to_owned())
+            .collect();
+        (url, callback, cookies)
+    });
+    let pages = Pages::loopback().build();
+    let (ran, captured) = captured(|| {
+        let ran = run(form_and_url(), script, Flow::OAuth(pages, Box::new(oauth)));
+        (ran, user.join().unwrap())
+    });
+    let (ran, (url, callback, cookies)) = ran;
+    let Got::OAuth(Ok(OAuthOutcome::Authorized(token))) = ran.got else {
+        panic!("a token: {:?}", ran.got);
+    };
+    assert_captured(&captured, "OAuth flow span", |e| {
+        e.kind == "span" && e.name == "flow" && e.field("flow") == Some("oauth")
+    });
+    assert_captured(&captured, "callback request", |e| {
+        e.kind == "record" && e.name == "page_request"
+    });
+    secrets.add("the real provider's start page id", page_id(&url));
+    let query = callback
+        .split_once('?')
+        .unwrap_or_else(|| panic!("the callback's query: {callback}"))
+        .1;
+    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    for (name, what) in [
+        ("state", "the real provider's OAuth state"),
+        ("code", "the real provider's authorization code"),
+    ] {
+        let (_, value) = params
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no {name} in the callback: {callback}"));
+        secrets.add(what, value.clone());
+    }
+    for cookie in cookies.into_iter().filter(|value| value.len() >= 8) {
+        secrets.add("a cookie of the agent's pages (real provider)", cookie);
+    }
+    secrets.add(
+        "the real provider's access token",
+        token.access_token().expose_secret(),
+    );
+    if let Some(refresh) = token.refresh_token() {
+        secrets.add("the real provider's refresh token", refresh.expose_secret());
+    }
+    drop(provider);
+    true
+}
+
 /// An agent that skips the checks sends a URL request to a client without
 /// URL mode: its guard answers `-32602`.
 fn guard_refusal_on_acp() {
@@ -521,7 +661,38 @@ fn guard_refusal_on_acp() {
     assert!(matches!(ran.got, Got::Raw(Err(_))), "{:?}", ran.got);
 }
 
-/// The example server's `deploy` in rounds: at MCP 2025-11-25 declined;
+/// An agent that skips the checks sends a URL the client's review refuses
+/// (`javascript:`): the renderer's consent is not taken (`url_refused`),
+/// the URL is shown again, and the user declines.
+fn url_refused_on_acp() {
+    let request = CreateElicitationRequest::url(
+        ElicitationScope::session("s1"),
+        "Open this",
+        ElicitationId::new("raw-2"),
+        "javascript:alert(1)",
+    );
+    let script = Script {
+        urls: [UrlAnswer::Consent, UrlAnswer::Decline].into(),
+        ..Script::default()
+    };
+    let (ran, captured) = captured(|| run(form_and_url(), script, Flow::Raw(Box::new(request))));
+    let Got::Raw(Ok(answer)) = &ran.got else {
+        panic!("an answer: {:?}", ran.got);
+    };
+    assert_eq!(answer["action"], "decline", "{answer}");
+    let shown = ran
+        .shown
+        .iter()
+        .filter(|s| s.starts_with("url from"))
+        .count();
+    assert_eq!(shown, 2, "{:?}", ran.shown);
+    assert_captured(&captured, "url_refused event", |e| {
+        e.field("reason") == Some("url_refused")
+    });
+}
+
+/// The example server's `deploy` in rounds: at MCP 2025-11-25 declined,
+/// then refused by a client that answers with an error;
 /// at 2026-07-28 a `requestState` answered once, replayed, and tampered
 /// with.
 fn rounds_at_both_versions(secrets: &mut Secrets) {
@@ -536,6 +707,10 @@ fn rounds_at_both_versions(secrets: &mut Secrets) {
     let (declining, _) = ScriptedClient::with(form_mode(), vec![json!({"action": "decline"})]);
     let text = crate::rmcp::rounds::call(None, &declining, Version::Legacy);
     assert_eq!(text, "Not deploying.");
+    // A client that answers with an error (`client_refused`).
+    let (refusing, _) = ScriptedClient::with(form_mode(), vec![]);
+    let text = crate::rmcp::rounds::call(None, &refusing, Version::Legacy);
+    assert!(text.starts_with("Could not ask"), "{text}");
 
     let config = || RoundsConfig::new(RequestStateCodec::try_new(KEY.to_vec()).unwrap());
     let client = ScriptedClient::with(form_mode(), vec![]).0;
@@ -590,6 +765,147 @@ fn rounds_at_both_versions(secrets: &mut Secrets) {
         "the requestState key",
         String::from_utf8(KEY.to_vec()).unwrap(),
     );
+}
+
+/// A secret page in MCP rounds (`mcp::ask` with `Rounds::secret`), at both
+/// versions (on 2026-07-28 in an input-required round): the user opens
+/// the page, posts it, and says yes.
+fn secret_page_in_rounds_at_both_versions(secrets: &mut Secrets) {
+    use elicit_core::mcp::RoundsConfig;
+
+    use crate::rmcp::VERSIONS;
+    use crate::rmcp::rounds::{PageUser, call_result, text_of, token};
+
+    for version in VERSIONS {
+        let user = PageUser::default();
+        let config = RoundsConfig::with_random_key().unwrap();
+        let (text, captured) =
+            captured(|| text_of(call_result(config, Some(token), &user, version)));
+        assert_eq!(text, "a token of 14 characters", "{version:?}");
+        assert_captured(&captured, "rounds span", |e| {
+            e.kind == "span" && e.name == "rounds"
+        });
+        assert_captured(&captured, "page post", |e| {
+            e.kind == "span" && e.name == "page_request" && e.field("method") == Some("POST")
+        });
+        let answered = user.answered.lock().unwrap().clone();
+        assert_eq!(answered.len(), 1, "{version:?}");
+        for (url, page) in answered {
+            secrets.add("the rounds' page id", page_id(&url));
+            secrets.add("the rounds' page URL", url);
+            secrets.add(
+                "the rounds' binding cookie",
+                page.cookie.split_once('=').unwrap().1.to_owned(),
+            );
+            secrets.add("the rounds' CSRF token", page.csrf);
+        }
+    }
+    secrets.add("the rounds' secret", ROUNDS_SECRET);
+}
+
+/// What the rounds' users type into their pages (`rmcp::rounds`).
+const ROUNDS_SECRET: &str = "tok-0123456789";
+
+/// A 2025-11-25 server without sessions (`RoundsConfig::without_sessions`)
+/// asks for a secret page on hosted pages: its call answers `-32042`
+/// listing the page; the MCP host (`ElicitationHandler::call_tool`) shows
+/// it, the user posts it and consents, and the host retries the call,
+/// which reads the answer.
+fn sessionless_page_and_the_hosts_retry(secrets: &mut Secrets) {
+    use ::rmcp::model::CallToolRequestParams;
+    use elicit_core::mcp::RoundsConfig;
+    use elicit_core::mcp::client::ClientElicitations;
+    use elicit_core::protocol::ElicitationCapabilities;
+
+    use crate::rmcp::Version;
+    use crate::rmcp::rounds::{hosted_token, principal_is_client_name, serve_rounds, text_of};
+
+    const KEY: [u8; 32] = *b"the sweep's sessionless call key";
+    let user = HostedUser::default();
+    let client = ClientElicitations::new(ElicitationCapabilities::form_and_url())
+        .handler("alice", user.clone());
+    let config =
+        principal_is_client_name(RoundsConfig::with_random_key().unwrap()).without_sessions(KEY);
+    let (result, captured) = captured(|| {
+        serve_rounds(
+            config,
+            Some(hosted_token),
+            &client,
+            Version::Legacy,
+            async |running| {
+                client
+                    .call_tool(running, CallToolRequestParams::new("tool"))
+                    .await
+            },
+        )
+    });
+    assert_eq!(text_of(result), "a token of 14 characters");
+    assert_captured(&captured, "sessionless rounds", |e| {
+        e.kind == "record" && e.name == "rounds" && e.field("regime") == Some("sessionless")
+    });
+    assert_captured(&captured, "the host's retry", |e| {
+        e.target.ends_with("mcp::client::retry")
+            && e.field("message") == Some("-32042: consenting, then retrying")
+    });
+    let answered = user.answered.lock().unwrap().clone();
+    assert_eq!(answered.len(), 1, "{answered:?}");
+    for (url, page) in answered {
+        secrets.add("the sessionless page id", page_id(&url));
+        secrets.add("the sessionless page URL", url);
+        secrets.add(
+            "the sessionless binding cookie",
+            page.cookie.split_once('=').unwrap().1.to_owned(),
+        );
+        secrets.add("the sessionless CSRF token", page.csrf);
+    }
+    secrets.add(
+        "the sessionless call key",
+        KEY.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+    );
+    secrets.add(
+        "the sessionless call key",
+        String::from_utf8(KEY.to_vec()).unwrap(),
+    );
+}
+
+/// Alice, as the MCP host's renderer: a URL of the hosted pages is posted
+/// (as Alice, `ROUNDS_SECRET`) then consented to; a form is cancelled.
+#[derive(Clone, Default)]
+struct HostedUser {
+    answered: std::sync::Arc<Mutex<Vec<(String, crate::common::sensitive::Answered)>>>,
+}
+
+impl elicit_core::protocol::client::Render for HostedUser {
+    fn form(
+        &mut self,
+        _: &str,
+        _: &elicit_core::protocol::client::FormElicitation,
+        _: Option<&elicit_core::protocol::client::AnswerError>,
+    ) -> elicit_core::protocol::client::FormAnswer {
+        elicit_core::protocol::client::FormAnswer::Cancel
+    }
+
+    fn url(
+        &mut self,
+        _: &str,
+        url: &elicit_core::protocol::client::UrlElicitation,
+        _: Option<&elicit_core::protocol::url::UrlRejection>,
+    ) -> UrlAnswer {
+        use crate::rmcp::rounds::HOSTED;
+        use crate::sensitive_server::hosted::submitted_as;
+
+        let path = url
+            .url()
+            .strip_prefix("https://agent.example.com")
+            .expect("the hosted pages' URL");
+        let page = submitted_as(&HOSTED, path, "alice", &format!("token={ROUNDS_SECRET}"));
+        assert_eq!(page.status, 200);
+        self.answered
+            .lock()
+            .unwrap()
+            .push((url.url().to_owned(), page));
+        UrlAnswer::Consent
+    }
 }
 
 /// The MCP host's side (`mcp::client`) at both versions: a form accepted,

@@ -26,15 +26,34 @@ pub const SECRET: &str = "sk-correct-horse-battery";
 /// then a post of `fields` (`name=value&...`, already encoded) with the
 /// binding cookie and the page's CSRF token. Returns the post's status.
 pub fn answer_page(url: &str, fields: &str) -> u16 {
+    answer_page_seen(url, fields).status
+}
+
+/// A page's post, with what its browser held: the binding cookie
+/// (`name=value`) and the CSRF token.
+#[derive(Debug, Clone)]
+pub struct Answered {
+    pub status: u16,
+    pub cookie: String,
+    pub csrf: String,
+}
+
+/// [`answer_page`], with the cookie and the CSRF token it used.
+pub fn answer_page_seen(url: &str, fields: &str) -> Answered {
     let rest = url.strip_prefix("http://").expect("a loopback http URL");
     let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
     let addr = authority.parse().expect("an IP address and a port");
     let page = Req::get(path).send(addr);
     let cookie = page.cookie().expect("a binding cookie");
     let csrf = page.csrf().expect("a CSRF token");
-    Req::post(path, format!("csrf={csrf}&{fields}"))
+    let status = Req::post(path, format!("csrf={csrf}&{fields}"))
         .header("cookie", &cookie)
         .same_origin(addr)
         .send(addr)
-        .status
+        .status;
+    Answered {
+        status,
+        cookie,
+        csrf,
+    }
 }

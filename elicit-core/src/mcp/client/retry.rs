@@ -6,6 +6,7 @@ use rmcp::model::{self, ErrorCode, ErrorData};
 use rmcp::service::{RoleClient, RunningService, Service, ServiceError};
 use serde_json::Value;
 
+use crate::fingerprint::Fingerprint;
 use crate::protocol::{ElicitationAction, ElicitationMode, JsonRpcError};
 
 use super::super::rounds::URL_ELICITATION_REQUIRED;
@@ -50,6 +51,7 @@ impl ElicitationHandler {
                         && retries < URL_REQUIRED_RETRIES =>
                 {
                     retries += 1;
+                    note!("-32042: consenting, then retrying", retry = retries);
                     match self.consent_to_listed_urls(&error).await {
                         Ok(true) => continue,
                         Ok(false) | Err(_) => return Err(ServiceError::McpError(error)),
@@ -89,6 +91,10 @@ impl ElicitationHandler {
                     "Invalid params: URL elicitation required lists a request that is not a URL",
                 ));
             };
+            note!(
+                "listed url shown",
+                elicitation_id = Fingerprint(elicitation_id.as_str())
+            );
             let incoming = {
                 let mut connection = lock(self.state().connection());
                 // Listed again by a retried call (the user has not finished
