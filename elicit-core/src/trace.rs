@@ -113,6 +113,7 @@ use tracing::Level;
 /// [`as_str`](Self::as_str) is the field's value, stable across releases
 /// (a new reason may be added: the enum is `#[non_exhaustive]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(dead_code)] // Each reason is emitted by its feature's module.
 pub(crate) enum Reason {
     // --- WARN: what looks like an attack -------------------------------
     /// `wrong_user` (`WARN`): a page, or an OAuth flow's start page or

@@ -76,10 +76,16 @@ macro_rules! span {
     };
 }
 
+/// What `span!` gives without the feature: nothing to enter.
+#[cfg(not(feature = "tracing"))]
+#[allow(dead_code)] // As the macros: a build whose modules open no span.
+pub(crate) struct NoSpan;
+
 #[cfg(not(feature = "tracing"))]
 macro_rules! span {
     ($name:literal $(, $field:ident = $value:expr)* $(; $($empty:ident),* )? $(,)?) => {{
         $(let _ = &$value;)*
+        $crate::traced::NoSpan
     }};
 }
 
@@ -93,7 +99,7 @@ macro_rules! in_span {
 #[cfg(not(feature = "tracing"))]
 macro_rules! in_span {
     ($span:expr, $future:expr $(,)?) => {{
-        let () = $span;
+        let $crate::traced::NoSpan = $span;
         $future
     }};
 }

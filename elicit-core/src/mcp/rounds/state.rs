@@ -123,11 +123,10 @@ impl State {
                 Err(refused_state())
             }
             Err(error) => {
-                match &error {
-                    super::used::UsedStatesError::Full { max } => {
-                        refused!(UsedStatesFull, max = max);
-                    }
-                    _ => refused!(UsedStatesFailed),
+                if let super::used::UsedStatesError::Full { max } = &error {
+                    refused!(UsedStatesFull, max = max);
+                } else {
+                    refused!(UsedStatesFailed);
                 }
                 Err(ErrorData::internal_error(
                     format!("the requestState could not be checked: {error}"),
