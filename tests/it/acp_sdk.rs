@@ -597,16 +597,22 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
     );
 }
 
-#[test]
-fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
-    // An agent that skips the checks: the client's handler refuses with
-    // -32602 and `data.mode`, and never renders the request.
-    let request = CreateElicitationRequest::url(
+/// A URL request sent as an agent that skips the checks would: to a client
+/// without URL mode.
+pub(crate) fn unadvertised_url_request() -> CreateElicitationRequest {
+    CreateElicitationRequest::url(
         ElicitationScope::session("s1"),
         "Open this",
         ElicitationId::new("raw-1"),
         "https://deploy.example.com/connect",
-    );
+    )
+}
+
+#[test]
+fn the_client_guard_answers_an_unadvertised_mode_with_invalid_params() {
+    // An agent that skips the checks: the client's handler refuses with
+    // -32602 and `data.mode`, and never renders the request.
+    let request = unadvertised_url_request();
     let run = run(form_only(), Script::default(), Flow::Raw(Box::new(request)));
     match run.got {
         Got::Raw(Err(error)) => {

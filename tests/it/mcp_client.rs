@@ -127,7 +127,7 @@ fn text(result: &CallToolResult) -> String {
 }
 
 /// Calls the example server's `deploy` at `version` through `client`.
-fn call_deploy(client: &ElicitationHandler, version: Version) -> CallToolResult {
+pub(crate) fn call_deploy(client: &ElicitationHandler, version: Version) -> CallToolResult {
     runtime().block_on(async {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
