@@ -76,6 +76,13 @@ macro_rules! span {
     };
 }
 
+/// What `span!` gives: the span a flow runs in.
+#[cfg(feature = "tracing")]
+pub(crate) type Span = ::tracing::Span;
+/// What `span!` gives without the feature: nothing to enter.
+#[cfg(not(feature = "tracing"))]
+pub(crate) type Span = NoSpan;
+
 /// What `span!` gives without the feature: nothing to enter.
 #[cfg(not(feature = "tracing"))]
 #[allow(dead_code)] // As the macros: a build whose modules open no span.

@@ -108,15 +108,8 @@ impl<'a, C: Carrier> Flows<'a, C> {
             form = std::any::type_name::<T>();
             attempt
         );
-        let asked = async {
-            let result = self.form_attempts::<T>(scope, message, retry).await;
-            match &result {
-                Ok(outcome) => outcome_event(outcome),
-                Err(error) => error.trace(),
-            }
-            result
-        };
-        in_span!(span, asked).await
+        let asked = self.form_attempts::<T>(scope, message, retry);
+        in_flow(span, asked, outcome_event).await
     }
 
     /// [`form`](Self::form)'s attempts, in its span.
@@ -168,15 +161,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
             mode = "url",
             elicitation_id = Fingerprint(request.id().map_or("", |id| id.as_str()))
         );
-        let asked = async {
-            let result = self.url_request(scope, request).await;
-            match &result {
-                Ok(outcome) => url_outcome_event(outcome),
-                Err(error) => error.trace(),
-            }
-            result
-        };
-        in_span!(span, asked).await
+        in_flow(span, self.url_request(scope, request), url_outcome_event).await
     }
 
     /// [`url`](Self::url) without its span and events: a step of a page's
@@ -245,6 +230,25 @@ impl<'a, C: Carrier> Flows<'a, C> {
 
 /// The event of a form's answer: a decline or a cancel (`INFO`), an
 /// unknown action (a cancel); an accept is a `DEBUG` note.
+/// `asked`, a flow, run in its `span`, and how it ended traced: `ended`
+/// for an answer, the error's reason otherwise. Every flow of the engine
+/// (a form, a URL, a page) goes through it.
+pub(crate) async fn in_flow<O>(
+    span: crate::traced::Span,
+    asked: impl std::future::Future<Output = Result<O, ElicitError>>,
+    ended: impl Fn(&O),
+) -> Result<O, ElicitError> {
+    let asked = async {
+        let result = asked.await;
+        match &result {
+            Ok(outcome) => ended(outcome),
+            Err(error) => error.trace(),
+        }
+        result
+    };
+    in_span!(span, asked).await
+}
+
 pub(crate) fn outcome_event<T>(outcome: &Outcome<T>) {
     match outcome {
         Outcome::Accepted(_) => note!("accepted"),

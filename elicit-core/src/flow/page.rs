@@ -78,12 +78,8 @@ impl<C: Carrier> Flows<'_, C> {
             elicitation_id,
             page
         );
-        let asked = async {
-            let result = self.page_flow(scope, message, user, open).await;
-            traced(&result);
-            result
-        };
-        in_span!(span, asked).await
+        let asked = self.page_flow(scope, message, user, open);
+        super::engine::in_flow(span, asked, P::Outcome::trace).await
     }
 
     async fn page_flow<P: Opened>(
@@ -117,15 +113,6 @@ impl<C: Carrier> Flows<'_, C> {
             std::mem::forget(outstanding);
         }
         Ok(outcome)
-    }
-}
-
-/// The event of a page flow's end: a failure's reason, or how the page
-/// ended (an expiry), or a `DEBUG` note of its answer.
-fn traced<O: PageOutcome>(result: &Result<O, ElicitError>) {
-    match result {
-        Ok(outcome) => outcome.trace(),
-        Err(error) => error.trace(),
     }
 }
 
