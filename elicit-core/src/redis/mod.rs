@@ -260,8 +260,8 @@
 //! and an event with a stable `reason` at every refusal and failure, never a
 //! secret (`elicit_core::trace`); `examples/replica.rs` writes them to
 //! stderr with `tracing-subscriber` when `RUST_LOG` is set
-//! (`RUST_LOG=elicit_core=info` here; keep rmcp at `info` or above, whose
-//! `debug` events hold whole messages). What each fault the deploy tests
+//! (`RUST_LOG=elicit_core=info` here; keep rmcp at `error`: its `warn` and
+//! `info` lines name pages' URLs and ids, its `debug` ones whole messages). What each fault the deploy tests
 //! inject looks like, copied from their run (`ELICIT_REPLICA_LOG=dir
 //! RUST_LOG=elicit_core=info cargo test --all-features --test it deploy::`
 //! writes each replica's log to `dir`), a line per replica that logged:
