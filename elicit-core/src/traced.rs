@@ -78,9 +78,11 @@ macro_rules! span {
 
 /// What `span!` gives: the span a flow runs in.
 #[cfg(feature = "tracing")]
+#[allow(dead_code)] // As the macros: a build without the flows.
 pub(crate) type Span = ::tracing::Span;
 /// What `span!` gives without the feature: nothing to enter.
 #[cfg(not(feature = "tracing"))]
+#[allow(dead_code)] // As the macros: a build without the flows.
 pub(crate) type Span = NoSpan;
 
 /// What `span!` gives without the feature: nothing to enter.
