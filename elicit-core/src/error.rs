@@ -368,16 +368,10 @@ impl ContentError {
     /// );
     /// ```
     pub fn retry_message(&self, original: &str) -> String {
-        let mut message = format!("{original}\n\nThe previous answer was not accepted: ");
-        for (i, error) in self.errors.iter().enumerate() {
-            if i > 0 {
-                message.push_str("; ");
-            }
-            // Writing to a String cannot fail.
-            let _ = std::fmt::Write::write_fmt(&mut message, format_args!("{error}"));
-        }
-        message.push_str(". Please correct it.");
-        message
+        format!(
+            "{original}\n\nThe previous answer was not accepted: {}. Please correct it.",
+            separated(&self.errors, "; ")
+        )
     }
 
     /// Every failing field, in form order.

@@ -201,12 +201,11 @@ impl Flow {
 
     /// The start page at `url` of a flow the test does not hold.
     fn at(url: &str) -> Self {
-        let rest = url.strip_prefix("http://").expect("a loopback page");
-        let (addr, path) = rest.split_at(rest.find('/').expect("a path"));
+        let (addr, path) = crate::common::http::split_url(url);
         Self {
             _pages: None,
             flow: None,
-            addr: addr.parse().expect("an address"),
+            addr,
             path: path.to_owned(),
         }
     }

@@ -786,9 +786,8 @@ fn open_the_one_url(seen: &[ElicitRequestParams]) -> crate::common::http::Reply 
     let [ElicitRequestParams::UrlElicitationParams { url, .. }] = seen else {
         panic!("one URL request: {seen:?}");
     };
-    let rest = url.strip_prefix("http://").unwrap();
-    let (authority, path) = rest.split_at(rest.find('/').unwrap());
-    crate::common::http::Req::get(path).send(authority.parse().unwrap())
+    let (addr, path) = crate::common::http::split_url(url);
+    crate::common::http::Req::get(path).send(addr)
 }
 
 /// Connects a server (the example's, whose tool is not called) and `client`

@@ -409,9 +409,7 @@ fn secret_page_on_acp(secrets: &mut Secrets) {
     let shown = script.shown.clone();
     let browser = std::thread::spawn(move || {
         let url = shown_url(&shown);
-        let rest = url.strip_prefix("http://").unwrap();
-        let (authority, path) = rest.split_at(rest.find('/').unwrap());
-        let addr = authority.parse().unwrap();
+        let (addr, path) = crate::common::http::split_url(&url);
         let page = Req::get(path).send(addr);
         assert_eq!(page.status, 200, "{}", page.body);
         let cookie = page.cookie().unwrap();
@@ -488,9 +486,7 @@ fn oauth_on_acp(secrets: &mut Secrets) {
     let at_provider = scripted.clone();
     let browser = std::thread::spawn(move || {
         let url = shown_url(&shown);
-        let rest = url.strip_prefix("http://").unwrap();
-        let (authority, path) = rest.split_at(rest.find('/').unwrap());
-        let addr = authority.parse().unwrap();
+        let (addr, path) = crate::common::http::split_url(&url);
         let start = Req::get(path).send(addr);
         assert_eq!(start.status, 303, "{}", start.body);
         let cookie = start.cookie().unwrap();

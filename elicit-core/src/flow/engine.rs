@@ -58,7 +58,7 @@ pub(crate) enum AfterAnswer<T> {
 }
 
 /// The re-ask policy: an invalid accept is asked again with the errors in
-/// the message ([`Retry::message`]) while attempts are left; a decline or a
+/// the message ([`ContentError::retry_message`]) while attempts are left; a decline or a
 /// cancel is an answer, returned at once. `attempts` counts the forms sent,
 /// this one included.
 pub(crate) fn after_answer<T>(
@@ -70,7 +70,7 @@ pub(crate) fn after_answer<T>(
     match read {
         Ok(outcome) => AfterAnswer::Done(outcome),
         Err(errors) if attempts > retry.again() => AfterAnswer::GiveUp { errors, attempts },
-        Err(errors) => AfterAnswer::AskAgain(Retry::message(original_message, &errors)),
+        Err(errors) => AfterAnswer::AskAgain(errors.retry_message(original_message)),
     }
 }
 

@@ -59,7 +59,7 @@ impl<T: Elicit> Outcome<T> {
 /// The "ask again with the errors" policy of the flows (`.retry(n)` on
 /// every call): how many more times a form is sent when the accepted
 /// content breaks the form's rules. The message of each new attempt is
-/// [`ContentError::retry_message`].
+/// [`ContentError::retry_message`](crate::ContentError::retry_message).
 ///
 /// Only an **invalid** accept is asked again. A decline or a cancel is the
 /// user's answer and is returned at once; asking again would be nagging.
@@ -82,11 +82,6 @@ impl Retry {
     /// How many more times the form may be sent.
     pub(crate) const fn again(self) -> u32 {
         self.again
-    }
-
-    /// The message of the next attempt (see [`ContentError::retry_message`]).
-    pub(crate) fn message(original: &str, errors: &ContentError) -> String {
-        errors.retry_message(original)
     }
 }
 

@@ -10,6 +10,14 @@ use std::time::Duration;
 /// measurement).
 pub const DEADLINE: Duration = Duration::from_secs(20);
 
+/// The server address and the path of a loopback `http://` page URL (a
+/// page's, an OAuth start page's), as a test's browser requests it.
+pub fn split_url(url: &str) -> (SocketAddr, &str) {
+    let rest = url.strip_prefix("http://").expect("a loopback http URL");
+    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
+    (authority.parse().expect("an IP address and a port"), path)
+}
+
 /// A response, read whole.
 #[derive(Debug)]
 pub struct Reply {

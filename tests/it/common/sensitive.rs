@@ -40,9 +40,7 @@ pub struct Answered {
 
 /// [`answer_page`], with the cookie and the CSRF token it used.
 pub fn answer_page_seen(url: &str, fields: &str) -> Answered {
-    let rest = url.strip_prefix("http://").expect("a loopback http URL");
-    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
-    let addr = authority.parse().expect("an IP address and a port");
+    let (addr, path) = super::http::split_url(url);
     let page = Req::get(path).send(addr);
     let cookie = page.cookie().expect("a binding cookie");
     let csrf = page.csrf().expect("a CSRF token");
