@@ -211,12 +211,16 @@ pub(crate) fn deploy_with(setup: &Setup) -> Option<Deployment> {
     } else {
         "    option http-server-close\n"
     };
+    // Health checks that a loaded machine cannot fail by accident: a
+    // replica is marked down after three failed checks (1.5 s), never one
+    // slow connect, so round robin keeps its order (the crossing tests
+    // count on it); a killed replica's requests are redispatched meanwhile.
     let config = format!(
         "global\n    maxconn 256\n\
          defaults\n    mode http\n    timeout connect 5s\n    timeout client 60s\n    timeout server 60s\n\
          frontend front\n    bind 127.0.0.1:{port}\n    default_backend replicas\n\
          backend replicas\n    balance roundrobin\n{close}\
-             option redispatch\n    retries 3\n    default-server check inter 100ms fall 1 rise 1\n{servers}"
+             option redispatch\n    retries 3\n    default-server check inter 500ms fall 3 rise 1\n{servers}"
     );
     let config_path = dir.join("haproxy.cfg");
     std::fs::write(&config_path, config).unwrap();
