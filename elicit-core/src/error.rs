@@ -183,6 +183,16 @@ pub enum FieldErrorKind {
         /// 256 characters ([limits](crate::reference::limits)) (then `…`).
         reason: String,
     },
+    /// A rule of the agent's own refused the value: the form's
+    /// `#[elicit(check = path)]`, or a call's `.check(..)` (a rule the
+    /// client cannot know: across fields, or against the world). `message`
+    /// is the rule's, written to follow the field's name (`is already
+    /// taken`), cut to 256 characters ([limits](crate::reference::limits))
+    /// (then `…`).
+    Rule {
+        /// What the rule says is wrong.
+        message: String,
+    },
     /// A key the form does not have (only with `deny_unknown_fields`).
     UnknownField,
     /// A key the form does not have, after 16 ([limits](crate::reference::limits))
@@ -248,6 +258,7 @@ impl std::fmt::Display for FieldErrorKind {
             Self::Refused { rust_type, reason } => {
                 write!(f, "is not a valid `{rust_type}`: {reason}")
             }
+            Self::Rule { message } => f.write_str(message),
             Self::UnknownField => f.write_str("is not a field of this form"),
             Self::UnknownFieldAndMore { more } => write!(
                 f,
@@ -313,6 +324,27 @@ impl FieldError {
         }
     }
 
+    /// A rule of your own that the field `field` (its wire name) breaks:
+    /// what a form's `#[elicit(check = path)]` and a call's `.check(..)`
+    /// return. `message` follows the field's name in every message and on
+    /// the page, so write it as the rest of a sentence; it is cut to 256
+    /// characters ([limits](crate::reference::limits)).
+    ///
+    /// ```
+    /// use elicit_core::{ContentError, FieldError};
+    ///
+    /// let error: ContentError = FieldError::rule("end", "must not be before `start`").into();
+    /// assert_eq!(error.to_string(), "invalid form content: `end` must not be before `start`");
+    /// ```
+    pub fn rule(field: impl Into<String>, message: impl fmt::Display) -> Self {
+        Self::new(
+            field,
+            FieldErrorKind::Rule {
+                message: excerpt(&message.to_string(), MAX_REASON_CHARS),
+            },
+        )
+    }
+
     /// The field's wire name.
     pub fn field(&self) -> &str {
         &self.field
@@ -346,6 +378,14 @@ impl std::fmt::Display for ContentError {
 }
 
 impl std::error::Error for ContentError {}
+
+/// One field's error is content that breaks the form's rules: what a check
+/// returns with `?` or `.into()`.
+impl From<FieldError> for ContentError {
+    fn from(error: FieldError) -> Self {
+        Self::new(vec![error])
+    }
+}
 
 impl ContentError {
     /// An error from its field errors.

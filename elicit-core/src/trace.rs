@@ -81,6 +81,7 @@
 //! | `body_too_large` | `INFO` | a page's post exceeded the body limit (`413`). | `sensitive::service` |
 //! | `bad_request` | `INFO` | a page request the server does not serve: a method other than `GET` and `POST`, a body that is not the page's form or did not arrive whole. | `sensitive::service`, `sensitive::oauth::routes` |
 //! | `invalid_submission` | `INFO` | a page's post broke the form's rules: the page is shown again with the errors (the fields are named in `fields`, never their values). | `sensitive::service` |
+//! | `check_refused` | `INFO` | a rule of the agent's own (a form's `check`, a call's `.check`) refused an answer: it is asked again with the errors while attempts are left (the fields are named in `fields`, never their values). | the flow engine and the rounds |
 //! | `retries_exhausted` | `INFO` | every answer to a form broke its rules, the last attempt included. | the flow engine and the rounds |
 //! | `max_rounds` | `INFO` | a tool call asked more input-required rounds than `RoundsConfig::max_rounds`. | `mcp::rounds::input` (the round that would be one too many) |
 //! | `not_sent` | `INFO` | an elicitation was refused before anything was sent: the client lacks the mode, sensitive input needs URL mode, an unsafe URL, a form that cannot be sent, no session. | the flow engine and the rounds |
@@ -92,6 +93,7 @@
 //! | `store_failed` | `ERROR` | the page store (or the OAuth flows' table) failed: the request is answered `503`, or the page not opened. | `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page |
 //! | `used_states_failed` | `ERROR` | the used-state store could not record a `requestState`'s use: the call fails closed (`-32603`). | `mcp::rounds::state` (`State::use_once`) |
 //! | `redis_failed` | `ERROR` | a Redis command failed or timed out (the field `kind` says which: `timeout`, `connection`, `io`, `server`). | `redis::conn` (every command) |
+//! | `check_failed` | `ERROR` | a call's `.check` could not decide (it returned an error of its own: a database down): the flow ends, nothing is asked again. | the flow engine and the rounds |
 //! | `oauth_exchange_failed` | `ERROR` | the token request to the OAuth provider failed, or its answer was unusable: the flow fails. | `sensitive::oauth::routes` (the callback) |
 //! | `page_failed` | `ERROR` | a page's answer passed the page's checks but not the form's (the page's schema and the form disagree: a bug, or a foreign record in a shared store). | the flow that waited for the page |
 //! | `internal` | `ERROR` | the OS RNG, a `requestState`'s seal or the renderer's thread failed. | `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `protocol::client` (the renderer's thread) |
@@ -247,6 +249,13 @@ pub(crate) enum Reason {
     ///
     /// Where: `sensitive::service`.
     InvalidSubmission,
+    /// `check_refused` (`INFO`): a rule of the agent's own (a form's
+    /// `check`, a call's `.check`) refused an answer: it is asked again
+    /// with the errors while attempts are left (the fields are named in
+    /// `fields`, never their values).
+    ///
+    /// Where: the flow engine and the rounds.
+    CheckRefused,
     /// `retries_exhausted` (`INFO`): every answer to a form broke its rules,
     /// the last attempt included.
     ///
@@ -307,6 +316,12 @@ pub(crate) enum Reason {
     ///
     /// Where: `redis::conn` (every command).
     RedisFailed,
+    /// `check_failed` (`ERROR`): a call's `.check` could not decide (it
+    /// returned an error of its own: a database down): the flow ends,
+    /// nothing is asked again.
+    ///
+    /// Where: the flow engine and the rounds.
+    CheckFailed,
     /// `oauth_exchange_failed` (`ERROR`): the token request to the OAuth
     /// provider failed, or its answer was unusable: the flow fails.
     ///
@@ -353,6 +368,7 @@ impl Reason {
         Self::BodyTooLarge,
         Self::BadRequest,
         Self::InvalidSubmission,
+        Self::CheckRefused,
         Self::RetriesExhausted,
         Self::MaxRounds,
         Self::NotSent,
@@ -364,6 +380,7 @@ impl Reason {
         Self::StoreFailed,
         Self::UsedStatesFailed,
         Self::RedisFailed,
+        Self::CheckFailed,
         Self::OAuthExchangeFailed,
         Self::PageFailed,
         Self::Internal,
@@ -396,6 +413,7 @@ impl Reason {
             Self::BodyTooLarge => "body_too_large",
             Self::BadRequest => "bad_request",
             Self::InvalidSubmission => "invalid_submission",
+            Self::CheckRefused => "check_refused",
             Self::RetriesExhausted => "retries_exhausted",
             Self::MaxRounds => "max_rounds",
             Self::NotSent => "not_sent",
@@ -407,6 +425,7 @@ impl Reason {
             Self::StoreFailed => "store_failed",
             Self::UsedStatesFailed => "used_states_failed",
             Self::RedisFailed => "redis_failed",
+            Self::CheckFailed => "check_failed",
             Self::OAuthExchangeFailed => "oauth_exchange_failed",
             Self::PageFailed => "page_failed",
             Self::Internal => "internal",
@@ -442,6 +461,7 @@ impl Reason {
             | Self::BodyTooLarge
             | Self::BadRequest
             | Self::InvalidSubmission
+            | Self::CheckRefused
             | Self::RetriesExhausted
             | Self::MaxRounds
             | Self::NotSent
@@ -453,6 +473,7 @@ impl Reason {
             Self::StoreFailed
             | Self::UsedStatesFailed
             | Self::RedisFailed
+            | Self::CheckFailed
             | Self::OAuthExchangeFailed
             | Self::PageFailed
             | Self::Internal => Level::ERROR,
@@ -486,6 +507,7 @@ impl Reason {
             Self::BodyTooLarge => "limit reached: the post is too large",
             Self::BadRequest => "refused: not a request the page server serves",
             Self::InvalidSubmission => "the page's post broke the form's rules",
+            Self::CheckRefused => "a rule of the agent's refused the answer",
             Self::RetriesExhausted => "limit reached: no valid answer after the last attempt",
             Self::MaxRounds => "limit reached: too many rounds",
             Self::NotSent => "not sent",
@@ -497,6 +519,7 @@ impl Reason {
             Self::StoreFailed => "the page store failed",
             Self::UsedStatesFailed => "the used-state store failed",
             Self::RedisFailed => "a Redis command failed",
+            Self::CheckFailed => "the answer's check failed",
             Self::OAuthExchangeFailed => "the OAuth token exchange failed",
             Self::PageFailed => "the page's answer does not fit its form",
             Self::Internal => "an internal failure",

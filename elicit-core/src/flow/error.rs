@@ -93,6 +93,11 @@ pub enum ElicitError {
         /// How many form requests were sent.
         attempts: u32,
     },
+    /// The call's [`check`](super::FormCall::check) could not decide: it
+    /// failed for its own reasons (a database down, a service that timed
+    /// out), with this error. The flow ended there, without asking again:
+    /// nothing was accepted.
+    Check(Box<dyn StdError + Send + Sync>),
     /// A URL answer could not be matched to its elicitation (abandoned
     /// meanwhile).
     Url(UrlOutcomeError),
@@ -123,6 +128,10 @@ impl std::fmt::Display for ElicitError {
                 "no valid answer after {attempts} attempt(s), the last one: {errors}; nothing was \
          accepted: ask in the conversation or fail the operation"
             ),
+            Self::Check(e) => write!(
+                f,
+                "the answer could not be checked: {e}; nothing was accepted"
+            ),
             Self::Url(e) => write!(f, "{e}"),
             Self::Completion(e) => write!(f, "{e}"),
             #[cfg(feature = "sensitive")]
@@ -152,6 +161,7 @@ impl ElicitError {
                 attempts = attempts,
                 errors = errors.errors().len()
             ),
+            Self::Check(_) => refused!(CheckFailed),
             Self::Completion(_) => refused!(CompletionRefused),
             #[cfg(feature = "sensitive")]
             Self::PageNotOpened(error) => {
@@ -184,6 +194,7 @@ impl std::error::Error for ElicitError {
             Self::Request(e) => Some(e),
             Self::Unreadable(e) => Some(e),
             Self::Invalid { errors, .. } => Some(errors),
+            Self::Check(e) => Some(&**e),
             Self::Url(e) => Some(e),
             Self::Completion(e) => Some(e),
             #[cfg(feature = "sensitive")]
