@@ -10,6 +10,7 @@ use crate::protocol::ElicitationScope;
 use crate::protocol::agent::Outcome;
 use crate::protocol::outcome::Retry;
 
+use super::check::{Check, Checker, checker};
 use super::{Carrier, ElicitError, Flows};
 
 /// A transport's handle the calls run on: its connection's flows. The ACP
@@ -29,13 +30,13 @@ impl<A: Asker> Asker for &A {
 }
 
 /// `elicit_form::<T>(..)` on `asker`: the form flow, once awaited.
-pub(crate) fn form_call<'a, T: Elicit>(
+pub(crate) fn form_call<'a, T: Elicit + 'a>(
     asker: impl Asker + 'a,
     scope: ElicitationScope,
     message: String,
 ) -> FormCall<'a, T> {
-    FormCall::new(message, move |message, retry| {
-        Box::pin(async move { asker.flows().form::<T>(scope, message, retry).await })
+    FormCall::new(message, move |ask| {
+        Box::pin(async move { asker.flows().form::<T>(scope, ask).await })
     })
 }
 
@@ -92,28 +93,51 @@ type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
 /// field). A decline or a cancel is the user's answer and is returned at
 /// once.
 ///
+/// With [`check`](Self::check), a rule of your own runs on each valid
+/// answer (the username is free, the slot still open): what it refuses is
+/// asked again the same way, within the same `retry(n)`.
+///
 /// It is a builder awaited through [`IntoFuture`] rather than a second
 /// method (`elicit_form_with_retry`), so the common call stays
 /// `elicitor.elicit_form::<T>(..).await` and options read in place. The
 /// price is one boxed future per call.
 #[must_use = "nothing is sent until the elicitation is awaited"]
 pub struct FormCall<'a, T> {
-    message: String,
-    retry: Retry,
-    run: Run<'a, (String, Retry), Result<Outcome<T>, ElicitError>>,
+    ask: FormAsked<'a, T>,
+    run: Run<'a, FormAsked<'a, T>, Result<Outcome<T>, ElicitError>>,
     form: PhantomData<fn() -> T>,
 }
 
-impl<'a, T> FormCall<'a, T> {
-    /// A call that runs `run(message, retry)` when awaited.
-    pub(crate) fn new(
-        message: String,
-        run: impl FnOnce(String, Retry) -> BoxFuture<'a, Result<Outcome<T>, ElicitError>> + Send + 'a,
-    ) -> Self {
+/// What a form call asks, with its options: the flow's input.
+pub(crate) struct FormAsked<'a, T> {
+    /// The message of the first request.
+    pub(crate) message: String,
+    /// How many times an invalid answer is asked again.
+    pub(crate) retry: Retry,
+    /// The call's own rule on a valid answer.
+    pub(crate) check: Option<Checker<'a, T>>,
+}
+
+impl<T> FormAsked<'_, T> {
+    /// `message`, asked once, unchecked.
+    pub(crate) fn new(message: String) -> Self {
         Self {
             message,
             retry: Retry::NEVER,
-            run: Box::new(move |(message, retry)| run(message, retry)),
+            check: None,
+        }
+    }
+}
+
+impl<'a, T> FormCall<'a, T> {
+    /// A call that runs `run(ask)` when awaited.
+    pub(crate) fn new(
+        message: String,
+        run: impl FnOnce(FormAsked<'a, T>) -> BoxFuture<'a, Result<Outcome<T>, ElicitError>> + Send + 'a,
+    ) -> Self {
+        Self {
+            ask: FormAsked::new(message),
+            run: Box::new(run),
             form: PhantomData,
         }
     }
@@ -123,7 +147,66 @@ impl<'a, T> FormCall<'a, T> {
     /// default is never. After the last attempt the error is the
     /// [`ElicitError::Invalid`], with the errors and the attempt count.
     pub fn retry(mut self, again: u32) -> Self {
-        self.retry = Retry::times(again);
+        self.ask.retry = Retry::times(again);
+        self
+    }
+
+    /// Runs `check`, a rule of your own, on each answer that passed the
+    /// form's rules: what only the agent can know (is this name free, does
+    /// this branch exist, is this slot still open). `check` gets the typed
+    /// form and returns
+    ///
+    /// - `Ok(Ok(()))`: accepted, the call returns the answer;
+    /// - `Ok(Err(errors))`: refused, by field
+    ///   ([`FieldError::rule`](crate::FieldError::rule)): asked again with
+    ///   the errors in the message, like a broken field rule, within the
+    ///   same [`retry(n)`](Self::retry) (after the last attempt,
+    ///   [`ElicitError::Invalid`] with these errors);
+    /// - `Err(e)`: it could not decide (a database down): the call ends
+    ///   with [`ElicitError::Check`], never asking again.
+    ///
+    /// Write it as an `async` closure (or pass an `async fn`) that borrows
+    /// what it reads (`let taken = &taken;` before it): an `async` closure
+    /// that owns an `Arc` is not a `Fn`.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use elicit_core::{ContentError, Elicit, FieldError};
+    /// use elicit_core::flow::ElicitError;
+    /// use elicit_core::mcp::Elicitor;
+    /// use elicit_core::protocol::agent::Outcome;
+    ///
+    /// #[derive(Elicit)]
+    /// struct Signup {
+    ///     /// Your username.
+    ///     #[elicit(length(min = 3, max = 20))]
+    ///     name: String,
+    /// }
+    ///
+    /// async fn signup(
+    ///     elicitor: &Elicitor<'_>,
+    ///     taken: &HashSet<String>,
+    /// ) -> Result<Outcome<Signup>, ElicitError> {
+    ///     elicitor
+    ///         .elicit_form::<Signup>("Pick a username")
+    ///         .retry(2)
+    ///         .check(async |form: &Signup| {
+    ///             if taken.contains(&form.name) {
+    ///                 return Ok(Err(FieldError::rule("name", "is already taken").into()));
+    ///             }
+    ///             Ok::<_, std::io::Error>(Ok(()))
+    ///         })
+    ///         .await
+    /// }
+    /// # let _ = signup;
+    /// # let _: Option<ContentError> = None;
+    /// ```
+    pub fn check<C>(mut self, check: C) -> Self
+    where
+        T: Send + Sync + 'a,
+        C: for<'f> Check<'f, T> + 'a,
+    {
+        self.ask.check = Some(checker(check));
         self
     }
 }
@@ -132,8 +215,9 @@ impl<T> fmt::Debug for FormCall<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormCall")
             .field("form", &std::any::type_name::<T>())
-            .field("message", &self.message)
-            .field("retry", &self.retry)
+            .field("message", &self.ask.message)
+            .field("retry", &self.ask.retry)
+            .field("check", &self.ask.check.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -143,7 +227,7 @@ impl<'a, T> IntoFuture for FormCall<'a, T> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        (self.run)((self.message, self.retry))
+        (self.run)(self.ask)
     }
 }
 

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
 
 use super::ElicitError;
+use super::call::FormAsked;
 use crate::Elicit;
 use crate::error::ContentError;
 use crate::fingerprint::Fingerprint;
@@ -91,13 +92,12 @@ impl<'a, C: Carrier> Flows<'a, C> {
         crate::sync::lock(self.state)
     }
 
-    /// The form `T`, asked again (up to `retry`) while its answer breaks
-    /// the form's rules.
+    /// The form `T`, asked again (up to `ask.retry`) while its answer
+    /// breaks the form's rules or the call's check.
     pub(crate) async fn form<T: Elicit>(
         &self,
         scope: ElicitationScope,
-        message: String,
-        retry: Retry,
+        ask: FormAsked<'_, T>,
     ) -> Result<Outcome<T>, ElicitError> {
         let span = span!(
             "flow",
@@ -108,7 +108,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
             form = std::any::type_name::<T>();
             attempt
         );
-        let asked = self.form_attempts::<T>(scope, message, retry);
+        let asked = self.form_attempts::<T>(scope, ask);
         in_flow(span, asked, outcome_event).await
     }
 
@@ -116,9 +116,13 @@ impl<'a, C: Carrier> Flows<'a, C> {
     async fn form_attempts<T: Elicit>(
         &self,
         scope: ElicitationScope,
-        message: String,
-        retry: Retry,
+        ask: FormAsked<'_, T>,
     ) -> Result<Outcome<T>, ElicitError> {
+        let FormAsked {
+            message,
+            retry,
+            check,
+        } = ask;
         let mut next = message.clone();
         let mut attempts: u32 = 0;
         loop {
@@ -131,7 +135,12 @@ impl<'a, C: Carrier> Flows<'a, C> {
             note!("elicitation/create sent", mode = "form", attempt = attempts);
             let response = self.carrier.create(request).await?;
             note!("answer received", action = action_name(&response.action));
-            match after_answer(pending.outcome(&response), &message, attempts, retry) {
+            let read = pending.outcome(&response);
+            let read = match &check {
+                Some(check) => check(read).await?,
+                None => read,
+            };
+            match after_answer(read, &message, attempts, retry) {
                 AfterAnswer::Done(outcome) => return Ok(outcome),
                 AfterAnswer::AskAgain(message) => {
                     note!("answer invalid: asked again", attempt = attempts);

@@ -30,6 +30,7 @@
 //! and its `Elicitor`.
 
 mod call;
+mod check;
 mod engine;
 mod error;
 #[cfg(feature = "sensitive")]
@@ -48,7 +49,10 @@ pub(crate) use call::SecretCall;
 pub(crate) use call::oauth_call;
 #[cfg(feature = "sensitive")]
 pub(crate) use call::secret_call;
-pub(crate) use call::{Asker, form_call};
+pub(crate) use call::{Asker, FormAsked, form_call};
+#[doc(hidden)]
+pub use check::Check;
+pub(crate) use check::checker;
 pub use error::{ElicitError, RequestError, RequestFailure};
 
 #[cfg(feature = "rmcp")]

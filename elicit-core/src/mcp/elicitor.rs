@@ -134,7 +134,7 @@ impl<'a> Elicitor<'a> {
     /// Asks for the form `T` in form mode; await it, optionally after
     /// `.retry(n)` ([`FormCall`]). MCP drops the form's title and
     /// description: say what the user needs to know in `message`.
-    pub fn elicit_form<T: Elicit>(&self, message: impl Into<String>) -> FormCall<'a, T> {
+    pub fn elicit_form<T: Elicit + 'a>(&self, message: impl Into<String>) -> FormCall<'a, T> {
         form_call(self.clone(), no_scope(), message.into())
     }
 

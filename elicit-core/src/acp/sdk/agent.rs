@@ -163,11 +163,11 @@ impl Elicitor {
     /// Asks for the form `T` (see [`FormCall`]: `.retry(n)` asks again on an
     /// invalid answer). Nothing is sent if the client did not advertise form
     /// mode.
-    pub fn elicit_form<T: Elicit + Send>(
-        &self,
+    pub fn elicit_form<'s, T: Elicit + Send + 's>(
+        &'s self,
         scope: ElicitationScope,
         message: impl Into<String>,
-    ) -> FormCall<'_, T> {
+    ) -> FormCall<'s, T> {
         form_call(self, scope, message.into())
     }
 
@@ -367,11 +367,11 @@ mod private {
 /// `elicit_form`".
 pub trait ElicitClient {
     /// Refused: use [`Elicitor::elicit_form`].
-    fn elicit_form<T: Elicit + Send>(
-        &self,
+    fn elicit_form<'s, T: Elicit + Send + 's>(
+        &'s self,
         scope: ElicitationScope,
         message: impl Into<String>,
-    ) -> FormCall<'_, T>
+    ) -> FormCall<'s, T>
     where
         Self: OffDispatchLoop,
     {

@@ -17,8 +17,9 @@ use super::super::wire::{params_of, response_of};
 use super::call::{Asked, asked_nothing};
 use super::config::RoundsConfig;
 use super::state::State;
+use crate::ContentError;
 use crate::Elicit;
-use crate::flow::{AfterAnswer, ElicitError, after_answer};
+use crate::flow::{AfterAnswer, ElicitError, FormAsked, after_answer};
 use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, UrlOutcome, UrlRequest};
 use crate::protocol::outcome::Retry;
 
@@ -73,21 +74,19 @@ impl InputRound {
         }
     }
 
-    /// The form `T` under `key`: its answer, read with the re-ask policy of
-    /// every transport (here the next attempt is the next round), or `None`
-    /// once it is asked.
-    pub(super) fn form<T: Elicit>(
+    /// The answer to the form `T` under `key`, read (the field rules and
+    /// the form's own check): `None` once it is asked (none yet).
+    fn read_form<T: Elicit>(
         &mut self,
         key: &str,
-        message: String,
-        retry: Retry,
-    ) -> Option<Result<Outcome<T>, ElicitError>> {
-        let (params, pending) = match self.form_params::<T>(message.clone()) {
+        message: &str,
+    ) -> Option<Result<FormRead<T>, ElicitError>> {
+        let (params, pending) = match self.form_params::<T>(message.to_owned()) {
             Ok(built) => built,
             Err(error) => return Some(Err(error)),
         };
         let attempts = self.state.attempts.get(key).copied().unwrap_or(1);
-        let Some((raw, result)) = self.answer_or_ask(key, params) else {
+        let Some((raw, result, fresh)) = self.answer_or_ask(key, params) else {
             note!("form asked", attempt = attempts);
             self.state.attempts.insert(key.to_owned(), attempts);
             return None;
@@ -96,7 +95,31 @@ impl InputRound {
             Ok(response) => response,
             Err(error) => return Some(Err(ElicitError::Unreadable(error))),
         };
-        match after_answer(pending.outcome(&response), &message, attempts, retry) {
+        Some(Ok(FormRead {
+            read: pending.outcome(&response),
+            raw,
+            attempts,
+            fresh,
+        }))
+    }
+
+    /// The form `T` under `key` once its answer is read and checked: the
+    /// re-ask policy of every transport (here the next attempt is the next
+    /// round), `None` once it is asked again.
+    fn settle_form<T: Elicit>(
+        &mut self,
+        key: &str,
+        message: &str,
+        retry: Retry,
+        answer: FormRead<T>,
+    ) -> Option<Result<Outcome<T>, ElicitError>> {
+        let FormRead {
+            read,
+            raw,
+            attempts,
+            ..
+        } = answer;
+        match after_answer(read, message, attempts, retry) {
             AfterAnswer::Done(answer) => {
                 self.state.answers.insert(key.to_owned(), raw);
                 Some(Ok(answer))
@@ -129,27 +152,28 @@ impl InputRound {
             Ok(built) => built,
             Err(error) => return Some(Err(error)),
         };
-        let (raw, result) = self.answer_or_ask(key, params)?;
+        let (raw, result, _) = self.answer_or_ask(key, params)?;
         self.state.answers.insert(key.to_owned(), raw);
         Some(self.url_answer(pending, &result))
     }
 
     /// The client's answer under `key` (this round's, or one an earlier
-    /// round kept), raw and read; otherwise (none, or not an answer at all:
-    /// a client bug, or a forged one) `params` is asked under `key`, and
-    /// `None`.
+    /// round kept), raw and read, and whether it is this round's (fresh:
+    /// not yet past the call's check); otherwise (none, or not an answer at
+    /// all: a client bug, or a forged one) `params` is asked under `key`,
+    /// and `None`.
     fn answer_or_ask(
         &mut self,
         key: &str,
         params: model::ElicitRequestParams,
-    ) -> Option<(Value, model::ElicitResult)> {
-        let found = self
-            .responses
-            .remove(key)
-            .or_else(|| self.state.answers.get(key).cloned());
-        let read = found.and_then(|raw| {
+    ) -> Option<(Value, model::ElicitResult, bool)> {
+        let found = match self.responses.remove(key) {
+            Some(raw) => Some((raw, true)),
+            None => self.state.answers.get(key).cloned().map(|raw| (raw, false)),
+        };
+        let read = found.and_then(|(raw, fresh)| {
             let result = serde_json::from_value::<model::ElicitResult>(raw.clone()).ok()?;
-            Some((raw, result))
+            Some((raw, result, fresh))
         });
         if read.is_none() {
             self.state.answers.remove(key);
@@ -231,6 +255,58 @@ impl InputRound {
             InputRequiredResult::new(Some(self.asks), Some(sealed)).into(),
         ))
     }
+}
+
+/// An answer to a form, read: what the call's check decides on.
+struct FormRead<T> {
+    /// The answer, read (the field rules, the form's own check).
+    read: Result<Outcome<T>, ContentError>,
+    /// The client's answer as it came, kept in the state once accepted.
+    raw: Value,
+    /// Which attempt it answers.
+    attempts: u32,
+    /// This round's answer (not one the state kept: those passed the
+    /// call's check when they came).
+    fresh: bool,
+}
+
+/// The form `T` under `key` in a round: its answer read under the lock,
+/// checked by the call's check without it (a fresh answer only), then
+/// settled by the re-ask policy; `None` once it is asked.
+pub(super) async fn form<T: Elicit + Send>(
+    round: &std::sync::Mutex<InputRound>,
+    key: &str,
+    ask: FormAsked<'_, T>,
+) -> Option<Result<Outcome<T>, ElicitError>> {
+    let FormAsked {
+        message,
+        retry,
+        check,
+    } = ask;
+    let answer = crate::sync::lock(round).read_form::<T>(key, &message)?;
+    let FormRead {
+        read,
+        raw,
+        attempts,
+        fresh,
+    } = match answer {
+        Ok(answer) => answer,
+        Err(error) => return Some(Err(error)),
+    };
+    let read = match &check {
+        Some(check) if fresh => match check(read).await {
+            Ok(read) => read,
+            Err(error) => return Some(Err(error)),
+        },
+        _ => read,
+    };
+    let answer = FormRead {
+        read,
+        raw,
+        attempts,
+        fresh,
+    };
+    crate::sync::lock(round).settle_form(key, &message, retry, answer)
 }
 
 /// The sensitive form `T` under `key` in a round (see

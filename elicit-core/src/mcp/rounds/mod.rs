@@ -19,7 +19,6 @@
 
 use std::fmt;
 use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::model::{CallToolRequestParams, ErrorData};
@@ -28,7 +27,9 @@ use ::rmcp::{Peer, RoleServer};
 
 use super::carrier::{elicitation_capabilities, no_scope};
 use crate::Elicit;
-use crate::flow::{ElicitError, Flows, outcome_event, url_outcome_event};
+use crate::flow::{
+    Check, ElicitError, Flows, FormAsked, checker, outcome_event, url_outcome_event,
+};
 use crate::protocol::Mode;
 use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest};
 use crate::protocol::outcome::Retry;
@@ -128,13 +129,15 @@ impl Rounds {
     /// with the errors in the message, `n` more times at most (in the call
     /// on 2025-11-25, in the next rounds on 2026-07-28). Refused without
     /// asking when the client has no form mode or the form cannot be sent.
-    pub fn form<T: Elicit>(&self, key: &str, message: impl Into<String>) -> FormAsk<'_, T> {
+    pub fn form<'r, T: Elicit + Send + 'r>(
+        &'r self,
+        key: &str,
+        message: impl Into<String>,
+    ) -> FormAsk<'r, T> {
         FormAsk {
             rounds: self,
             key: key.to_owned(),
-            message: message.into(),
-            retry: Retry::NEVER,
-            form: PhantomData,
+            ask: FormAsked::new(message.into()),
         }
     }
 
@@ -239,53 +242,62 @@ fn traced<O>(
 pub struct FormAsk<'r, T> {
     rounds: &'r Rounds,
     key: String,
-    message: String,
-    retry: Retry,
-    form: PhantomData<fn() -> T>,
+    ask: FormAsked<'r, T>,
 }
 
 impl<T> fmt::Debug for FormAsk<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormAsk")
             .field("key", &self.key)
-            .field("retry", &self.retry)
+            .field("retry", &self.ask.retry)
+            .field("check", &self.ask.check.is_some())
             .finish_non_exhaustive()
     }
 }
 
-impl<T> FormAsk<'_, T> {
+impl<'r, T> FormAsk<'r, T> {
     /// Asks again, up to `again` more times, when the answer breaks the
     /// form's rules, with the errors in the message (the policy of every
     /// transport: [`FormCall::retry`](crate::flow::FormCall::retry)).
     pub fn retry(mut self, again: u32) -> Self {
-        self.retry = Retry::times(again);
+        self.ask.retry = Retry::times(again);
+        self
+    }
+
+    /// Runs `check`, a rule of your own, on each answer that passed the
+    /// form's rules; what it refuses is asked again within the same
+    /// [`retry`](Self::retry), and an error of its own ends the question
+    /// with [`ElicitError::Check`]: the policy of every transport
+    /// ([`FormCall::check`](crate::flow::FormCall::check), which shows the
+    /// shape). On 2026-07-28 it runs in the call that brings the answer
+    /// (between rounds), once: an answer it accepted is kept, sealed in
+    /// the round's state, and not checked again by later rounds.
+    pub fn check<C>(mut self, check: C) -> Self
+    where
+        T: Send + Sync + 'r,
+        C: for<'f> Check<'f, T> + 'r,
+    {
+        self.ask.check = Some(checker(check));
         self
     }
 }
 
-impl<'r, T: Elicit> IntoFuture for FormAsk<'r, T> {
+impl<'r, T: Elicit + Send + 'r> IntoFuture for FormAsk<'r, T> {
     type Output = Option<Result<Outcome<T>, ElicitError>>;
     type IntoFuture = crate::flow::BoxFuture<'r, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let Self {
-            rounds,
-            key,
-            message,
-            retry,
-            ..
-        } = self;
+        let Self { rounds, key, ask } = self;
         Box::pin(async move {
             match &rounds.call.regime {
                 Regime::Requests { peer, connection } => Some(
                     Flows::new(connection, peer)
-                        .form::<T>(no_scope(), message, retry)
+                        .form::<T>(no_scope(), ask)
                         .await,
                 ),
-                Regime::Input(round) => traced(
-                    lock(round).form::<T>(&key, message, retry),
-                    outcome_event::<T>,
-                ),
+                Regime::Input(round) => {
+                    traced(input::form(round, &key, ask).await, outcome_event::<T>)
+                }
                 Regime::Sessionless(_) => traced(
                     Some(Err(ElicitError::NotSent(
                         crate::protocol::agent::SendError::NoSession,
