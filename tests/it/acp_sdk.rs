@@ -67,6 +67,12 @@ pub(crate) enum Flow {
     Form {
         retry: u32,
     },
+    /// The form with `.check(..)`: a valid answer whose `replicas` is 3 is
+    /// taken (`crate::behaviour::Rule`).
+    Checked {
+        retry: u32,
+        rule: crate::behaviour::Rule,
+    },
     Url,
     Sensitive,
     /// A URL elicitation, then its completion reported twice.
@@ -209,6 +215,16 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 .retry(retry)
                 .await,
         ),
+        Flow::Checked { retry, rule } => {
+            let rule = &rule;
+            Got::Form(
+                elicitor
+                    .elicit_form::<Deploy>(scope, "How many?")
+                    .retry(retry)
+                    .check(async |form: &Deploy| rule.verdict("replicas", form.replicas == 3).await)
+                    .await,
+            )
+        }
         Flow::Url => Got::Url(elicitor.elicit_url(scope.clone(), token_request()).await),
         Flow::Sensitive => Got::Url(
             elicitor

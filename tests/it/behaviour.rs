@@ -34,6 +34,9 @@ use crate::rmcp::{ScriptedClient, Version, form_message, form_mode, runtime, wit
 enum Answer {
     /// A form every rule accepts.
     Valid,
+    /// A form every rule of the form accepts, with a value the agent's own
+    /// check ([`Rule::Taken`]) refuses: a name already taken.
+    Taken,
     /// A form only the agent refuses (what a client can check, it did).
     Invalid,
     Decline,
@@ -50,6 +53,8 @@ enum Got {
     Invalid(u32),
     /// Refused before sending.
     NotSent(SendError),
+    /// The call's check could not decide: the flow ended.
+    CheckFailed,
     /// Anything else (a transport's own failure), as its message.
     Other(String),
 }
@@ -65,10 +70,43 @@ impl<T> From<Outcome<T>> for Got {
     }
 }
 
-/// A transport's run: the form asked with `retry`, of a client that has
-/// form mode or not and answers each request in turn; what the agent got,
-/// and the message of every form the user was shown.
-type Ask = fn(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>);
+/// A transport's run: the form asked with `retry` and `rule`, of a client
+/// that has form mode or not and answers each request in turn; what the
+/// agent got, and the message of every form the user was shown.
+type Ask = fn(form_mode: bool, answers: &[Answer], retry: u32, rule: Rule) -> (Got, Vec<String>);
+
+/// The agent's own rule on a valid answer, given with `.check(..)`: what
+/// only the agent knows (a name already taken), asynchronously.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Rule {
+    /// No `.check(..)`.
+    Unchecked,
+    /// Refuses a taken value on its field ("is already taken").
+    Taken,
+    /// Cannot decide: its directory is down.
+    Fails,
+}
+
+impl Rule {
+    /// The check's verdict on a form whose `field` holds a taken value or
+    /// not (after a yield: it is asynchronous, as a lookup is).
+    pub(crate) async fn verdict(
+        self,
+        field: &str,
+        taken: bool,
+    ) -> Result<Result<(), elicit_core::ContentError>, std::io::Error> {
+        tokio::task::yield_now().await;
+        match self {
+            Rule::Fails => Err(std::io::Error::other("the directory is down")),
+            Rule::Taken if taken => Ok(Err(elicit_core::FieldError::rule(
+                field,
+                "is already taken",
+            )
+            .into())),
+            Rule::Taken | Rule::Unchecked => Ok(Ok(())),
+        }
+    }
+}
 
 const TRANSPORTS: [(&str, Ask); 4] = [
     ("ACP SDK", acp_sdk),
@@ -83,7 +121,7 @@ const TRANSPORTS: [(&str, Ask); 4] = [
 #[test]
 fn an_accepted_form_is_the_typed_answer() {
     for (name, ask) in TRANSPORTS {
-        let (got, shown) = ask(true, &[Answer::Valid], 0);
+        let (got, shown) = ask(true, &[Answer::Valid], 0, Rule::Unchecked);
         assert_eq!(got, Got::Accepted, "{name}");
         assert_eq!(shown.len(), 1, "{name}: {shown:?}");
     }
@@ -92,7 +130,7 @@ fn an_accepted_form_is_the_typed_answer() {
 #[test]
 fn an_invalid_answer_is_asked_again_with_its_errors_then_accepted() {
     for (name, ask) in TRANSPORTS {
-        let (got, shown) = ask(true, &[Answer::Invalid, Answer::Valid], 2);
+        let (got, shown) = ask(true, &[Answer::Invalid, Answer::Valid], 2, Rule::Unchecked);
         assert_eq!(got, Got::Accepted, "{name}");
         assert_eq!(shown.len(), 2, "{name}: {shown:?}");
         assert!(
@@ -105,7 +143,7 @@ fn an_invalid_answer_is_asked_again_with_its_errors_then_accepted() {
 #[test]
 fn answers_invalid_after_every_retry_are_an_error_with_the_attempts() {
     for (name, ask) in TRANSPORTS {
-        let (got, shown) = ask(true, &[Answer::Invalid; 3], 1);
+        let (got, shown) = ask(true, &[Answer::Invalid; 3], 1, Rule::Unchecked);
         assert_eq!(got, Got::Invalid(2), "{name}");
         assert_eq!(shown.len(), 2, "{name}: {shown:?}");
     }
@@ -118,7 +156,7 @@ fn decline_and_cancel_are_returned_at_once_even_with_retries() {
             (Answer::Decline, Got::Declined),
             (Answer::Cancel, Got::Cancelled),
         ] {
-            let (got, shown) = ask(true, &[answer, Answer::Valid], 2);
+            let (got, shown) = ask(true, &[answer, Answer::Valid], 2, Rule::Unchecked);
             assert_eq!(got, expected, "{name}");
             assert_eq!(shown.len(), 1, "{name}: asked again after {answer:?}");
         }
@@ -128,7 +166,7 @@ fn decline_and_cancel_are_returned_at_once_even_with_retries() {
 #[test]
 fn a_client_without_form_mode_is_sent_nothing() {
     for (name, ask) in TRANSPORTS {
-        let (got, shown) = ask(false, &[Answer::Valid], 2);
+        let (got, shown) = ask(false, &[Answer::Valid], 2, Rule::Unchecked);
         assert_eq!(
             got,
             Got::NotSent(SendError::ModeNotAdvertised { mode: Mode::Form }),
@@ -138,10 +176,55 @@ fn a_client_without_form_mode_is_sent_nothing() {
     }
 }
 
+#[test]
+fn an_answer_the_agents_check_refuses_is_asked_again_with_its_errors_then_accepted() {
+    for (name, ask) in TRANSPORTS {
+        let (got, shown) = ask(true, &[Answer::Taken, Answer::Valid], 2, Rule::Taken);
+        assert_eq!(got, Got::Accepted, "{name}");
+        assert_eq!(shown.len(), 2, "{name}: {shown:?}");
+        assert!(
+            shown[1].contains("The previous answer was not accepted")
+                && shown[1].contains("is already taken"),
+            "{name}: {shown:?}"
+        );
+    }
+}
+
+#[test]
+fn answers_the_agents_check_refuses_after_every_retry_are_an_error_with_the_attempts() {
+    for (name, ask) in TRANSPORTS {
+        let (got, shown) = ask(true, &[Answer::Taken; 3], 1, Rule::Taken);
+        assert_eq!(got, Got::Invalid(2), "{name}");
+        assert_eq!(shown.len(), 2, "{name}: {shown:?}");
+        assert!(shown[1].contains("is already taken"), "{name}: {shown:?}");
+    }
+}
+
+#[test]
+fn a_check_that_cannot_decide_ends_the_flow_and_asks_nothing_again() {
+    for (name, ask) in TRANSPORTS {
+        let (got, shown) = ask(true, &[Answer::Valid, Answer::Valid], 2, Rule::Fails);
+        assert_eq!(got, Got::CheckFailed, "{name}");
+        assert_eq!(shown.len(), 1, "{name}: {shown:?}");
+    }
+}
+
+#[test]
+fn a_check_never_sees_an_answer_the_forms_rules_refuse() {
+    // `Fails` would end the flow if it ran: it runs on the valid answer
+    // only, after the invalid one was asked again.
+    for (name, ask) in TRANSPORTS {
+        let (got, shown) = ask(true, &[Answer::Invalid, Answer::Valid], 2, Rule::Fails);
+        assert_eq!(got, Got::CheckFailed, "{name}");
+        assert_eq!(shown.len(), 2, "{name}: {shown:?}");
+        assert!(!shown[1].contains("is already taken"), "{name}: {shown:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The transports.
 
-fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
+fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32, rule: Rule) -> (Got, Vec<String>) {
     use crate::acp_sdk::{Flow, Got as AcpGot, form_only, forms, run};
     use elicit_core::acp::sdk::ElicitError;
 
@@ -152,12 +235,17 @@ fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>
             // `pairs` must be even: a rule of the agent's `try_from`, which
             // the client cannot check.
             Answer::Invalid => json!({"replicas": 2, "pairs": 3}),
+            Answer::Taken => json!({"replicas": 3, "pairs": 2}),
             Answer::Decline => json!("decline"),
             Answer::Cancel => json!("cancel"),
         })
         .collect();
     let capabilities = if form_mode { form_only() } else { None };
-    let ran = run(capabilities, forms(&answers), Flow::Form { retry });
+    let flow = match rule {
+        Rule::Unchecked => Flow::Form { retry },
+        rule => Flow::Checked { retry, rule },
+    };
+    let ran = run(capabilities, forms(&answers), flow);
     let AcpGot::Form(result) = ran.got else {
         panic!("a form's outcome: {:?}", ran.got);
     };
@@ -165,6 +253,7 @@ fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>
         Ok(outcome) => outcome.into(),
         Err(ElicitError::Invalid { attempts, .. }) => Got::Invalid(attempts),
         Err(ElicitError::NotSent(error)) => Got::NotSent(error),
+        Err(ElicitError::Check(_)) => Got::CheckFailed,
         Err(other) => Got::Other(other.to_string()),
     };
     let shown = ran
@@ -184,6 +273,9 @@ fn mcp_answer(answer: &Answer) -> Value {
         Answer::Invalid => {
             json!({"action": "accept", "content": {"env": "staging", "branch": "Not A Branch"}})
         }
+        Answer::Taken => {
+            json!({"action": "accept", "content": {"env": "staging", "branch": "taken"}})
+        }
         Answer::Decline => json!({"action": "decline"}),
         Answer::Cancel => json!({"action": "cancel"}),
     }
@@ -195,8 +287,17 @@ fn mcp_got(result: Result<Outcome<impl Sized>, elicit_core::mcp::ElicitError>) -
         Ok(outcome) => outcome.into(),
         Err(ElicitError::Invalid { attempts, .. }) => Got::Invalid(attempts),
         Err(ElicitError::NotSent(error)) => Got::NotSent(error),
+        Err(ElicitError::Check(_)) => Got::CheckFailed,
         Err(other) => Got::Other(other.to_string()),
     }
+}
+
+/// The rmcp form's check: its `branch` is taken when it is `taken`.
+async fn deploy_check(
+    rule: Rule,
+    form: &crate::rmcp::mcp_server::Deploy,
+) -> Result<Result<(), elicit_core::ContentError>, std::io::Error> {
+    rule.verdict("branch", form.branch == "taken").await
 }
 
 fn client(form_mode: bool, answers: &[Answer]) -> ScriptedClient {
@@ -204,44 +305,65 @@ fn client(form_mode: bool, answers: &[Answer]) -> ScriptedClient {
     ScriptedClient::with(capability, answers.iter().map(mcp_answer).collect()).0
 }
 
-fn rmcp_requests(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
+fn rmcp_requests(
+    form_mode: bool,
+    answers: &[Answer],
+    retry: u32,
+    rule: Rule,
+) -> (Got, Vec<String>) {
     use crate::rmcp::elicitor;
     use crate::rmcp::mcp_server::Deploy;
 
     let (result, seen) = runtime().block_on(with_peer(client(form_mode, answers), async |peer| {
-        elicitor(peer)
-            .elicit_form::<Deploy>("Deploy?")
-            .retry(retry)
-            .await
+        let call = elicitor(peer).elicit_form::<Deploy>("Deploy?").retry(retry);
+        match rule {
+            Rule::Unchecked => call.await,
+            rule => {
+                call.check(async |form: &Deploy| deploy_check(rule, form).await)
+                    .await
+            }
+        }
     }));
     let shown = seen.iter().map(|r| form_message(r).to_owned()).collect();
     (mcp_got(result), shown)
 }
 
-/// The rounds' `ask`: the example server's form with `RETRY` retries, its
-/// outcome as [`Got`]'s `Debug`, for the tool's text.
-fn ask_deploy<const RETRY: u32>(rounds: Rounds) -> crate::rmcp::rounds::Asking {
+/// The rounds' `ask`: the example server's form with `RETRY` retries and
+/// the rule `RULE` (an index of [`RULES`]), its outcome as [`Got`]'s
+/// `Debug`, for the tool's text.
+fn ask_deploy<const RETRY: u32, const RULE: usize>(rounds: Rounds) -> crate::rmcp::rounds::Asking {
     use crate::rmcp::mcp_server::Deploy;
     Box::pin(async move {
-        let answer = rounds
-            .form::<Deploy>("deploy", "Deploy?")
-            .retry(RETRY)
-            .await?;
+        let ask = rounds.form::<Deploy>("deploy", "Deploy?").retry(RETRY);
+        let answer = match RULES[RULE] {
+            Rule::Unchecked => ask.await?,
+            rule => {
+                ask.check(async |form: &Deploy| deploy_check(rule, form).await)
+                    .await?
+            }
+        };
         Some(format!("{:?}", mcp_got(answer)))
     })
 }
+
+/// The rules, by index: a `const` parameter of [`ask_deploy`].
+const RULES: [Rule; 3] = [Rule::Unchecked, Rule::Taken, Rule::Fails];
 
 fn rounds_at(
     version: Version,
     form_mode: bool,
     answers: &[Answer],
     retry: u32,
+    rule: Rule,
 ) -> (Got, Vec<String>) {
-    let ask: crate::rmcp::rounds::Questions = match retry {
-        0 => ask_deploy::<0>,
-        1 => ask_deploy::<1>,
-        2 => ask_deploy::<2>,
-        _ => panic!("the table asks with 0, 1 or 2 retries"),
+    let ask: crate::rmcp::rounds::Questions = match (retry, rule) {
+        (0, Rule::Unchecked) => ask_deploy::<0, 0>,
+        (1, Rule::Unchecked) => ask_deploy::<1, 0>,
+        (2, Rule::Unchecked) => ask_deploy::<2, 0>,
+        (1, Rule::Taken) => ask_deploy::<1, 1>,
+        (2, Rule::Taken) => ask_deploy::<2, 1>,
+        (2, Rule::Fails) => ask_deploy::<2, 2>,
+        _ => panic!("the table asks with 0, 1 or 2 retries, and rules as listed"),
     };
     let client = client(form_mode, answers);
     let text = call(Some(ask), &client, version);
@@ -256,6 +378,7 @@ fn rounds_at(
         Got::Cancelled,
         Got::Invalid(retry + 1),
         Got::NotSent(SendError::ModeNotAdvertised { mode: Mode::Form }),
+        Got::CheckFailed,
     ]
     .into_iter()
     .find(|got| format!("{got:?}") == text)
@@ -263,12 +386,22 @@ fn rounds_at(
     (got, shown)
 }
 
-fn rounds_legacy(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
-    rounds_at(Version::Legacy, form_mode, answers, retry)
+fn rounds_legacy(
+    form_mode: bool,
+    answers: &[Answer],
+    retry: u32,
+    rule: Rule,
+) -> (Got, Vec<String>) {
+    rounds_at(Version::Legacy, form_mode, answers, retry, rule)
 }
 
-fn rounds_modern(form_mode: bool, answers: &[Answer], retry: u32) -> (Got, Vec<String>) {
-    rounds_at(Version::Modern, form_mode, answers, retry)
+fn rounds_modern(
+    form_mode: bool,
+    answers: &[Answer],
+    retry: u32,
+    rule: Rule,
+) -> (Got, Vec<String>) {
+    rounds_at(Version::Modern, form_mode, answers, retry, rule)
 }
 
 // ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ type Verdict<E> = Result<Result<(), ContentError>, E>;
 /// whose future is `Send`.
 ///
 /// Implemented for every `Fn(&'f T) -> impl Future<Output =
-/// Result<Result<(), ContentError>, E>> + Send + 'f`; never by hand.
+/// Result<Result<(), ContentError>, E>> + Send`; never by hand.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "this is not a check of a `{T}` answer",
@@ -35,7 +35,7 @@ pub trait Check<'f, T: 'f>: Send + Sync {
     /// Why the check could not decide.
     type Error: Into<BoxError>;
     /// The check's future.
-    type Future: Future<Output = Verdict<Self::Error>> + Send + 'f;
+    type Future: Future<Output = Verdict<Self::Error>> + Send;
     /// Checks `form`.
     fn check(&self, form: &'f T) -> Self::Future;
 }
@@ -43,7 +43,9 @@ pub trait Check<'f, T: 'f>: Send + Sync {
 impl<'f, T: 'f, F, Fut, E> Check<'f, T> for F
 where
     F: Fn(&'f T) -> Fut + Send + Sync,
-    Fut: Future<Output = Verdict<E>> + Send + 'f,
+    // No `Fut: 'f`: under `for<'f>` it would ask what the check captures
+    // to be `'static`.
+    Fut: Future<Output = Verdict<E>> + Send,
     E: Into<BoxError>,
 {
     type Error = E;
