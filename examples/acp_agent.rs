@@ -16,8 +16,9 @@
 //!    `AgentElicitations::spawn`): the request is scoped to the session and
 //!    that tool call, sent only if the client advertised form mode, and the
 //!    answer is validated again here. An answer that breaks a rule only this
-//!    agent knows (a reserved service name, [`Service`]) is asked again with
-//!    the errors in the message, twice at most.
+//!    agent knows (a reserved service name, [`Service`], or a service another
+//!    deploy holds, `.check(..)`) is asked again with the errors in the
+//!    message, twice at most.
 //! 2. `accept` is reported back as the typed settings; `decline` ends the
 //!    task without asking again; `cancel` pauses it. Without form mode it
 //!    explains and ends the turn.
@@ -56,12 +57,12 @@ use agent_client_protocol::v1::schema::{
     ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, ToolKind,
 };
 use agent_client_protocol::{Agent, Client, Stdio};
-use elicit_core::Elicit;
 use elicit_core::acp::sdk::{AgentElicitations, ElicitError, Elicitor};
 use elicit_core::protocol::ElicitationScope;
 use elicit_core::protocol::agent::{Outcome, SendError};
 use elicit_core::sensitive::oauth::{OAuthOutcome, Provider};
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
+use elicit_core::{Elicit, FieldError};
 
 /// A service name as typed: its rules are sent in the form.
 #[derive(Elicit, Debug, Clone, PartialEq, Eq)]
@@ -74,6 +75,14 @@ struct ServiceName(#[elicit(length(min = 2, max = 32), pattern = "^[a-z][a-z0-9-
 #[derive(Elicit, Debug, Clone, PartialEq, Eq)]
 #[elicit(try_from = "ServiceName", into = "ServiceName")]
 struct Service(String);
+
+/// The services another deploy holds right now: what only this agent knows
+/// (an in-memory set here).
+fn busy_services() -> &'static std::collections::HashSet<&'static str> {
+    static BUSY: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    BUSY.get_or_init(|| ["billing", "search"].into())
+}
 
 /// Names the platform keeps for itself.
 const RESERVED: [&str; 3] = ["admin", "platform", "root"];
@@ -286,10 +295,21 @@ async fn run_turn(
     };
 
     // Step 1: the settings, as a form, asked again (twice at most) when the
-    // answer breaks a rule only this agent knows (a reserved service name).
+    // answer breaks a rule only this agent knows: a reserved service name
+    // (`Service`'s `try_from`), or a service another deploy holds right now
+    // (`.check`, asynchronous: a lookup in your deploy system in practice,
+    // an in-memory set here).
+    let busy = busy_services();
     let asked = elicitor
         .elicit_form::<DeployForm>(scope.clone(), "How should I deploy the current branch?")
         .retry(2)
+        .check(async |form: &DeployForm| {
+            if busy.contains(form.service.0.as_str()) {
+                let taken = FieldError::rule("service", "is already taken by another deploy");
+                return Ok(Err(taken.into()));
+            }
+            Ok::<_, std::convert::Infallible>(Ok(()))
+        })
         .await;
     let form = match asked {
         Ok(Outcome::Accepted(form)) => form,

@@ -26,13 +26,17 @@
 //! - validates the answer again with `Deploy::from_content` (including the
 //!   `pattern` the client never saw) and asks again, with the errors, when it
 //!   breaks the form's rules;
+//! - refuses a branch another deploy holds, a rule only this server knows
+//!   (`.check(..)`, against an in-memory set here): asked again the same
+//!   way, with "`branch` is already taken" in the message;
 //! - returns decline and cancel at once, each to its own path.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
 
-use elicit_core::Elicit;
 use elicit_core::mcp::{Asked, ElicitError, Rounds, RoundsConfig, ask};
 use elicit_core::protocol::agent::{Outcome, SendError};
+use elicit_core::{Elicit, FieldError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -155,11 +159,28 @@ impl ServerHandler for DeployServer {
 /// answer breaks its rules. `None` once it is asked in a round that ends
 /// the call (MCP 2026-07-28).
 pub async fn questions(rounds: Rounds) -> Option<Result<Outcome<Deploy>, ElicitError>> {
+    let taken = taken_branches();
     // MCP drops the form's description: say it in the message instead.
     rounds
         .form::<Deploy>(DEPLOY_TOOL, "Deploy the current branch. Where to, and how?")
         .retry(RETRIES)
+        // A rule no client can check: asked again, within the same retries.
+        // A lookup that fails (`Err`) would end the call, never loop.
+        .check(async |form: &Deploy| {
+            if taken.contains(form.branch.as_str()) {
+                let taken = FieldError::rule("branch", "is already taken by another deploy");
+                return Ok(Err(taken.into()));
+            }
+            Ok::<_, std::convert::Infallible>(Ok(()))
+        })
         .await
+}
+
+/// The branches another deploy holds: what only this server knows (an
+/// in-memory set here; your deploy system in practice).
+pub fn taken_branches() -> &'static HashSet<&'static str> {
+    static TAKEN: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    TAKEN.get_or_init(|| HashSet::from(["release", "hotfix"]))
 }
 
 /// The tool's work on the typed answer. `Err` is a tool error (shown to the

@@ -650,6 +650,31 @@ fn an_answer_only_the_agent_refuses_is_asked_again_over_stdio() {
     );
 }
 
+#[test]
+fn a_service_another_deploy_holds_is_asked_again_over_stdio() {
+    // `billing` passes every rule of the form: the agent's `.check` finds it
+    // taken, so the form is sent again with the error on `service`.
+    let output = client(
+        &["--form"],
+        &[
+            json!({"action": "accept", "content": {"service": "billing", "env": "staging"}}),
+            json!({"action": "accept", "content": {"service": "api", "env": "staging"}}),
+        ],
+    );
+    let requests = output.elicitations();
+    assert_eq!(requests.len(), 2, "{requests:#?}");
+    assert_eq!(
+        requests[1]["params"]["message"],
+        "How should I deploy the current branch?\n\nThe previous answer was not accepted: \
+         `service` is already taken by another deploy. Please correct it."
+    );
+    assert_has(
+        &output.stdout,
+        "Got it: deploy `api` to staging with 2 replicas in eu-west",
+        "the agent's reply",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // The README's minimal agent (examples/acp_minimal_agent.rs)
 

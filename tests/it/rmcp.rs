@@ -691,6 +691,34 @@ fn the_example_server_asks_again_after_invalid_content() {
 }
 
 #[test]
+fn the_example_server_asks_again_when_the_branch_is_already_taken() {
+    for version in VERSIONS {
+        let taken = json!({"env": "staging", "branch": "release"});
+        assert!(mcp_server::taken_branches().contains("release"));
+        let client = ScriptedClient::new(
+            true,
+            vec![
+                // Every rule of the form holds: only the server's check refuses it.
+                json!({"action": "accept", "content": taken}),
+                json!({"action": "accept", "content": {"env": "staging", "branch": "fix-42"}}),
+            ],
+        );
+        let (is_error, text, seen) = runtime().block_on(call_deploy(client, version));
+        assert!(!is_error, "{text}");
+        assert_eq!(text, "Deploying `fix-42` to staging with 2 replicas.");
+        let messages: Vec<&str> = seen.iter().map(form_message).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert_eq!(
+            messages[1],
+            format!(
+                "{DEPLOY_MESSAGE}\n\nThe previous answer was not accepted: `branch` is already \
+                 taken by another deploy. Please correct it."
+            )
+        );
+    }
+}
+
+#[test]
 fn the_example_server_respects_decline_and_cancel() {
     for version in VERSIONS {
         for (action, expected) in [

@@ -18,6 +18,9 @@ import threading
 DECLARED = ["to", "seats", "cabin", "meal", "contact"]
 ANSWER = {"to": "LIS", "seats": 2, "cabin": "business", "contact": "ana@example.com"}
 BOOKED = "Booked 2 seat(s) to LIS in Business for ana@example.com."
+# The MCP server's check refuses it (sold out): asked again, once.
+SOLD_OUT = {**ANSWER, "to": "LHR"}
+REFUSED = "`to` is sold out: pick another"
 TIMEOUT = 60
 
 
@@ -128,11 +131,15 @@ def mcp_2025(binary):
     peer.send({"id": 2, "method": "tools/call", "params": {"name": "book", "arguments": {}}})
     request = peer.until(lambda m: m.get("method") == "elicitation/create", "elicitation/create")
     check_order(peer, request["params"]["requestedSchema"], "MCP 2025-11-25 elicitation/create")
+    peer.send({"id": request["id"], "result": {"action": "accept", "content": SOLD_OUT}})
+    request = peer.until(lambda m: m.get("method") == "elicitation/create", "the form asked again")
+    if REFUSED not in request["params"]["message"]:
+        fail(f"asked again without the check's error: {request['params']['message']!r}", peer)
     peer.send({"id": request["id"], "result": {"action": "accept", "content": ANSWER}})
     text = result(peer, 2, "the tools/call result")["content"][0]["text"]
     if text != BOOKED:
         fail(f"the tool said {text!r}, not {BOOKED!r}", peer)
-    print("ok: MCP 2025-11-25: the accepted form was read back")
+    print("ok: MCP 2025-11-25: the check's refusal asked again, the accepted form was read back")
     peer.close()
 
 
@@ -150,16 +157,26 @@ def mcp_2026(binary):
         fail(f"not an input-required result: {first}", peer)
     asked = first["inputRequests"]["flight"]
     check_order(peer, asked["params"]["requestedSchema"], "MCP 2026-07-28 input-required result")
+    refused = {
+        **call,
+        "inputResponses": {"flight": {"action": "accept", "content": SOLD_OUT}},
+        "requestState": first["requestState"],
+    }
+    peer.send({"id": 2, "method": "tools/call", "params": refused})
+    second = result(peer, 2, "the round that asks again")
+    message = second.get("inputRequests", {}).get("flight", {}).get("params", {}).get("message", "")
+    if REFUSED not in message:
+        fail(f"asked again without the check's error: {second}", peer)
     again = {
         **call,
         "inputResponses": {"flight": {"action": "accept", "content": ANSWER}},
-        "requestState": first["requestState"],
+        "requestState": second["requestState"],
     }
-    peer.send({"id": 2, "method": "tools/call", "params": again})
-    text = result(peer, 2, "the completed tools/call result")["content"][0]["text"]
+    peer.send({"id": 3, "method": "tools/call", "params": again})
+    text = result(peer, 3, "the completed tools/call result")["content"][0]["text"]
     if text != BOOKED:
         fail(f"the tool said {text!r}, not {BOOKED!r}", peer)
-    print("ok: MCP 2026-07-28: the accepted form was read back")
+    print("ok: MCP 2026-07-28: the check's refusal asked again in the next round, the accepted form was read back")
     peer.close()
 
 
