@@ -9,6 +9,76 @@
 //! options (`.retry(n)`, `.for_user(&user)`); and [`ElicitError`], why a
 //! call returned no answer, the same on every transport.
 //!
+//! # Rules only the agent knows
+//!
+//! A form's rules are what a client can check (and the agent checks
+//! again). Some rules only the agent can check:
+//!
+//! - **across fields**, on the typed form: `#[elicit(check = path)]` on the
+//!   form (see the [attribute reference](crate::reference::attributes)),
+//!   a `fn(&Form) -> Result<(), ContentError>` run wherever content is
+//!   read, after the field rules;
+//! - **against the world**, asynchronously, on one call:
+//!   [`FormCall::check`] (and `FormAsk::check` in MCP's
+//!   [`Rounds`](crate::mcp::Rounds)), given the typed form.
+//!
+//! Both blame fields with [`FieldError::rule`](crate::FieldError::rule),
+//! and what they refuse is asked again like a broken field rule, with the
+//! errors by field in the message, within the call's `retry(n)`: on the
+//! ACP SDK, rmcp's requests, and the rounds at both MCP versions (on
+//! 2026-07-28 the call's check runs in the call that brings the answer,
+//! between rounds). A check that cannot decide (its database is down)
+//! returns `Err`: the flow ends with [`ElicitError::Check`], never asking
+//! again.
+//!
+//! ```
+//! use std::collections::HashSet;
+//! use elicit_core::flow::ElicitError;
+//! use elicit_core::mcp::Elicitor;
+//! use elicit_core::protocol::agent::Outcome;
+//! use elicit_core::{Elicit, FieldError};
+//!
+//! #[derive(Elicit, Debug)]
+//! struct Signup {
+//!     /// Your username.
+//!     #[elicit(length(min = 3, max = 20), pattern = "^[a-z0-9_]+$")]
+//!     name: String,
+//! }
+//!
+//! /// A directory that may be down.
+//! struct Directory(Option<HashSet<String>>);
+//!
+//! impl Directory {
+//!     async fn is_taken(&self, name: &str) -> std::io::Result<bool> {
+//!         let names = self.0.as_ref().ok_or(std::io::ErrorKind::NotConnected)?;
+//!         Ok(names.contains(name))
+//!     }
+//! }
+//!
+//! async fn signup(elicitor: &Elicitor<'_>, directory: &Directory) -> String {
+//!     let asked = elicitor
+//!         .elicit_form::<Signup>("Pick a username")
+//!         .retry(2)
+//!         .check(async |form: &Signup| {
+//!             // `?`: a directory that is down ends the call (`ElicitError::Check`).
+//!             if directory.is_taken(&form.name).await? {
+//!                 return Ok(Err(FieldError::rule("name", "is already taken").into()));
+//!             }
+//!             Ok::<_, std::io::Error>(Ok(()))
+//!         })
+//!         .await;
+//!     match asked {
+//!         Ok(Outcome::Accepted(signup)) => format!("Welcome, {}.", signup.name),
+//!         Ok(_) => "No account was made.".to_owned(),
+//!         // Three names, each taken: the last errors are here, by field.
+//!         Err(ElicitError::Invalid { errors, .. }) => format!("No free name: {errors}"),
+//!         Err(ElicitError::Check(error)) => format!("Cannot check names now: {error}"),
+//!         Err(other) => format!("Could not ask: {other}"),
+//!     }
+//! }
+//! # let _ = signup;
+//! ```
+//!
 //! Inside, the state of a connection (the modes its client advertised, the
 //! outstanding URL ids with their user binding, completion once) is an
 //! [`AgentConnection`](crate::protocol::agent::AgentConnection); a transport only sends one `elicitation/create`

@@ -329,6 +329,6 @@ pub mod url;
 pub use messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
-    ElicitationId, ElicitationMode, ElicitationScope, INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError,
+    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError,
     Mode, ModeCapabilities, OtherAction, OtherMode, RequestId,
 };

@@ -575,7 +575,7 @@ impl Options {
     }
 
     /// How many options there are.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Self::Untitled(v) => v.len(),
             Self::Titled(v) => v.len(),
@@ -583,7 +583,7 @@ impl Options {
     }
 
     /// Whether there are none (never valid, see [`ElicitationSchema::check`]).
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

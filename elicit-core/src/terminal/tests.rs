@@ -6,7 +6,7 @@ use super::Renderer;
 use crate::limits::MAX_RENDER_ATTEMPTS;
 use crate::protocol::client::{ClientConnection, Incoming, answer};
 use crate::protocol::{
-    CreateElicitationResponse, ElicitationAction, ElicitationCapabilities, INTERNAL_ERROR,
+    CreateElicitationResponse, ElicitationAction, ElicitationCapabilities,
     JsonRpcError,
 };
 
@@ -155,7 +155,7 @@ fn too_many_invalid_answers_give_up_without_sending_any() {
     )
     .unwrap_err();
     assert_eq!(MAX_RENDER_ATTEMPTS, 3);
-    assert_eq!(error.code, INTERNAL_ERROR);
+    assert_eq!(error.code, -32603); // Internal error
     assert!(error.message.contains("got `c`"), "{}", error.message);
 }
 
@@ -179,7 +179,7 @@ fn consent_to_a_refused_url_is_not_sent() {
         &incoming,
     )
     .unwrap_err();
-    assert_eq!(error.code, INTERNAL_ERROR);
+    assert_eq!(error.code, -32603); // Internal error
 }
 
 #[test]

@@ -11,7 +11,7 @@ pub const INVALID_PARAMS: i64 = -32602;
 
 /// JSON-RPC `-32603` Internal error: what a client answers when its own
 /// user interface could not produce an answer it may send.
-pub const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 /// A JSON-RPC error object (the `error` member of a response).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

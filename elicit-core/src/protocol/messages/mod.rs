@@ -16,7 +16,7 @@ mod scope;
 
 pub use capabilities::{ElicitationCapabilities, ModeCapabilities};
 pub use completion::{CompleteElicitationNotification, ELICITATION_COMPLETE};
-pub use error::{INTERNAL_ERROR, INVALID_PARAMS, JsonRpcError};
+pub use error::{INVALID_PARAMS, JsonRpcError};
 pub use request::{CreateElicitationRequest, ELICITATION_CREATE, ElicitationMode, Mode, OtherMode};
 pub use response::{CreateElicitationResponse, ElicitationAction, OtherAction};
 pub use scope::{ElicitationId, ElicitationScope, RequestId};
