@@ -423,6 +423,12 @@ impl ContentError {
     pub fn fields(&self) -> impl Iterator<Item = &str> {
         self.errors.iter().map(FieldError::field)
     }
+
+    /// Every failing field, owned: a form's `check` adds its errors to the
+    /// field rules' (`__private::run_check`).
+    pub(crate) fn into_errors(self) -> Vec<FieldError> {
+        self.errors
+    }
 }
 
 // ---------------------------------------------------------------------------

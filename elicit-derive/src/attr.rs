@@ -213,6 +213,9 @@ pub struct ContainerAttrs {
     /// `sensitive`, spanned on the key: a form collected on a page (URL
     /// mode), whose `#[secret]` fields are `SecretString`s.
     pub sensitive: Option<Span>,
+    /// `check = path`: the form's own rule, a `fn(&Form) -> Result<(),
+    /// ContentError>`, spanned on the key (the path keeps its own spans).
+    pub check: Option<Sp<syn::ExprPath>>,
 }
 
 impl ContainerAttrs {
@@ -237,6 +240,9 @@ impl ContainerAttrs {
         }
         if let Some(span) = self.sensitive {
             out.push(("sensitive", span));
+        }
+        if let Some(check) = &self.check {
+            out.push(("check", check.span));
         }
         out
     }
@@ -290,6 +296,7 @@ const CONTAINER_KEYS: &[&str] = &[
     "from",
     "into",
     "sensitive",
+    "check",
 ];
 
 /// Every variant attribute key.
@@ -439,6 +446,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     "skip" => skip.set_flag(&meta)?,
                     "flatten" => flatten.set_flag(&meta)?,
                     "secret" => secret.set_flag(&meta)?,
+                    "check" => misplaced_check(cx, &meta, "a field")?,
                     other => match KnownFormat::from_key(other) {
                         Some(known) => {
                             flag(cx, &meta)?;
@@ -483,6 +491,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     let mut from = Attr::none(cx, "from");
     let mut into = Attr::none(cx, "into");
     let mut sensitive = Attr::<()>::none(cx, "sensitive");
+    let mut check = Attr::none(cx, "check");
     for attr in attrs {
         if attr.path().is_ident("serde") {
             serde_rename_all_value = serde_rename_all(attr).or(serde_rename_all_value);
@@ -500,6 +509,11 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     "from" => from.set(at, lit_type(&meta)?),
                     "into" => into.set(at, lit_type(&meta)?),
                     "sensitive" => sensitive.set_flag(&meta)?,
+                    "check" => {
+                        if let Some(path) = check_path(cx, &meta)? {
+                            check.set(at, path);
+                        }
+                    }
                     "crate" => {
                         let s = lit_string(&meta)?;
                         match syn::parse_str::<syn::Path>(&s.value) {
@@ -535,6 +549,7 @@ pub fn parse_container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         from: from.get(),
         into: into.get(),
         sensitive: sensitive.span(),
+        check: check.get(),
     }
 }
 
@@ -554,6 +569,7 @@ pub fn parse_variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
                     "title" => title.set(at, lit_string(&meta)?),
                     "description" => description.set(at, lit_string(&meta)?),
                     "rename" => rename.set(at, lit_string(&meta)?),
+                    "check" => misplaced_check(cx, &meta, "an enum variant")?,
                     _ => unknown(cx, &meta, &key, "variant", VARIANT_KEYS)?,
                 }
                 Ok(())
@@ -567,6 +583,58 @@ pub fn parse_variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
         rename: rename.get(),
         serde_rename: serde_rename_value,
     }
+}
+
+/// The path of `check = path`, spanned on it: a path expression
+/// (`dates_in_order`, `Self::dates_in_order`), not a string. A value that
+/// is no path is reported (`None`).
+fn check_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp<syn::ExprPath>>> {
+    if !meta.input.peek(Token![=]) {
+        cx.error_spanned_by(
+            &meta.path,
+            "`check` names the form's rule: `check = path`, a \
+             `fn(&Form) -> Result<(), ContentError>` such as `check = Self::dates_in_order`",
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let expr = expression(meta.value()?)?;
+    match expr {
+        Expr::Path(path) => Ok(Some(sp(path, meta.path.span()))),
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => {
+            cx.error_at(
+                s.span(),
+                format!(
+                    "`check` takes a path, not a string: write `check = {}`",
+                    s.value()
+                ),
+            );
+            Ok(None)
+        }
+        other => {
+            cx.error_spanned_by(
+                &other,
+                "`check` takes the path of a function, e.g. `check = Self::dates_in_order`: \
+                 a `fn(&Form) -> Result<(), ContentError>`",
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// `check` written on `what` (a field, a variant): it is a form's
+/// attribute, on the struct.
+fn misplaced_check(cx: &Ctxt, meta: &ParseNestedMeta<'_>, what: &str) -> syn::Result<()> {
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "`check` is not an attribute of {what}: it is the form's rule across its fields; \
+             put `#[elicit(check = path)]` on the struct"
+        ),
+    );
+    skip_value(meta)
 }
 
 /// Runs `f` on each item of `#[elicit(..)]`; a syntax error is recorded and

@@ -30,7 +30,9 @@ use proc_macro::TokenStream;
 /// | [`Choice`] | a unit-only enum | a single-select; a `Vec` or set of it is a multi-select |
 /// | [`FormValue`] | that enum, and a newtype with `#[elicit(transparent)]` or `#[elicit(try_from = "U", into = "U")]` | one form field's value |
 ///
-/// Every attribute, on a form, a sensitive form, a field or a variant:
+/// A form (or sensitive form) may add a rule of its own across its fields,
+/// `#[elicit(check = path)]`, run after the field rules wherever content is
+/// read. Every attribute, on a form, a sensitive form, a field or a variant:
 /// [`reference::attributes`]. What each field type becomes:
 /// [`reference::types`]. What does not compile, each error at the field or
 /// attribute at fault: [`reference::guarantees`].

@@ -61,6 +61,7 @@ pub fn check(cx: &Ctxt, input: &Input<'_>) {
         }
         Data::Choice(variants) => {
             check_choice_not_sensitive(cx, input);
+            check_choice_no_check(cx, input);
             check_choice_not_empty(cx, input, variants);
             check_choice_not_generic(cx, input);
             let mut wire_values = Vec::new();
@@ -271,6 +272,17 @@ fn check_choice_not_sensitive(cx: &Ctxt, input: &Input<'_>) {
             span,
             "`sensitive` applies to a struct with named fields (a form whose fields may be \
              secrets), not to a single-select enum: remove it",
+        );
+    }
+}
+
+/// `check` is a form's rule across its fields, not a single-select's.
+fn check_choice_no_check(cx: &Ctxt, input: &Input<'_>) {
+    if let Some(check) = &input.attrs.check {
+        cx.error_at(
+            check.span,
+            "`check` applies to a struct with named fields (a form: its rule across the \
+             fields), not to a single-select enum: put it on the form that has this field",
         );
     }
 }

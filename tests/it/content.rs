@@ -1833,3 +1833,235 @@ fn a_schema_read_from_the_wire_validates_like_the_derived_one() {
         Some("2000-01-01")
     );
 }
+
+// ---------------------------------------------------------------------------
+// A form's own rule, `#[elicit(check = path)]`: run by `from_content`,
+// `from_content_owned` and `from_submission` once every field parsed, its
+// errors after the fields'.
+
+mod form_check {
+    use elicit_core::sensitive::{ExposeSecret, SecretString, SensitiveForm, Submission};
+    use elicit_core::{Content, ContentError, Elicit, FieldError, FieldErrorKind};
+    use serde_json::{Value, json};
+
+    /// A stay: the end on or after the start.
+    #[derive(Elicit, Debug, Clone, PartialEq)]
+    #[elicit(check = Self::dates_in_order)]
+    struct Stay {
+        #[elicit(date)]
+        start: String,
+        #[elicit(date)]
+        end: String,
+    }
+
+    impl Stay {
+        fn dates_in_order(stay: &Self) -> Result<(), ContentError> {
+            if stay.end < stay.start {
+                return Err(FieldError::rule("end", "must not be before `start`").into());
+            }
+            Ok(())
+        }
+    }
+
+    /// A booking: a stay, flattened, and its guests, with a rule of its own
+    /// (a free function) that blames two fields at once.
+    #[derive(Elicit, Debug, PartialEq)]
+    #[elicit(deny_unknown_fields, rename_all = "camelCase", check = guests_fit)]
+    struct Booking {
+        #[elicit(flatten)]
+        stay: Stay,
+        #[elicit(range(min = 1, max = 8))]
+        adults: u8,
+        children: u8,
+    }
+
+    fn guests_fit(booking: &Booking) -> Result<(), ContentError> {
+        if booking.adults + booking.children > 8 {
+            return Err(ContentError::new(vec![
+                FieldError::rule("adults", "and `children` must be 8 or fewer together"),
+                FieldError::rule("children", "and `adults` must be 8 or fewer together"),
+            ]));
+        }
+        Ok(())
+    }
+
+    /// A check that refuses without naming a field.
+    #[derive(Elicit, Debug)]
+    #[elicit(check = Self::never)]
+    struct Never {
+        name: String,
+    }
+
+    impl Never {
+        fn never(_: &Self) -> Result<(), ContentError> {
+            Err(ContentError::new(Vec::new()))
+        }
+    }
+
+    /// A key that must not contain the account's name.
+    #[derive(Elicit, Debug)]
+    #[elicit(sensitive, check = ApiKey::not_the_account)]
+    struct ApiKey {
+        #[elicit(length(min = 2))]
+        account: String,
+        #[secret]
+        #[elicit(length(min = 8))]
+        key: SecretString,
+    }
+
+    impl ApiKey {
+        fn not_the_account(form: &Self) -> Result<(), ContentError> {
+            if form.key.expose_secret().contains(&form.account) {
+                return Err(FieldError::rule("key", "must not contain the account name").into());
+            }
+            Ok(())
+        }
+    }
+
+    fn content(value: Value) -> Content {
+        match value {
+            Value::Object(content) => content,
+            other => panic!("test content is a JSON object, not {other}"),
+        }
+    }
+
+    /// `from_content`, after checking that `from_content_owned` agrees.
+    fn read<T: Elicit + PartialEq + std::fmt::Debug>(value: Value) -> Result<T, ContentError> {
+        let content = content(value);
+        let borrowed = T::from_content(&content);
+        assert_eq!(T::from_content_owned(content), borrowed);
+        borrowed
+    }
+
+    /// (field, rule message) of each error, `None` for another kind.
+    fn errors(error: &ContentError) -> Vec<(&str, Option<&str>)> {
+        error
+            .errors()
+            .iter()
+            .map(|e| match e.kind() {
+                FieldErrorKind::Rule { message } => (e.field(), Some(message.as_str())),
+                _ => (e.field(), None),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cross_field_rule_refuses_with_a_rule_error_on_the_field_it_blames() {
+        let error = read::<Stay>(json!({"start": "2026-05-02", "end": "2026-05-01"})).unwrap_err();
+        assert_eq!(
+            error.errors(),
+            [FieldError::new(
+                "end",
+                FieldErrorKind::Rule {
+                    message: "must not be before `start`".to_owned()
+                }
+            )]
+        );
+        assert_eq!(
+            error.to_string(),
+            "invalid form content: `end` must not be before `start`"
+        );
+    }
+
+    #[test]
+    fn content_that_keeps_the_rule_is_accepted() {
+        let stay = read::<Stay>(json!({"start": "2026-05-01", "end": "2026-05-01"})).unwrap();
+        assert_eq!(stay.end, "2026-05-01");
+        let stay = read::<Stay>(json!({"start": "2026-05-01", "end": "2026-05-03"})).unwrap();
+        assert_eq!(
+            (stay.start.as_str(), stay.end.as_str()),
+            ("2026-05-01", "2026-05-03")
+        );
+    }
+
+    #[test]
+    fn the_check_does_not_run_while_a_field_is_invalid() {
+        // `start` is no date and `end` is missing: only the field rules speak,
+        // though the dates are out of order (the check never saw them).
+        let error = read::<Stay>(json!({"start": "May 2nd"})).unwrap_err();
+        assert_eq!(errors(&error), [("start", None), ("end", None)]);
+        assert!(matches!(error.errors()[1].kind(), FieldErrorKind::Missing));
+        // One invalid field is enough.
+        let error = read::<Stay>(json!({"start": "2026-05-02", "end": "01/05/2026"})).unwrap_err();
+        assert_eq!(errors(&error), [("end", None)]);
+    }
+
+    #[test]
+    fn a_flattened_forms_check_runs_when_its_parent_is_read() {
+        let booking =
+            json!({"start": "2026-05-02", "end": "2026-05-01", "adults": 2, "children": 1});
+        let error = read::<Booking>(booking).unwrap_err();
+        assert_eq!(
+            errors(&error),
+            [("end", Some("must not be before `start`"))]
+        );
+
+        let ok = json!({"start": "2026-05-01", "end": "2026-05-04", "adults": 2, "children": 1});
+        let booking = read::<Booking>(ok).unwrap();
+        assert_eq!(
+            (booking.stay.end.as_str(), booking.children),
+            ("2026-05-04", 1)
+        );
+    }
+
+    #[test]
+    fn every_check_runs_and_their_errors_follow_the_field_errors() {
+        // An unknown key (a field error of `deny_unknown_fields`), the inner
+        // form's rule, then the parent's two errors, in that order.
+        let booking = json!({
+            "start": "2026-05-02", "end": "2026-05-01",
+            "adults": 6, "children": 3, "pets": 1
+        });
+        let error = read::<Booking>(booking).unwrap_err();
+        assert_eq!(
+            errors(&error),
+            [
+                ("pets", None),
+                ("end", Some("must not be before `start`")),
+                ("adults", Some("and `children` must be 8 or fewer together")),
+                ("children", Some("and `adults` must be 8 or fewer together")),
+            ]
+        );
+        assert!(matches!(
+            error.errors()[0].kind(),
+            FieldErrorKind::UnknownField
+        ));
+        // A field of the parent that fails its own rule: no check runs.
+        let booking =
+            json!({"start": "2026-05-02", "end": "2026-05-01", "adults": 0, "children": 9});
+        let error = read::<Booking>(booking).unwrap_err();
+        assert_eq!(errors(&error), [("adults", None)]);
+    }
+
+    #[test]
+    fn a_check_that_refuses_without_naming_a_field_still_refuses() {
+        let content = content(json!({"name": "Ada"}));
+        let error = Never::from_content(&content).unwrap_err();
+        assert!(error.errors().is_empty());
+        let error = Never::from_content_owned(content).unwrap_err();
+        assert!(error.errors().is_empty());
+    }
+
+    #[test]
+    fn a_sensitive_forms_check_runs_in_from_submission() {
+        let submission = |account: &str, key: &str| {
+            Submission::new()
+                .value("account", account.into())
+                .secret("key", SecretString::from(key.to_owned()))
+        };
+        let error = ApiKey::from_submission(submission("acme", "sk-acme-0123")).unwrap_err();
+        assert_eq!(
+            errors(&error),
+            [("key", Some("must not contain the account name"))]
+        );
+        // The rule's message is the error: no secret in it.
+        assert!(!error.to_string().contains("sk-acme"), "{error}");
+
+        let key = ApiKey::from_submission(submission("acme", "sk-0123456789")).unwrap();
+        assert_eq!(key.key.expose_secret(), "sk-0123456789");
+
+        // A field that fails its rule: the check does not run.
+        let error = ApiKey::from_submission(submission("a", "sk-a-0123")).unwrap_err();
+        assert_eq!(errors(&error), [("account", None)]);
+    }
+}

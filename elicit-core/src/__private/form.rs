@@ -43,15 +43,24 @@ pub trait DerivedForm: Elicit {
     fn flattened_schema() -> ElicitationSchema {
         Self::schema()
     }
+
+    /// Once every field parsed: the flattened forms' `check`s, then the
+    /// form's own `#[elicit(check = path)]`, each error appended to
+    /// `errors`; `false` if any refused. Derived only for a form with a
+    /// `check` or a flattened field.
+    fn check(&self, _errors: &mut Vec<FieldError>) -> bool {
+        true
+    }
 }
 
 /// Derived `from_content`: collects every field, then (with
-/// `deny_unknown_fields`) every unknown key.
+/// `deny_unknown_fields`) every unknown key, then, if every field parsed,
+/// runs the form's checks ([`DerivedForm::check`]).
 pub fn from_content<T: DerivedForm>(content: &Content) -> Result<T, ContentError> {
     let mut errors = Vec::new();
     let value = T::collect(content, &mut errors);
     T::deny_unknown(content, &mut errors);
-    finish(value, errors)
+    finish_form(value, errors)
 }
 
 /// Derived `from_content_owned`: strings are moved out of the content.
@@ -63,7 +72,17 @@ pub fn from_content_owned<T: DerivedForm>(content: Content) -> Result<T, Content
     let mut errors = Vec::new();
     let value = T::collect_from(content, &mut errors);
     errors.append(&mut unknown);
-    finish(value, errors)
+    finish_form(value, errors)
+}
+
+/// A derived form's end: its checks run if every field parsed (they need
+/// the value), their errors after the fields'.
+fn finish_form<T: DerivedForm>(
+    value: Option<T>,
+    mut errors: Vec<FieldError>,
+) -> Result<T, ContentError> {
+    let passed = value.as_ref().is_none_or(|value| value.check(&mut errors));
+    finish_passed(value, errors, passed)
 }
 
 /// Derived `to_content`: every field written in order.
@@ -75,8 +94,44 @@ pub fn to_content<T: DerivedForm>(value: &T) -> Content {
 
 /// The value if no field failed.
 pub fn finish<T>(value: Option<T>, errors: Vec<FieldError>) -> Result<T, ContentError> {
+    finish_passed(value, errors, true)
+}
+
+/// A sensitive form's end with its `#[elicit(check = path)]`: the check runs
+/// if every field parsed, its errors after the fields'.
+pub fn finish_checked<T>(
+    value: Option<T>,
+    mut errors: Vec<FieldError>,
+    check: fn(&T) -> Result<(), ContentError>,
+) -> Result<T, ContentError> {
+    let passed = value
+        .as_ref()
+        .is_none_or(|value| run_check(check(value), &mut errors));
+    finish_passed(value, errors, passed)
+}
+
+/// What a form's `check` returned: its errors appended to `errors`;
+/// whether it passed. Generated code calls it with the check's result, so
+/// it is compiled once, not per form.
+pub fn run_check(result: Result<(), ContentError>, errors: &mut Vec<FieldError>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(refused) => {
+            errors.append(&mut refused.into_errors());
+            false
+        }
+    }
+}
+
+/// The value if no field failed and every check `passed` (a check that
+/// refused without naming a field still refuses).
+fn finish_passed<T>(
+    value: Option<T>,
+    errors: Vec<FieldError>,
+    passed: bool,
+) -> Result<T, ContentError> {
     match value {
-        Some(value) if errors.is_empty() => Ok(value),
+        Some(value) if passed && errors.is_empty() => Ok(value),
         _ => Err(ContentError::new(errors)),
     }
 }

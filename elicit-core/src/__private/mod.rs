@@ -7,7 +7,9 @@
 //!
 //! - `form.rs`: `DerivedForm`, what a derived form implements besides
 //!   `Elicit` (collect, write, count, unknown keys), and the
-//!   derived `from_content` / `from_content_owned` / `to_content` bodies;
+//!   derived `from_content` / `from_content_owned` / `to_content` bodies,
+//!   and a form's `check` run after its fields (`run_check`,
+//!   `finish_checked`);
 //!   content read in one pass into one slot per field (`Source`, `Entry`).
 //! - `field.rs`: `FieldGlue`, implemented for every field type (push its
 //!   property, take its value, put it back), and the field attributes
@@ -30,8 +32,8 @@ pub use field::{
     Attrs, FieldGlue, REFUSES_ZERO_MESSAGE, Wrapper, transparent_property, try_convert,
 };
 pub use form::{
-    DerivedForm, Entry, Source, cached_json, deny_unknown, finish, from_content,
-    from_content_owned, to_content,
+    DerivedForm, Entry, Source, cached_json, deny_unknown, finish, finish_checked, from_content,
+    from_content_owned, run_check, to_content,
 };
 pub use schema::{merge, schema_with_capacity};
 #[cfg(feature = "sensitive")]

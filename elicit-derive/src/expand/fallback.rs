@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 
 use crate::ast::{Data, Input};
 
-use super::{checks::checks, krate, last_span, mentions_generic, qualified_on_type};
+use super::{check_fn, checks::checks, krate, last_span, mentions_generic, qualified_on_type};
 
 /// What is emitted next to compile errors: an impl whose bodies never run, so
 /// uses of the type elsewhere do not add errors of their own.
@@ -56,6 +56,11 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
     };
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    // A form's `check` keeps its signature check, in a body that never runs.
+    let check_fn = match &input.data {
+        Data::Form(_) => check_fn(&krate, input),
+        _ => None,
+    };
     let fallback = match &input.data {
         // A generic enum is an error of its own; an impl would only add more.
         Data::Choice(_) | Data::Transparent(_) | Data::Converted
@@ -89,6 +94,7 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                 fn from_submission(
                     _: #krate::sensitive::Submission,
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    #check_fn
                     ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
                 }
             }
@@ -116,6 +122,7 @@ pub fn fallback(input: &Input<'_>) -> TokenStream {
                     ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
                 }
                 fn write(&self, _: &mut #krate::Content) {
+                    #check_fn
                     ::core::unreachable!("`#[derive(Elicit)]` failed to compile")
                 }
             }

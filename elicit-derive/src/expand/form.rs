@@ -10,7 +10,8 @@ use crate::ast::{Field, Input};
 use crate::attr::FormatAttr;
 
 use super::{
-    checks::checks, krate, last_span, num, option, qualified, qualified_on_type, respan, string,
+    check_fn, checks::checks, krate, last_span, num, option, qualified, qualified_on_type, respan,
+    string,
 };
 
 /// `__private::Attrs { .. }` for a field.
@@ -118,6 +119,7 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let statics = (input.generics.params.is_empty()).then(|| statics(&krate));
     let deny = deny_unknown(&krate, input);
     let collect_fns = collect_fns(&krate, &glue);
+    let check = check_method(&krate, input, &glue);
 
     quote! {
         #checks
@@ -158,6 +160,8 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 
             #deny
 
+            #check
+
             fn write(&self, __content: &mut #krate::Content) {
                 #(#write)*
             }
@@ -184,6 +188,8 @@ struct Glue<'a> {
     slots: Vec<&'a str>,
     /// The flattened forms, whose properties follow in the schema.
     flattened: Vec<TokenStream>,
+    /// `check`: each flattened form's checks run on its field.
+    flattened_checks: Vec<TokenStream>,
     /// Own fields without a default: at most this many are required.
     may_be_required: usize,
 }
@@ -197,6 +203,7 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
         init: Vec::new(),
         slots: Vec::new(),
         flattened: Vec::new(),
+        flattened_checks: Vec::new(),
         may_be_required: 0,
     };
     for (i, field) in fields.iter().enumerate() {
@@ -219,6 +226,8 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
             glue.write
                 .push(quote!(#form::write(&self.#member, __content);));
             glue.init.push(quote!(#member: #var?));
+            glue.flattened_checks
+                .push(quote!(__passed &= #form::check(&self.#member, __errors);));
             glue.flattened.push(form);
             continue;
         }
@@ -244,6 +253,31 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
         glue.init.push(quote!(#member: #var?));
     }
     glue
+}
+
+/// `DerivedForm::check`, for a form with `check = path` or a flattened
+/// field: the flattened forms' checks, then the path's, each error added
+/// through elicit-core's `run_check`. Other forms keep the trait's
+/// default, which passes.
+fn check_method(krate: &TokenStream, input: &Input<'_>, glue: &Glue<'_>) -> Option<TokenStream> {
+    let own = check_fn(krate, input).map(|check_fn| {
+        quote! {
+            #check_fn
+            __passed &= #krate::__private::run_check(__check(self), __errors);
+        }
+    });
+    if own.is_none() && glue.flattened_checks.is_empty() {
+        return None;
+    }
+    let flattened = &glue.flattened_checks;
+    Some(quote! {
+        fn check(&self, __errors: &mut ::std::vec::Vec<#krate::FieldError>) -> bool {
+            let mut __passed = true;
+            #(#flattened)*
+            #own
+            __passed
+        }
+    })
 }
 
 /// A non-generic form builds its schema once, and its JSON once (through

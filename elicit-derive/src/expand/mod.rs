@@ -12,10 +12,14 @@
 //!   `from_content`/`from_content_owned`/`to_content` call elicit-core's
 //!   helpers; `write` puts each field back with `FieldGlue::put`. A flattened
 //!   field delegates to its own `DerivedForm`. A non-generic form keeps its
-//!   schema and its JSON in statics.
+//!   schema and its JSON in statics. With `check = path` (or a flattened
+//!   field), `DerivedForm::check` runs the flattened forms' checks and the
+//!   path, as a `fn(&Self) -> Result<(), ContentError>`, through
+//!   `__private::run_check`; elicit-core's `from_content` calls it once
+//!   every field parsed.
 //! - a sensitive form (`sensitive.rs`): the `sensitive::SensitiveForm` impl,
 //!   each `#[secret]` field through `__private::SecretGlue`, the others as a
-//!   form's.
+//!   form's; a `check` through `__private::finish_checked`.
 //! - a single-select (`choice.rs`): the `FormValue` and `Choice` impls, with a
 //!   `match` per direction between variants and wire values.
 //! - a newtype used as one field (`newtype.rs`): `transparent`, and
@@ -29,7 +33,7 @@
 //!   cascade of missing-trait errors.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Data, Input};
@@ -65,6 +69,20 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
         // `valid.rs` reports every unsupported shape, so this is not reached.
         Data::Unsupported(_) => fallback(input),
     }
+}
+
+/// `let __check: fn(&Self) -> Result<(), ContentError> = path;`, the
+/// form's `check = path` as a function pointer: a function of another
+/// signature is one type error at the path, which names the signature
+/// expected, "expected due to" the `check` key (where the type is spanned).
+fn check_fn(krate: &TokenStream, input: &Input<'_>) -> Option<TokenStream> {
+    let check = input.attrs.check.as_ref()?;
+    let path = &check.value;
+    let ty = respan(
+        quote!(fn(&Self) -> ::core::result::Result<(), #krate::ContentError>),
+        check.span,
+    );
+    Some(quote_spanned!(path.span()=> let __check: #ty = #path;))
 }
 
 /// The same tokens, all at `span`: a path like `::elicit_core::FormField`

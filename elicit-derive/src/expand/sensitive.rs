@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::ast::{Field, Input};
 
 use super::form::{attrs, default_fn};
-use super::{checks::checks, krate, last_span, option, qualified_on_type, string};
+use super::{check_fn, checks::checks, krate, last_span, option, qualified_on_type, string};
 
 /// The `SensitiveForm` impl, with the form's compile-time checks.
 pub(super) fn sensitive(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
@@ -50,6 +50,13 @@ pub(super) fn sensitive(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream 
         init.push(quote!(#member: #var?));
     }
     let count = build.len();
+    let finish = match check_fn(&krate, input) {
+        Some(check_fn) => quote! {
+            #check_fn
+            #krate::__private::finish_checked(__value, __errors, __check)
+        },
+        None => quote!(#krate::__private::finish(__value, __errors)),
+    };
     let deny = input
         .attrs
         .deny_unknown_fields
@@ -81,7 +88,7 @@ pub(super) fn sensitive(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream 
                 #(#take)*
                 #deny
                 let __value = (move || ::core::option::Option::Some(Self { #(#init,)* }))();
-                #krate::__private::finish(__value, __errors)
+                #finish
             }
         }
     }
