@@ -329,6 +329,6 @@ pub mod url;
 pub use messages::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ELICITATION_COMPLETE, ELICITATION_CREATE, ElicitationAction, ElicitationCapabilities,
-    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError,
-    Mode, ModeCapabilities, OtherAction, OtherMode, RequestId,
+    ElicitationId, ElicitationMode, ElicitationScope, INVALID_PARAMS, JsonRpcError, Mode,
+    ModeCapabilities, OtherAction, OtherMode, RequestId,
 };

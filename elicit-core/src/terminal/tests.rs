@@ -6,8 +6,7 @@ use super::Renderer;
 use crate::limits::MAX_RENDER_ATTEMPTS;
 use crate::protocol::client::{ClientConnection, Incoming, answer};
 use crate::protocol::{
-    CreateElicitationResponse, ElicitationAction, ElicitationCapabilities,
-    JsonRpcError,
+    CreateElicitationResponse, ElicitationAction, ElicitationCapabilities, JsonRpcError,
 };
 
 fn deploy_form() -> Incoming {
