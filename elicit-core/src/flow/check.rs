@@ -6,7 +6,8 @@ use std::error::Error as StdError;
 use std::future::Future;
 use std::sync::Arc;
 
-use super::{BoxFuture, ElicitError};
+use super::ElicitError;
+use super::call::BoxFuture;
 use crate::ContentError;
 use crate::protocol::agent::Outcome;
 

@@ -108,6 +108,8 @@ pub(crate) mod page;
 
 #[cfg(feature = "rmcp")]
 pub(crate) use call::BoxFuture;
+#[cfg(feature = "rmcp")]
+pub(crate) use call::FormAsked;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub(crate) use call::OAuthCall;
@@ -119,9 +121,10 @@ pub(crate) use call::SecretCall;
 pub(crate) use call::oauth_call;
 #[cfg(feature = "sensitive")]
 pub(crate) use call::secret_call;
-pub(crate) use call::{Asker, FormAsked, form_call};
+pub(crate) use call::{Asker, form_call};
 #[doc(hidden)]
 pub use check::Check;
+#[cfg(feature = "rmcp")]
 pub(crate) use check::checker;
 pub use error::{ElicitError, RequestError, RequestFailure};
 
