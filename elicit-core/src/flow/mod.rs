@@ -38,9 +38,13 @@ pub(crate) mod page;
 
 #[cfg(feature = "rmcp")]
 pub(crate) use call::BoxFuture;
+#[cfg(feature = "rmcp")]
+pub(crate) use call::FormAsked;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub(crate) use call::OAuthCall;
+#[cfg(all(feature = "sensitive", feature = "rmcp"))]
+pub(crate) use call::PageAsked;
 #[cfg(feature = "sensitive")]
 pub use call::PageCall;
 #[cfg(feature = "sensitive")]
@@ -49,10 +53,13 @@ pub(crate) use call::SecretCall;
 pub(crate) use call::oauth_call;
 #[cfg(feature = "sensitive")]
 pub(crate) use call::secret_call;
-pub(crate) use call::{Asker, FormAsked, form_call};
+pub(crate) use call::{Asker, form_call};
 #[doc(hidden)]
 pub use check::Check;
+#[cfg(feature = "rmcp")]
 pub(crate) use check::checker;
+#[cfg(all(feature = "sensitive", feature = "rmcp"))]
+pub(crate) use check::{SecretChecker, secret_checker};
 pub use error::{ElicitError, RequestError, RequestFailure};
 
 #[cfg(feature = "rmcp")]

@@ -92,3 +92,15 @@ pub(super) async fn cancel(pages: &Pages, id: PageId) {
 pub(super) async fn forget(pages: &Pages, id: PageId) {
     let _ = pages.shared().store.remove(&id).await;
 }
+
+/// The errors the page `id` shows (a page that asks again after a refused
+/// answer), if any.
+pub(super) async fn errors_of(pages: &Pages, id: PageId) -> Option<crate::ContentError> {
+    let record = pages.shared().store.get(&id).await.ok()??;
+    let errors: Vec<crate::FieldError> = record
+        .errors
+        .iter()
+        .map(|(field, message)| crate::FieldError::rule(field, message))
+        .collect();
+    (!errors.is_empty()).then(|| crate::ContentError::new(errors))
+}

@@ -98,8 +98,10 @@ impl Required {
 /// The sensitive form `T` under `key` in a call without a session (see
 /// [`Rounds::secret`](super::Rounds::secret)): the page named by the call
 /// and `key` is opened (or found again), and listed for `-32042`, until it
-/// has ended; then its answer is read and the page forgotten. The lock is
-/// never held across the store's calls.
+/// has ended; then its answer is read (and checked by `check`) and the page
+/// forgotten. A refused answer is [`ElicitError::Invalid`](crate::flow::ElicitError::Invalid)
+/// at once: without a session there is no state to count attempts in.
+/// The lock is never held across the store's calls.
 #[cfg(feature = "sensitive")]
 pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     call: &std::sync::Mutex<Sessionless>,
@@ -107,10 +109,11 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     message: String,
     pages: &crate::sensitive::Pages,
     user: Option<&crate::protocol::agent::VerifiedUser>,
+    check: Option<&crate::flow::SecretChecker<'_, T>>,
 ) -> Option<Result<crate::sensitive::SecretOutcome<T>, crate::flow::ElicitError>> {
     use super::pages::PageRead;
     use crate::flow::ElicitError;
-    use crate::sensitive::{OpenError, SecretOutcome};
+    use crate::sensitive::OpenError;
 
     use crate::sync::lock;
 
@@ -140,8 +143,16 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         PageRead::Open => super::pages::url_of(pages, id),
         read @ PageRead::Ended(_) => {
             let answer = read.answer::<T>()?;
+            let read = crate::flow::page::checked_answer(answer, check).await;
             super::pages::forget(pages, id).await;
-            return Some(SecretOutcome::from_page(answer));
+            return Some(match read {
+                Ok(Ok(outcome)) => Ok(outcome),
+                Ok(Err(errors)) => Err(ElicitError::Invalid {
+                    errors,
+                    attempts: 1,
+                }),
+                Err(error) => Err(error),
+            });
         }
     };
     lock(call)
