@@ -84,6 +84,9 @@ pub(crate) enum Flow {
     /// `elicit_secret` of the README's form on these pages with
     /// `.retry(n)` and `.check(token_check)`.
     SecretChecked(elicit_core::sensitive::Pages, u32),
+    /// `elicit_secret::<Login>` on these pages with `.retry(1)`: its own
+    /// rule (`Account`'s `try_from`) refuses what the page cannot check.
+    Login(elicit_core::sensitive::Pages),
     /// `elicit_oauth` with this provider, on these pages.
     OAuth(
         elicit_core::sensitive::Pages,
@@ -263,6 +266,21 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 .check(async |form: &readme_sensitive::DeployToken| token_check(form))
                 .await;
             Got::SecretOutcome(outcome.map(readme_sensitive::exposed))
+        }
+        Flow::Login(pages) => {
+            use elicit_core::sensitive::SecretOutcome;
+            let outcome = elicitor
+                .elicit_secret::<Login>(scope, "Sign in.", &pages)
+                .retry(1)
+                .await;
+            Got::SecretOutcome(outcome.map(|outcome| match outcome {
+                SecretOutcome::Answered(login) => {
+                    use elicit_core::sensitive::ExposeSecret;
+                    let length = login.password.expose_secret().len();
+                    SecretOutcome::Answered(format!("{} {length}", login.account.0))
+                }
+                _ => SecretOutcome::Cancelled,
+            }))
         }
         Flow::OAuth(pages, provider) => Got::OAuth(
             elicitor
@@ -1195,4 +1213,85 @@ fn a_secret_check_that_fails_ends_the_call() {
         "{error}"
     );
     assert_eq!(messages, ["Paste a deploy token."]);
+}
+
+/// A sensitive form with a rule of its own the page cannot check.
+#[derive(Elicit)]
+#[elicit(sensitive)]
+pub(crate) struct Login {
+    /// The account.
+    account: Account,
+    /// The password.
+    #[secret]
+    #[elicit(length(min = 8))]
+    password: elicit_core::sensitive::SecretString,
+}
+
+/// An account name other than `root` (`try_from`: the agent checks it,
+/// not the page).
+#[derive(Elicit, Debug, Clone)]
+#[elicit(try_from = "String", into = "String")]
+struct Account(String);
+
+impl TryFrom<String> for Account {
+    type Error = &'static str;
+    fn try_from(name: String) -> Result<Self, Self::Error> {
+        match name.as_str() {
+            "root" => Err("root cannot sign in here"),
+            _ => Ok(Self(name)),
+        }
+    }
+}
+
+impl From<Account> for String {
+    fn from(account: Account) -> String {
+        account.0
+    }
+}
+
+/// An answer the form's own rules refuse (what the page cannot check: a
+/// `try_from`) is asked again on a new page, as a check's refusal is: the
+/// error on its field, the secret input empty, the refused password
+/// nowhere.
+#[test]
+fn a_secret_its_form_refuses_is_asked_again_on_a_new_page() {
+    const FIRST: &str = "first-password-1";
+    let script = Script {
+        urls: [UrlAnswer::Consent, UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let shown = script.shown.clone();
+    let browser = std::thread::spawn(move || {
+        let first = shown_urls(&shown, 1)[0].clone();
+        let refused = crate::common::sensitive::answer_page_seen(
+            &first,
+            &format!("account=root&password={FIRST}"),
+        );
+        let second = shown_urls(&shown, 2)[1].clone();
+        let accepted = crate::common::sensitive::answer_page_seen(
+            &second,
+            "account=alice&password=second-password-2",
+        );
+        (refused, accepted)
+    });
+    let pages = elicit_core::sensitive::Pages::loopback().build();
+    let run = run(form_and_url(), script, Flow::Login(pages));
+    let (refused, accepted) = browser.join().unwrap();
+    assert_eq!((refused.status, accepted.status), (200, 200));
+    assert!(
+        matches!(
+            &run.got,
+            Got::SecretOutcome(Ok(elicit_core::sensitive::SecretOutcome::Answered(account)))
+                if account == "alice 17"
+        ),
+        "{:?}",
+        run.got
+    );
+    assert!(
+        accepted.page.contains("root cannot sign in here"),
+        "{}",
+        accepted.page
+    );
+    assert!(!accepted.page.contains(FIRST), "the refused password");
+    assert_eq!(run.completed.len(), 2);
 }
