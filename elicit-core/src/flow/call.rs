@@ -360,18 +360,22 @@ impl<'a, T> PageCall<'a, crate::sensitive::SecretOutcome<T>> {
     /// async fn deploy_token(
     ///     elicitor: &Elicitor<'_>,
     ///     pages: &Pages,
-    ///     revoked: &[&str],
     /// ) -> Result<SecretOutcome<DeployToken>, ElicitError> {
     ///     elicitor
     ///         .elicit_secret::<DeployToken>("Paste a deploy token.", pages)
     ///         .retry(2)
     ///         .check(async |form: &DeployToken| {
-    ///             if revoked.contains(&form.token.expose_secret()) {
+    ///             if is_revoked(form.token.expose_secret()).await? {
     ///                 return Ok(Err(FieldError::rule("token", "was revoked").into()));
     ///             }
     ///             Ok::<_, std::io::Error>(Ok(()))
     ///         })
     ///         .await
+    /// }
+    ///
+    /// /// Asks the deploy service (here: one revoked token).
+    /// async fn is_revoked(token: &str) -> Result<bool, std::io::Error> {
+    ///     Ok(token == "dt-revoked-0001")
     /// }
     /// # let _ = deploy_token;
     /// ```
