@@ -589,6 +589,9 @@ struct TokensUser {
     seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// Each page it answered: its URL, and what its browser saw.
     answered: std::sync::Arc<std::sync::Mutex<Vec<(String, crate::common::sensitive::Answered)>>>,
+    /// Says yes to each page's first URL request before submitting it (on
+    /// 2026-07-28 the URL is asked again, and the page submitted then).
+    late: bool,
 }
 
 impl TokensUser {
@@ -597,6 +600,7 @@ impl TokensUser {
             tokens: std::sync::Arc::new(std::sync::Mutex::new(tokens.iter().copied().collect())),
             seen: Default::default(),
             answered: Default::default(),
+            late: false,
         }
     }
 }
@@ -615,7 +619,14 @@ impl ::rmcp::ClientHandler for TokensUser {
         let ElicitRequestParams::UrlElicitationParams { url, message, .. } = request else {
             return Err(Error::internal_error("a form was not expected", None));
         };
-        self.seen.lock().unwrap().push(message);
+        let asked = {
+            let mut seen = self.seen.lock().unwrap();
+            seen.push(message);
+            seen.len()
+        };
+        if self.late && asked % 2 == 1 {
+            return Ok(ElicitResult::new(ElicitationAction::Accept));
+        }
         let Some(token) = self.tokens.lock().unwrap().pop_front() else {
             return Ok(ElicitResult::new(ElicitationAction::Cancel));
         };
@@ -683,4 +694,36 @@ fn a_secret_refused_on_every_page_is_invalid_at_both_versions() {
         );
         assert_eq!(user.seen.lock().unwrap().len(), 2, "{version:?}");
     }
+}
+
+/// On 2026-07-28, a yes before the new page is submitted asks its URL
+/// again with the errors still in the message.
+#[test]
+fn a_new_page_asked_again_before_it_is_submitted_keeps_the_errors_in_its_message() {
+    let user = TokensUser {
+        late: true,
+        ..TokensUser::new(&[REVOKED, "tok-0123456789"])
+    };
+    let config = RoundsConfig::with_random_key().unwrap();
+    let text = text_of(call_result(
+        config,
+        Some(checked_token),
+        &user,
+        super::Version::Modern,
+    ));
+    assert_eq!(text, "token tok-0123456789");
+    let first = "Paste your token.";
+    let again = "Paste your token.\n\nThe previous answer was not accepted: `token` was revoked. \
+                 Please correct it.";
+    let submit = "\n\nWhen you have submitted the page, accept this to continue.";
+    let seen = user.seen.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            first.to_owned(),
+            format!("{first}{submit}"),
+            again.to_owned(),
+            format!("{again}{submit}")
+        ]
+    );
 }
