@@ -727,3 +727,117 @@ fn a_new_page_asked_again_before_it_is_submitted_keeps_the_errors_in_its_message
         ]
     );
 }
+
+/// `checked_token` on the hosted pages.
+fn hosted_checked_token(r: Rounds) -> Asking {
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+
+    Box::pin(async move {
+        let asked = r
+            .secret::<Token>("token", "Paste your token.", &HOSTED)
+            .retry(1)
+            .check(async |form: &Token| {
+                if form.token.expose_secret() == REVOKED {
+                    let refused = elicit_core::FieldError::rule("token", "was revoked");
+                    return Ok(Err(refused.into()));
+                }
+                Ok::<_, std::io::Error>(Ok(()))
+            })
+            .await?;
+        Some(match asked {
+            Ok(SecretOutcome::Answered(t)) => format!("token {}", t.token.expose_secret()),
+            Ok(other) => format!("{other:?}"),
+            Err(error) => format!("error: {error}"),
+        })
+    })
+}
+
+/// Alice, as the MCP host's renderer: each URL of the hosted pages is
+/// posted with the next of her tokens, then consented to.
+#[derive(Clone)]
+struct HostedTokens {
+    tokens: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<&'static str>>>,
+    /// Each URL request's message, and the page as she saw it.
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
+}
+
+impl elicit_core::protocol::client::Render for HostedTokens {
+    fn form(
+        &mut self,
+        _: &str,
+        _: &elicit_core::protocol::client::FormElicitation,
+        _: Option<&elicit_core::protocol::client::AnswerError>,
+    ) -> elicit_core::protocol::client::FormAnswer {
+        elicit_core::protocol::client::FormAnswer::Cancel
+    }
+
+    fn url(
+        &mut self,
+        _: &str,
+        url: &elicit_core::protocol::client::UrlElicitation,
+        _: Option<&elicit_core::protocol::url::UrlRejection>,
+    ) -> elicit_core::protocol::client::UrlAnswer {
+        use crate::sensitive_server::hosted::submitted_as;
+        use elicit_core::protocol::client::UrlAnswer;
+
+        let Some(token) = self.tokens.lock().unwrap().pop_front() else {
+            return UrlAnswer::Cancel;
+        };
+        let path = url
+            .url()
+            .strip_prefix("https://agent.example.com")
+            .expect("the hosted pages' URL");
+        let page = submitted_as(&HOSTED, path, "alice", &format!("token={token}"));
+        assert_eq!(page.status, 200);
+        self.seen
+            .lock()
+            .unwrap()
+            .push((url.message().to_owned(), page.page));
+        UrlAnswer::Consent
+    }
+}
+
+/// On a 2025-11-25 server without sessions, a token the check refuses is
+/// asked again on a new page listed in the next `-32042`: the host's retry
+/// finds it, shows the error on the token's field, and the second token is
+/// the answer.
+#[test]
+fn without_sessions_a_refused_secret_is_asked_again_in_the_next_32042() {
+    use ::rmcp::model::CallToolRequestParams;
+    use elicit_core::mcp::client::ClientElicitations;
+    use elicit_core::protocol::ElicitationCapabilities;
+
+    let user = HostedTokens {
+        tokens: std::sync::Arc::new(std::sync::Mutex::new(
+            [REVOKED, "tok-0123456789"].into_iter().collect(),
+        )),
+        seen: Default::default(),
+    };
+    let client = ClientElicitations::new(ElicitationCapabilities::form_and_url())
+        .handler("alice", user.clone());
+    let config = principal_is_client_name(RoundsConfig::with_random_key().unwrap())
+        .without_sessions([7; 32]);
+    let result = serve_rounds(
+        config,
+        Some(hosted_checked_token),
+        &client,
+        super::Version::Legacy,
+        async |running| {
+            client
+                .call_tool(running, CallToolRequestParams::new("tool"))
+                .await
+        },
+    );
+    assert_eq!(text_of(result), "token tok-0123456789");
+    let seen = user.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[0].0, "Paste your token.");
+    assert_eq!(
+        seen[1].0,
+        "Paste your token.\n\nThe previous answer was not accepted: `token` was revoked. \
+         Please correct it."
+    );
+    assert!(!seen[0].1.contains("was revoked"));
+    assert!(seen[1].1.contains("was revoked"), "{}", seen[1].1);
+    assert!(!seen[1].1.contains(REVOKED), "the refused token");
+}

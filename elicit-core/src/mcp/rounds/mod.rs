@@ -40,7 +40,7 @@ pub(crate) mod config;
 mod input;
 #[cfg(feature = "sensitive")]
 mod pages;
-mod sessionless;
+pub(crate) mod sessionless;
 
 pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
 mod state;
@@ -218,8 +218,9 @@ impl Rounds {
     /// again on a new page, which shows the errors on their fields, as
     /// [`PageCall::check`](crate::flow::PageCall::check) does: in the call
     /// on 2025-11-25, in the next round on 2026-07-28 (the attempts counted
-    /// in the sealed state). Without a session there is no next page: a
-    /// refused answer is [`ElicitError::Invalid`] at once.
+    /// in the sealed state); without a session, in the `-32042` that ends
+    /// this call (at most 8 pages, named by the call, the key and the
+    /// attempt, so the client's retry finds the attempt it is at).
     #[cfg(feature = "sensitive")]
     pub fn secret<'r, T: crate::sensitive::SensitiveForm + Send + 'r>(
         &'r self,
@@ -270,10 +271,18 @@ impl Rounds {
                     crate::flow::page::PageOutcome::trace,
                 )
             }
-            Regime::Sessionless(call) => traced(
-                sessionless::secret(call, key, message, pages, user, check.as_ref()).await,
-                crate::flow::page::PageOutcome::trace,
-            ),
+            Regime::Sessionless(call) => {
+                let asked = input::SecretAsked {
+                    message,
+                    user,
+                    retry,
+                    check: check.as_ref(),
+                };
+                traced(
+                    sessionless::secret(call, key, asked, pages).await,
+                    crate::flow::page::PageOutcome::trace,
+                )
+            }
         }
     }
 }

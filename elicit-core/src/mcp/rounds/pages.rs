@@ -104,3 +104,8 @@ pub(super) async fn errors_of(pages: &Pages, id: PageId) -> Option<crate::Conten
         .collect();
     (!errors.is_empty()).then(|| crate::ContentError::new(errors))
 }
+
+/// Whether the store has the page `id` (a store that fails: no).
+pub(super) async fn exists(pages: &Pages, id: PageId) -> bool {
+    matches!(pages.shared().store.get(&id).await, Ok(Some(_)))
+}
