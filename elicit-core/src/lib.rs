@@ -466,6 +466,11 @@ mod tests {
                         "input-required rounds per tool call",
                         format!("{DEFAULT_MAX_ROUNDS} rounds"),
                     ),
+                    #[cfg(feature = "sensitive")]
+                    (
+                        "pages for one sensitive form in a call without a session",
+                        format!("{} pages", crate::mcp::rounds::sessionless::MAX_PAGES),
+                    ),
                     (
                         "retries of a call answered `-32042`",
                         format!(

@@ -80,7 +80,7 @@
 //! | `page_cap` | `INFO` | a page was not opened: the store holds as many open pages as it may. | `sensitive::store` (`Pages::open*`, `Pages::open_oauth*`) |
 //! | `body_too_large` | `INFO` | a page's post exceeded the body limit (`413`). | `sensitive::service` |
 //! | `bad_request` | `INFO` | a page request the server does not serve: a method other than `GET` and `POST`, a body that is not the page's form or did not arrive whole. | `sensitive::service`, `sensitive::oauth::routes` |
-//! | `invalid_submission` | `INFO` | a page's post broke the form's rules: the page is shown again with the errors (the fields are named in `fields`, never their values). | `sensitive::service` |
+//! | `invalid_submission` | `INFO` | a page's post broke the form's rules: the page is shown again with the errors (the fields are named in `fields`, never their values); or a page's answer passed the page's checks but not the form's own rules (a `try_from`), read by the flow that asked: asked again on a new page within `.retry(n)`. | `sensitive::service`, the flow engine and the rounds |
 //! | `check_refused` | `INFO` | a rule of the agent's own (a form's `check`, a call's `.check`) refused an answer: it is asked again with the errors while attempts are left (the fields are named in `fields`, never their values). | the flow engine and the rounds |
 //! | `retries_exhausted` | `INFO` | every answer to a form broke its rules, the last attempt included. | the flow engine and the rounds |
 //! | `max_rounds` | `INFO` | a tool call asked more input-required rounds than `RoundsConfig::max_rounds`. | `mcp::rounds::input` (the round that would be one too many) |
@@ -245,9 +245,11 @@ pub(crate) enum Reason {
     BadRequest,
     /// `invalid_submission` (`INFO`): a page's post broke the form's rules:
     /// the page is shown again with the errors (the fields are named in
-    /// `fields`, never their values).
+    /// `fields`, never their values); or a page's answer passed the page's
+    /// checks but not the form's own rules (a `try_from`), read by the flow
+    /// that asked: asked again on a new page within `.retry(n)`.
     ///
-    /// Where: `sensitive::service`.
+    /// Where: `sensitive::service`, the flow engine and the rounds.
     InvalidSubmission,
     /// `check_refused` (`INFO`): a rule of the agent's own (a form's
     /// `check`, a call's `.check`) refused an answer: it is asked again

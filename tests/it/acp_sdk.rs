@@ -87,6 +87,12 @@ pub(crate) enum Flow {
         elicit_core::sensitive::Pages,
         Option<elicit_core::protocol::agent::VerifiedUser>,
     ),
+    /// `elicit_secret` of the README's form on these pages with
+    /// `.retry(n)` and `.check(token_check)`.
+    SecretChecked(elicit_core::sensitive::Pages, u32),
+    /// `elicit_secret::<Login>` on these pages with `.retry(1)`: its own
+    /// rule (`Account`'s `try_from`) refuses what the page cannot check.
+    Login(elicit_core::sensitive::Pages),
     /// `elicit_oauth` with this provider, on these pages.
     OAuth(
         elicit_core::sensitive::Pages,
@@ -118,6 +124,8 @@ pub(crate) struct Script {
     pub(crate) forms: VecDeque<Value>,
     pub(crate) urls: VecDeque<UrlAnswer>,
     pub(crate) shown: Arc<Mutex<Vec<String>>>,
+    /// The message of each URL request it was shown.
+    pub(crate) url_messages: Arc<Mutex<Vec<String>>>,
 }
 
 impl Render for Script {
@@ -140,6 +148,10 @@ impl Render for Script {
     }
 
     fn url(&mut self, agent: &str, url: &UrlElicitation, _: Option<&UrlRejection>) -> UrlAnswer {
+        self.url_messages
+            .lock()
+            .unwrap()
+            .push(url.message().to_owned());
         self.shown
             .lock()
             .unwrap()
@@ -258,6 +270,33 @@ async fn agent_flow(elicitor: &Elicitor, flow: Flow) -> Got {
                 None => asked.await,
             };
             Got::SecretOutcome(outcome.map(readme_sensitive::exposed))
+        }
+        Flow::SecretChecked(pages, retry) => {
+            let outcome = elicitor
+                .elicit_secret::<readme_sensitive::DeployToken>(
+                    scope,
+                    "Paste a deploy token.",
+                    &pages,
+                )
+                .retry(retry)
+                .check(async |form: &readme_sensitive::DeployToken| token_check(form))
+                .await;
+            Got::SecretOutcome(outcome.map(readme_sensitive::exposed))
+        }
+        Flow::Login(pages) => {
+            use elicit_core::sensitive::SecretOutcome;
+            let outcome = elicitor
+                .elicit_secret::<Login>(scope, "Sign in.", &pages)
+                .retry(1)
+                .await;
+            Got::SecretOutcome(outcome.map(|outcome| match outcome {
+                SecretOutcome::Answered(login) => {
+                    use elicit_core::sensitive::ExposeSecret;
+                    let length = login.password.expose_secret().len();
+                    SecretOutcome::Answered(format!("{} {length}", login.account.0))
+                }
+                _ => SecretOutcome::Cancelled,
+            }))
         }
         Flow::OAuth(pages, provider) => Got::OAuth(
             elicitor
@@ -1036,4 +1075,239 @@ fn elicit_oauth_sends_nothing_without_url_mode() {
         Flow::OAuth(pages.clone(), Box::new(oauth)),
     );
     assert_needs_url_mode(&run, Some(&pages));
+}
+
+/// A token the deploy service revoked: `token_check` refuses it.
+const REVOKED: &str = "dt-revoked-0001";
+/// A token `token_check` cannot decide on: its service is down.
+const UNCHECKABLE: &str = "dt-unchecked-01";
+/// A token `token_check` accepts.
+const GOOD: &str = "dt-0123456789ab";
+
+/// The call's own rule on a deploy token: `REVOKED` is refused on its
+/// field, `UNCHECKABLE` cannot be decided.
+fn token_check(
+    form: &readme_sensitive::DeployToken,
+) -> Result<Result<(), elicit_core::ContentError>, std::io::Error> {
+    use elicit_core::sensitive::ExposeSecret;
+    match form.token.expose_secret() {
+        REVOKED => Ok(Err(elicit_core::FieldError::rule(
+            "token",
+            "was revoked: paste a current one",
+        )
+        .into())),
+        UNCHECKABLE => Err(std::io::Error::other("the token service is down")),
+        _ => Ok(Ok(())),
+    }
+}
+
+/// Waits until the client was shown `n` URLs, and returns them.
+fn shown_urls(shown: &Mutex<Vec<String>>, n: usize) -> Vec<String> {
+    loop {
+        let urls: Vec<String> = shown
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s.strip_prefix("url from the test agent: "))
+            .map(str::to_owned)
+            .collect();
+        if urls.len() >= n {
+            return urls;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// `elicit_secret(..).retry(retry).check(token_check)` on loopback pages,
+/// the browser submitting `tokens` in turn, one page each; the run, and
+/// each page as its browser saw it.
+fn checked_secret(
+    retry: u32,
+    tokens: &'static [&'static str],
+) -> (Run, Vec<crate::common::sensitive::Answered>, Vec<String>) {
+    let script = Script {
+        urls: tokens.iter().map(|_| UrlAnswer::Consent).collect(),
+        ..Script::default()
+    };
+    let (shown, messages) = (script.shown.clone(), script.url_messages.clone());
+    let browser = std::thread::spawn(move || {
+        let mut answered = Vec::new();
+        for (n, token) in tokens.iter().enumerate() {
+            let url = shown_urls(&shown, n + 1)[n].clone();
+            let page = crate::common::sensitive::answer_page_seen(&url, &format!("token={token}"));
+            assert_eq!(page.status, 200, "page {n}");
+            answered.push(page);
+        }
+        answered
+    });
+    let pages = elicit_core::sensitive::Pages::loopback().build();
+    let run = run(form_and_url(), script, Flow::SecretChecked(pages, retry));
+    let answered = browser.join().unwrap();
+    let messages = messages.lock().unwrap().clone();
+    (run, answered, messages)
+}
+
+/// A token the call's check refuses is asked again on a new page: the
+/// first page's elicitation is completed, the second page shows the error
+/// on the token's field and nothing of the refused token, its URL is asked
+/// with the errors in the message, and its token is the answer.
+#[test]
+fn a_secret_the_check_refuses_is_asked_again_on_a_new_page_showing_the_error() {
+    let (run, answered, messages) = checked_secret(1, &[REVOKED, GOOD]);
+    let Got::SecretOutcome(Ok(elicit_core::sensitive::SecretOutcome::Answered(token))) = run.got
+    else {
+        panic!("the second token: {:?}", run.got);
+    };
+    assert_eq!(token, GOOD);
+    let urls = shown_urls(&Mutex::new(run.shown.clone()), 2);
+    assert_eq!(urls.len(), 2, "{:?}", run.shown);
+    assert_ne!(urls[0], urls[1], "a new page");
+    let ids: Vec<ElicitationId> = urls
+        .iter()
+        .map(|url| ElicitationId::new(url.rsplit('/').next().unwrap()))
+        .collect();
+    assert_eq!(run.completed, ids, "both pages ended in the browser");
+    // The first page shows no error; the second shows the check's, on
+    // the token's field, and nothing of the refused token.
+    assert!(!answered[0].page.contains("was revoked"));
+    let second = &answered[1].page;
+    assert!(
+        second.contains("<p class=\"error\" id=\"")
+            && second.contains("was revoked: paste a current one"),
+        "{second}"
+    );
+    assert!(
+        !second.contains(REVOKED),
+        "the refused token is on the page"
+    );
+    assert!(
+        !second.contains("dt-revoked"),
+        "the refused token is on the page"
+    );
+    assert_eq!(
+        messages,
+        [
+            "Paste a deploy token.".to_owned(),
+            "Paste a deploy token.\n\nThe previous answer was not accepted: `token` was revoked: \
+             paste a current one. Please correct it."
+                .to_owned()
+        ]
+    );
+}
+
+/// Refused on every page: `Invalid` with the check's errors and the
+/// number of pages.
+#[test]
+fn a_secret_refused_on_every_page_is_invalid_with_the_attempts() {
+    let (run, _, messages) = checked_secret(1, &[REVOKED, REVOKED]);
+    let Got::SecretOutcome(Err(ElicitError::Invalid { errors, attempts })) = &run.got else {
+        panic!("invalid: {:?}", run.got);
+    };
+    assert_eq!(*attempts, 2);
+    assert_eq!(errors.fields().collect::<Vec<_>>(), ["token"]);
+    assert_eq!(
+        errors.to_string(),
+        "invalid form content: `token` was revoked: paste a current one"
+    );
+    assert_eq!(messages.len(), 2);
+    assert_eq!(run.completed.len(), 2);
+}
+
+/// A check that cannot decide ends the call with `ElicitError::Check`: one
+/// page, never asked again.
+#[test]
+fn a_secret_check_that_fails_ends_the_call() {
+    let (run, _, messages) = checked_secret(3, &[UNCHECKABLE]);
+    let Got::SecretOutcome(Err(error @ ElicitError::Check(_))) = &run.got else {
+        panic!("a check error: {:?}", run.got);
+    };
+    assert!(
+        error.to_string().contains("the token service is down") || {
+            let source = std::error::Error::source(error).map(|s| s.to_string());
+            source.is_some_and(|s| s.contains("the token service is down"))
+        },
+        "{error}"
+    );
+    assert_eq!(messages, ["Paste a deploy token."]);
+}
+
+/// A sensitive form with a rule of its own the page cannot check.
+#[derive(Elicit)]
+#[elicit(sensitive)]
+pub(crate) struct Login {
+    /// The account.
+    account: Account,
+    /// The password.
+    #[secret]
+    #[elicit(length(min = 8))]
+    password: elicit_core::sensitive::SecretString,
+}
+
+/// An account name other than `root` (`try_from`: the agent checks it,
+/// not the page).
+#[derive(Elicit, Debug, Clone)]
+#[elicit(try_from = "String", into = "String")]
+struct Account(String);
+
+impl TryFrom<String> for Account {
+    type Error = &'static str;
+    fn try_from(name: String) -> Result<Self, Self::Error> {
+        match name.as_str() {
+            "root" => Err("root cannot sign in here"),
+            _ => Ok(Self(name)),
+        }
+    }
+}
+
+impl From<Account> for String {
+    fn from(account: Account) -> String {
+        account.0
+    }
+}
+
+/// An answer the form's own rules refuse (what the page cannot check: a
+/// `try_from`) is asked again on a new page, as a check's refusal is: the
+/// error on its field, the secret input empty, the refused password
+/// nowhere.
+#[test]
+fn a_secret_its_form_refuses_is_asked_again_on_a_new_page() {
+    const FIRST: &str = "first-password-1";
+    let script = Script {
+        urls: [UrlAnswer::Consent, UrlAnswer::Consent].into(),
+        ..Script::default()
+    };
+    let shown = script.shown.clone();
+    let browser = std::thread::spawn(move || {
+        let first = shown_urls(&shown, 1)[0].clone();
+        let refused = crate::common::sensitive::answer_page_seen(
+            &first,
+            &format!("account=root&password={FIRST}"),
+        );
+        let second = shown_urls(&shown, 2)[1].clone();
+        let accepted = crate::common::sensitive::answer_page_seen(
+            &second,
+            "account=alice&password=second-password-2",
+        );
+        (refused, accepted)
+    });
+    let pages = elicit_core::sensitive::Pages::loopback().build();
+    let run = run(form_and_url(), script, Flow::Login(pages));
+    let (refused, accepted) = browser.join().unwrap();
+    assert_eq!((refused.status, accepted.status), (200, 200));
+    assert!(
+        matches!(
+            &run.got,
+            Got::SecretOutcome(Ok(elicit_core::sensitive::SecretOutcome::Answered(account)))
+                if account == "alice 17"
+        ),
+        "{:?}",
+        run.got
+    );
+    assert!(
+        accepted.page.contains("root cannot sign in here"),
+        "{}",
+        accepted.page
+    );
+    assert!(!accepted.page.contains(FIRST), "the refused password");
+    assert_eq!(run.completed.len(), 2);
 }

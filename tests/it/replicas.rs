@@ -254,6 +254,7 @@ fn clock_skew_between_replicas_opens_no_window() {
         expires_at: SystemTime::now() - Duration::from_secs(1),
         binding: None,
         state: PageState::Open,
+        errors: Vec::new(),
     };
     let page = "0000000000000000000000000000dead".parse().unwrap();
     store.insert(page, record, 8).now().unwrap();
@@ -802,6 +803,7 @@ fn open_record() -> Record {
         expires_at: SystemTime::now() + Duration::from_secs(600),
         binding: None,
         state: PageState::Open,
+        errors: Vec::new(),
     }
 }
 

@@ -551,3 +551,293 @@ fn without_sessions_a_form_is_refused_and_an_unverified_page_is_not_opened() {
     assert!(text.contains("verif"), "{text}");
     assert!(user.seen.lock().unwrap().is_empty(), "no URL was sent");
 }
+
+/// A token `checked_token`'s check refuses (revoked).
+const REVOKED: &str = "tok-revoked-01";
+
+/// A sensitive form in rounds with a check of the call's own: `REVOKED` is
+/// refused on its field, asked again once (`.retry(1)`).
+pub(crate) fn checked_token(r: Rounds) -> Asking {
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+
+    Box::pin(async move {
+        let asked = r
+            .secret::<Token>("token", "Paste your token.", &PAGES)
+            .retry(1)
+            .check(async |form: &Token| {
+                if form.token.expose_secret() == REVOKED {
+                    let refused = elicit_core::FieldError::rule("token", "was revoked");
+                    return Ok(Err(refused.into()));
+                }
+                Ok::<_, std::io::Error>(Ok(()))
+            })
+            .await?;
+        Some(match asked {
+            Ok(SecretOutcome::Answered(t)) => format!("token {}", t.token.expose_secret()),
+            Ok(other) => format!("{other:?}"),
+            Err(error) => format!("error: {error}"),
+        })
+    })
+}
+
+/// A user who, shown each URL request, opens its page, submits the next of
+/// `tokens` on it, then says yes.
+#[derive(Clone)]
+struct TokensUser {
+    tokens: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<&'static str>>>,
+    /// Each URL request's message.
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Each page it answered: its URL, and what its browser saw.
+    answered: std::sync::Arc<std::sync::Mutex<Vec<(String, crate::common::sensitive::Answered)>>>,
+    /// Says yes to each page's first URL request before submitting it (on
+    /// 2026-07-28 the URL is asked again, and the page submitted then).
+    late: bool,
+}
+
+impl TokensUser {
+    fn new(tokens: &[&'static str]) -> Self {
+        Self {
+            tokens: std::sync::Arc::new(std::sync::Mutex::new(tokens.iter().copied().collect())),
+            seen: Default::default(),
+            answered: Default::default(),
+            late: false,
+        }
+    }
+}
+
+impl ::rmcp::ClientHandler for TokensUser {
+    fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
+        form_and_url_client("tokens-user")
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
+        _context: Context<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, Error> {
+        use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+        let ElicitRequestParams::UrlElicitationParams { url, message, .. } = request else {
+            return Err(Error::internal_error("a form was not expected", None));
+        };
+        let asked = {
+            let mut seen = self.seen.lock().unwrap();
+            seen.push(message);
+            seen.len()
+        };
+        if self.late && asked % 2 == 1 {
+            return Ok(ElicitResult::new(ElicitationAction::Accept));
+        }
+        let Some(token) = self.tokens.lock().unwrap().pop_front() else {
+            return Ok(ElicitResult::new(ElicitationAction::Cancel));
+        };
+        let answered = self.answered.clone();
+        tokio::task::spawn_blocking(move || {
+            let page = crate::common::sensitive::answer_page_seen(&url, &format!("token={token}"));
+            assert_eq!(page.status, 200);
+            answered.lock().unwrap().push((url, page));
+        })
+        .await
+        .unwrap();
+        Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+}
+
+/// A token the call's check refuses is asked again on a new page, at both
+/// versions (on 2026-07-28 in the next round, the page read between
+/// rounds): the new page shows the error on the token's field and nothing
+/// of the refused token, its URL is asked with the errors, and the second
+/// token is the answer.
+#[test]
+fn a_secret_the_check_refuses_is_asked_again_on_a_new_page_at_both_versions() {
+    for version in VERSIONS {
+        let user = TokensUser::new(&[REVOKED, "tok-0123456789"]);
+        let config = RoundsConfig::with_random_key().unwrap();
+        let text = text_of(call_result(config, Some(checked_token), &user, version));
+        assert_eq!(text, "token tok-0123456789", "{version:?}");
+        let seen = user.seen.lock().unwrap().clone();
+        assert_eq!(
+            seen,
+            [
+                "Paste your token.",
+                "Paste your token.\n\nThe previous answer was not accepted: `token` was \
+                 revoked. Please correct it."
+            ],
+            "{version:?}"
+        );
+        let answered = user.answered.lock().unwrap().clone();
+        assert_eq!(answered.len(), 2, "{version:?}");
+        assert_ne!(answered[0].0, answered[1].0, "{version:?}: a new page");
+        assert!(!answered[0].1.page.contains("was revoked"), "{version:?}");
+        let second = &answered[1].1.page;
+        assert!(
+            second.contains("class=\"error\"") && second.contains("was revoked"),
+            "{version:?}: {second}"
+        );
+        assert!(!second.contains(REVOKED), "{version:?}: the refused token");
+    }
+}
+
+/// Refused on every page, at both versions: `Invalid` after the last
+/// attempt, with the attempts.
+#[test]
+fn a_secret_refused_on_every_page_is_invalid_at_both_versions() {
+    for version in VERSIONS {
+        let user = TokensUser::new(&[REVOKED, REVOKED]);
+        let config = RoundsConfig::with_random_key().unwrap();
+        let text = text_of(call_result(config, Some(checked_token), &user, version));
+        assert_eq!(
+            text,
+            "error: no valid answer after 2 attempt(s), the last one: invalid form content: \
+             `token` was revoked; nothing was accepted: ask in the conversation or fail the \
+             operation",
+            "{version:?}"
+        );
+        assert_eq!(user.seen.lock().unwrap().len(), 2, "{version:?}");
+    }
+}
+
+/// On 2026-07-28, a yes before the new page is submitted asks its URL
+/// again with the errors still in the message.
+#[test]
+fn a_new_page_asked_again_before_it_is_submitted_keeps_the_errors_in_its_message() {
+    let user = TokensUser {
+        late: true,
+        ..TokensUser::new(&[REVOKED, "tok-0123456789"])
+    };
+    let config = RoundsConfig::with_random_key().unwrap();
+    let text = text_of(call_result(
+        config,
+        Some(checked_token),
+        &user,
+        super::Version::Modern,
+    ));
+    assert_eq!(text, "token tok-0123456789");
+    let first = "Paste your token.";
+    let again = "Paste your token.\n\nThe previous answer was not accepted: `token` was revoked. \
+                 Please correct it.";
+    let submit = "\n\nWhen you have submitted the page, accept this to continue.";
+    let seen = user.seen.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            first.to_owned(),
+            format!("{first}{submit}"),
+            again.to_owned(),
+            format!("{again}{submit}")
+        ]
+    );
+}
+
+/// `checked_token` on the hosted pages.
+fn hosted_checked_token(r: Rounds) -> Asking {
+    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
+
+    Box::pin(async move {
+        let asked = r
+            .secret::<Token>("token", "Paste your token.", &HOSTED)
+            .retry(1)
+            .check(async |form: &Token| {
+                if form.token.expose_secret() == REVOKED {
+                    let refused = elicit_core::FieldError::rule("token", "was revoked");
+                    return Ok(Err(refused.into()));
+                }
+                Ok::<_, std::io::Error>(Ok(()))
+            })
+            .await?;
+        Some(match asked {
+            Ok(SecretOutcome::Answered(t)) => format!("token {}", t.token.expose_secret()),
+            Ok(other) => format!("{other:?}"),
+            Err(error) => format!("error: {error}"),
+        })
+    })
+}
+
+/// Alice, as the MCP host's renderer: each URL of the hosted pages is
+/// posted with the next of her tokens, then consented to.
+#[derive(Clone)]
+struct HostedTokens {
+    tokens: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<&'static str>>>,
+    /// Each URL request's message, and the page as she saw it.
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
+}
+
+impl elicit_core::protocol::client::Render for HostedTokens {
+    fn form(
+        &mut self,
+        _: &str,
+        _: &elicit_core::protocol::client::FormElicitation,
+        _: Option<&elicit_core::protocol::client::AnswerError>,
+    ) -> elicit_core::protocol::client::FormAnswer {
+        elicit_core::protocol::client::FormAnswer::Cancel
+    }
+
+    fn url(
+        &mut self,
+        _: &str,
+        url: &elicit_core::protocol::client::UrlElicitation,
+        _: Option<&elicit_core::protocol::url::UrlRejection>,
+    ) -> elicit_core::protocol::client::UrlAnswer {
+        use crate::sensitive_server::hosted::submitted_as;
+        use elicit_core::protocol::client::UrlAnswer;
+
+        let Some(token) = self.tokens.lock().unwrap().pop_front() else {
+            return UrlAnswer::Cancel;
+        };
+        let path = url
+            .url()
+            .strip_prefix("https://agent.example.com")
+            .expect("the hosted pages' URL");
+        let page = submitted_as(&HOSTED, path, "alice", &format!("token={token}"));
+        assert_eq!(page.status, 200);
+        self.seen
+            .lock()
+            .unwrap()
+            .push((url.message().to_owned(), page.page));
+        UrlAnswer::Consent
+    }
+}
+
+/// On a 2025-11-25 server without sessions, a token the check refuses is
+/// asked again on a new page listed in the next `-32042`: the host's retry
+/// finds it, shows the error on the token's field, and the second token is
+/// the answer.
+#[test]
+fn without_sessions_a_refused_secret_is_asked_again_in_the_next_32042() {
+    use ::rmcp::model::CallToolRequestParams;
+    use elicit_core::mcp::client::ClientElicitations;
+    use elicit_core::protocol::ElicitationCapabilities;
+
+    let user = HostedTokens {
+        tokens: std::sync::Arc::new(std::sync::Mutex::new(
+            [REVOKED, "tok-0123456789"].into_iter().collect(),
+        )),
+        seen: Default::default(),
+    };
+    let client = ClientElicitations::new(ElicitationCapabilities::form_and_url())
+        .handler("alice", user.clone());
+    let config = principal_is_client_name(RoundsConfig::with_random_key().unwrap())
+        .without_sessions([7; 32]);
+    let result = serve_rounds(
+        config,
+        Some(hosted_checked_token),
+        &client,
+        super::Version::Legacy,
+        async |running| {
+            client
+                .call_tool(running, CallToolRequestParams::new("tool"))
+                .await
+        },
+    );
+    assert_eq!(text_of(result), "token tok-0123456789");
+    let seen = user.seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[0].0, "Paste your token.");
+    assert_eq!(
+        seen[1].0,
+        "Paste your token.\n\nThe previous answer was not accepted: `token` was revoked. \
+         Please correct it."
+    );
+    assert!(!seen[0].1.contains("was revoked"));
+    assert!(seen[1].1.contains("was revoked"), "{}", seen[1].1);
+    assert!(!seen[1].1.contains(REVOKED), "the refused token");
+}

@@ -581,6 +581,7 @@ pub(crate) mod hosted {
             status: call(pages, shown.post(path, user, &cookie), &body).status,
             cookie,
             csrf: shown.csrf(),
+            page: shown.body.clone(),
         }
     }
 

@@ -49,8 +49,8 @@ pub(crate) fn secret_call<'a, T: crate::sensitive::SensitiveForm + Send + 'a>(
     message: String,
     pages: &'a crate::sensitive::Pages,
 ) -> SecretCall<'a, T> {
-    PageCall::new(move |user| {
-        Box::pin(async move { asker.flows().secret(scope, message, pages, user).await })
+    PageCall::new(move |ask| {
+        Box::pin(async move { asker.flows().secret(scope, message, pages, ask).await })
     })
 }
 
@@ -64,11 +64,11 @@ pub(crate) fn oauth_call<'a>(
     pages: &'a crate::sensitive::Pages,
     provider: &'a crate::sensitive::oauth::Provider,
 ) -> OAuthCall<'a> {
-    PageCall::new(move |user| {
+    PageCall::new(move |ask| {
         Box::pin(async move {
             asker
                 .flows()
-                .oauth(scope, message, pages, provider, user)
+                .oauth(scope, message, pages, provider, ask.user)
                 .await
         })
     })
@@ -245,22 +245,52 @@ impl<'a, T> IntoFuture for FormCall<'a, T> {
 #[cfg(feature = "sensitive")]
 #[must_use = "nothing is opened or sent until the call is awaited"]
 pub struct PageCall<'a, O> {
-    user: Option<&'a crate::protocol::agent::VerifiedUser>,
-    run: Run<'a, Option<&'a crate::protocol::agent::VerifiedUser>, Result<O, ElicitError>>,
+    ask: PageAsked<'a, O>,
+    run: Run<'a, PageAsked<'a, O>, Result<O, ElicitError>>,
+}
+
+/// What a page's call asks, with its options: the flow's input.
+#[cfg(feature = "sensitive")]
+pub(crate) struct PageAsked<'a, O> {
+    /// The verified user the page is for.
+    pub(crate) user: Option<&'a crate::protocol::agent::VerifiedUser>,
+    /// How many times a refused answer is asked again, on a new page (a
+    /// secret page's; an OAuth flow is never asked again).
+    pub(crate) retry: Retry,
+    /// The call's own rule on the page's answer (a secret page's).
+    pub(crate) check: Option<PageCheck<'a, O>>,
+}
+
+/// A call's check on what a page gave: the answer as checked, or its
+/// errors.
+#[cfg(feature = "sensitive")]
+pub(crate) type PageCheck<'a, O> = std::sync::Arc<
+    dyn Fn(O) -> BoxFuture<'a, Result<Result<O, crate::ContentError>, ElicitError>>
+        + Send
+        + Sync
+        + 'a,
+>;
+
+#[cfg(feature = "sensitive")]
+impl<O> PageAsked<'_, O> {
+    /// For anyone (no verified user), asked once, unchecked.
+    pub(crate) fn new() -> Self {
+        Self {
+            user: None,
+            retry: Retry::NEVER,
+            check: None,
+        }
+    }
 }
 
 #[cfg(feature = "sensitive")]
 impl<'a, O> PageCall<'a, O> {
-    /// A call that runs `run(user)` when awaited.
+    /// A call that runs `run(ask)` when awaited.
     pub(crate) fn new(
-        run: impl FnOnce(
-            Option<&'a crate::protocol::agent::VerifiedUser>,
-        ) -> BoxFuture<'a, Result<O, ElicitError>>
-        + Send
-        + 'a,
+        run: impl FnOnce(PageAsked<'a, O>) -> BoxFuture<'a, Result<O, ElicitError>> + Send + 'a,
     ) -> Self {
         Self {
-            user: None,
+            ask: PageAsked::new(),
             run: Box::new(run),
         }
     }
@@ -271,7 +301,90 @@ impl<'a, O> PageCall<'a, O> {
     /// completion. The protocol's rule: the user who completes the
     /// out-of-band interaction is the user who started it.
     pub fn for_user(mut self, user: &'a crate::protocol::agent::VerifiedUser) -> Self {
-        self.user = Some(user);
+        self.ask.user = Some(user);
+        self
+    }
+}
+
+/// The options of a secret page: its re-ask, and a check of your own.
+#[cfg(feature = "sensitive")]
+impl<'a, T> PageCall<'a, crate::sensitive::SecretOutcome<T>> {
+    /// Asks again, up to `again` more times (so at most `again + 1` pages),
+    /// when the page's answer is refused: by the form's own rules (what
+    /// the page cannot check, such as a `try_from` or a form's
+    /// `#[elicit(check = path)]`) or by [`check`](Self::check). The default
+    /// is never; after the last attempt the error is
+    /// [`ElicitError::Invalid`], with the errors and the attempt count.
+    ///
+    /// Each attempt is a new page: the user finished the refused one in the
+    /// browser, so that elicitation is completed, its answer dropped (no
+    /// secret of it is kept), and a new page of the same form is opened,
+    /// showing each error on its field and every secret input empty; its
+    /// URL is asked with the message
+    /// [`ContentError::retry_message`](crate::ContentError::retry_message)
+    /// builds, as a form's re-ask is
+    /// ([`FormCall::retry`](super::FormCall::retry)).
+    pub fn retry(mut self, again: u32) -> Self {
+        self.ask.retry = Retry::times(again);
+        self
+    }
+
+    /// Runs `check`, a rule of your own, on the page's answer once it
+    /// passed the form's rules (is this token one the service knows):
+    /// `Ok(Ok(()))` accepts it, `Ok(Err(errors))` refuses it by field
+    /// ([`FieldError::rule`](crate::FieldError::rule)), asked again on a
+    /// new page showing the errors, within the same [`retry(n)`](Self::retry)
+    /// (after the last attempt, [`ElicitError::Invalid`] with these
+    /// errors); `Err(e)`, it could not decide, ends the call with
+    /// [`ElicitError::Check`]. The shape and semantics of
+    /// [`FormCall::check`](super::FormCall::check). A message of yours is
+    /// shown on the page and sent in the next URL request: never put the
+    /// secret in it.
+    ///
+    /// ```
+    /// use elicit_core::{Elicit, FieldError};
+    /// use elicit_core::flow::ElicitError;
+    /// use elicit_core::mcp::Elicitor;
+    /// use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
+    ///
+    /// /// Your deploy token.
+    /// #[derive(Elicit)]
+    /// #[elicit(sensitive)]
+    /// struct DeployToken {
+    ///     /// From the deploy service: Settings → Tokens.
+    ///     #[secret]
+    ///     #[elicit(length(min = 12))]
+    ///     token: SecretString,
+    /// }
+    ///
+    /// async fn deploy_token(
+    ///     elicitor: &Elicitor<'_>,
+    ///     pages: &Pages,
+    /// ) -> Result<SecretOutcome<DeployToken>, ElicitError> {
+    ///     elicitor
+    ///         .elicit_secret::<DeployToken>("Paste a deploy token.", pages)
+    ///         .retry(2)
+    ///         .check(async |form: &DeployToken| {
+    ///             if is_revoked(form.token.expose_secret()).await? {
+    ///                 return Ok(Err(FieldError::rule("token", "was revoked").into()));
+    ///             }
+    ///             Ok::<_, std::io::Error>(Ok(()))
+    ///         })
+    ///         .await
+    /// }
+    ///
+    /// /// Asks the deploy service (here: one revoked token).
+    /// async fn is_revoked(token: &str) -> Result<bool, std::io::Error> {
+    ///     Ok(token == "dt-revoked-0001")
+    /// }
+    /// # let _ = deploy_token;
+    /// ```
+    pub fn check<C>(mut self, check: C) -> Self
+    where
+        T: Send + Sync + 'a,
+        C: for<'f> Check<'f, T> + 'a,
+    {
+        self.ask.check = Some(super::check::secret_checker(checker(check)));
         self
     }
 }
@@ -281,7 +394,9 @@ impl<O> fmt::Debug for PageCall<'_, O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PageCall")
             .field("outcome", &std::any::type_name::<O>())
-            .field("user", &self.user)
+            .field("user", &self.ask.user)
+            .field("retry", &self.ask.retry)
+            .field("check", &self.ask.check.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -292,7 +407,7 @@ impl<'a, O> IntoFuture for PageCall<'a, O> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        (self.run)(self.user)
+        (self.run)(self.ask)
     }
 }
 

@@ -84,17 +84,48 @@ where
                 return Ok(read);
             };
             let verdict = check.check(&form).await.map_err(Into::into);
-            checked(form, verdict)
+            Ok(checked(form, verdict)?.map(Outcome::Accepted))
         })
     })
 }
 
-/// What the call's check decided on an accepted form (it ran after the
-/// field rules and the form's own `check`): the answer, or its errors to
-/// ask again with; [`ElicitError::Check`] when the check could not decide.
-fn checked<T>(form: T, verdict: Verdict<BoxError>) -> Checked<T> {
+/// A check as a secret page's call holds it: given how the page ended,
+/// the outcome as checked (an answer refused: its errors, to ask again on
+/// a new page; the refused value dropped). What the check does not see
+/// (a decline, a cancel, an expiry) comes out as it went in.
+#[cfg(feature = "sensitive")]
+pub(crate) type SecretChecker<'a, T> =
+    super::call::PageCheck<'a, crate::sensitive::SecretOutcome<T>>;
+
+/// `checker`, a form's check, as a secret page's call holds it: the same
+/// check on the page's typed answer.
+#[cfg(feature = "sensitive")]
+pub(crate) fn secret_checker<'a, T: Send + 'a>(checker: Checker<'a, T>) -> SecretChecker<'a, T> {
+    use crate::sensitive::SecretOutcome;
+    Arc::new(move |outcome: SecretOutcome<T>| {
+        let checker = Arc::clone(&checker);
+        Box::pin(async move {
+            let SecretOutcome::Answered(form) = outcome else {
+                return Ok(Ok(outcome));
+            };
+            Ok(match checker(Ok(Outcome::Accepted(form))).await? {
+                Ok(Outcome::Accepted(form)) => Ok(SecretOutcome::Answered(form)),
+                // A checker gives back what it does not check as it came:
+                // an accepted form in, an accepted form or errors out.
+                Ok(_) => Ok(SecretOutcome::Cancelled),
+                Err(errors) => Err(errors),
+            })
+        })
+    })
+}
+
+/// What the call's check decided on a form (it ran after the field rules
+/// and the form's own `check`): the form, or its errors to ask again with
+/// (the form dropped); [`ElicitError::Check`] when the check could not
+/// decide.
+fn checked<T>(form: T, verdict: Verdict<BoxError>) -> Result<Result<T, ContentError>, ElicitError> {
     match verdict {
-        Ok(Ok(())) => Ok(Ok(Outcome::Accepted(form))),
+        Ok(Ok(())) => Ok(Ok(form)),
         Ok(Err(errors)) => {
             refused!(CheckRefused, errors = errors.errors().len());
             Ok(Err(errors))

@@ -42,11 +42,11 @@ pub(crate) trait Carrier: Sync {
     ) -> impl Future<Output = Result<(), ElicitError>> + Send;
 }
 
-/// What to do after a form's answer was read: the policy of
-/// [`Retry`], once for every transport.
-pub(crate) enum AfterAnswer<T> {
+/// What to do after a form's (or a secret page's) answer was read: the
+/// policy of [`Retry`], once for every transport.
+pub(crate) enum AfterAnswer<O> {
     /// The user's answer: done.
-    Done(Outcome<T>),
+    Done(O),
     /// Invalid, and retries are left: send the form again with this message.
     AskAgain(String),
     /// Invalid after the last attempt.
@@ -62,12 +62,12 @@ pub(crate) enum AfterAnswer<T> {
 /// the message ([`ContentError::retry_message`]) while attempts are left; a decline or a
 /// cancel is an answer, returned at once. `attempts` counts the forms sent,
 /// this one included.
-pub(crate) fn after_answer<T>(
-    read: Result<Outcome<T>, ContentError>,
+pub(crate) fn after_answer<O>(
+    read: Result<O, ContentError>,
     original_message: &str,
     attempts: u32,
     retry: Retry,
-) -> AfterAnswer<T> {
+) -> AfterAnswer<O> {
     match read {
         Ok(outcome) => AfterAnswer::Done(outcome),
         Err(errors) if attempts > retry.again() => AfterAnswer::GiveUp { errors, attempts },

@@ -85,8 +85,10 @@ pub enum ElicitError {
     /// object, an action elicit cannot name, ...). Not asked again: it is a
     /// client fault, not the user's.
     Unreadable(ConversionError),
-    /// Every answer broke the form's rules, the last one as `errors`, after
-    /// `attempts` requests (see [`FormCall::retry`](super::FormCall::retry)).
+    /// Every answer broke the form's rules (or the call's check), the last
+    /// one as `errors`, after `attempts` requests (see
+    /// [`FormCall::retry`](super::FormCall::retry); for a secret page,
+    /// `attempts` pages, `PageCall::retry`).
     Invalid {
         /// What was wrong with the last answer, by field.
         errors: ContentError,

@@ -113,6 +113,8 @@ pub(crate) use call::FormAsked;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub(crate) use call::OAuthCall;
+#[cfg(all(feature = "sensitive", feature = "rmcp"))]
+pub(crate) use call::PageAsked;
 #[cfg(feature = "sensitive")]
 pub use call::PageCall;
 #[cfg(feature = "sensitive")]
@@ -126,6 +128,8 @@ pub(crate) use call::{Asker, form_call};
 pub use check::Check;
 #[cfg(feature = "rmcp")]
 pub(crate) use check::checker;
+#[cfg(all(feature = "sensitive", feature = "rmcp"))]
+pub(crate) use check::{SecretChecker, secret_checker};
 pub use error::{ElicitError, RequestError, RequestFailure};
 
 #[cfg(feature = "rmcp")]

@@ -4,30 +4,91 @@
 //! verified user, if any), and once the user consented, the page's answer
 //! awaited and the elicitation completed.
 
+use crate::ContentError;
 use crate::protocol::agent::{UrlOutcome, UrlRequest, VerifiedUser};
 use crate::protocol::{ElicitationId, ElicitationScope};
 use crate::sensitive::{
     OpenError, PageError, PageId, Pages, PendingPage, SecretOutcome, SensitiveForm,
 };
 
+use super::call::PageAsked;
+use super::engine::{AfterAnswer, after_answer, in_flow};
 use super::{Carrier, ElicitError, Flows};
 use crate::fingerprint::Fingerprint;
 
 impl<C: Carrier> Flows<'_, C> {
-    /// The sensitive form `T` on a page `pages` serve (for `user`, when the
-    /// pages verify users): its checked value, or how it ended. Dropping
-    /// the future closes the page and abandons the id.
+    /// The sensitive form `T` on a page `pages` serve (for `ask.user`, when
+    /// the pages verify users): its checked value, or how it ended; a
+    /// refused answer (the form's own rules, or `ask.check`) asked again on
+    /// a new page, up to `ask.retry`. Dropping the future closes the page
+    /// and abandons the id.
     pub(crate) async fn secret<T: SensitiveForm + Send>(
         &self,
         scope: ElicitationScope,
         message: String,
         pages: &Pages,
-        user: Option<&VerifiedUser>,
+        ask: PageAsked<'_, SecretOutcome<T>>,
     ) -> Result<SecretOutcome<T>, ElicitError> {
-        let open = open_page::<T>(pages, user, message.clone());
-        let form = std::any::type_name::<T>();
-        self.page("secret", Some(form), scope, message, user, open)
-            .await
+        let span = self.page_span("secret", Some(std::any::type_name::<T>()));
+        let asked = self.secret_attempts(scope, message, pages, ask);
+        in_flow(span, asked, PageOutcome::trace).await
+    }
+
+    /// [`secret`](Self::secret)'s attempts, in its span: each a page (the
+    /// first with `message`, the next ones showing the refused answer's
+    /// errors on their fields, their URL asked with
+    /// [`ContentError::retry_message`]), the re-ask policy of a form's.
+    async fn secret_attempts<T: SensitiveForm + Send>(
+        &self,
+        scope: ElicitationScope,
+        message: String,
+        pages: &Pages,
+        ask: PageAsked<'_, SecretOutcome<T>>,
+    ) -> Result<SecretOutcome<T>, ElicitError> {
+        let PageAsked { user, retry, check } = ask;
+        let mut refused: Option<ContentError> = None;
+        let mut next = message.clone();
+        let mut attempts: u32 = 0;
+        loop {
+            attempts = attempts.saturating_add(1);
+            record!(attempt = attempts);
+            let open = async {
+                match &refused {
+                    None => open_page::<T>(pages, user, message.clone()).await,
+                    Some(errors) => pages.open_again::<T>(user, message.clone(), errors).await,
+                }
+            };
+            let (read, page) = self.page_flow(scope.clone(), next, user, open).await?;
+            let read = match (&check, read) {
+                (Some(check), Ok(outcome)) => match check(outcome).await {
+                    Ok(read) => read,
+                    Err(error) => {
+                        forget(pages, page).await;
+                        return Err(error);
+                    }
+                },
+                (_, read) => read,
+            };
+            // The refused answer is gone (dropped as it was refused), but
+            // for the end its page's record holds: forgotten now.
+            refused = read.as_ref().err().cloned();
+            if refused.is_some() {
+                forget(pages, page).await;
+            }
+            match after_answer(read, &message, attempts, retry) {
+                AfterAnswer::Done(outcome) => return Ok(outcome),
+                AfterAnswer::AskAgain(message) => {
+                    note!(
+                        "answer refused: asked again on a new page",
+                        attempt = attempts
+                    );
+                    next = message;
+                }
+                AfterAnswer::GiveUp { errors, attempts } => {
+                    return Err(ElicitError::Invalid { errors, attempts });
+                }
+            }
+        }
     }
 
     /// An OAuth flow at `provider` through a start page `pages` serve (for
@@ -48,7 +109,29 @@ impl<C: Carrier> Flows<'_, C> {
                 None => pages.open_oauth(provider).await,
             }
         };
-        self.page("oauth", None, scope, message, user, open).await
+        let span = self.page_span("oauth", None);
+        let asked = async {
+            let (outcome, _) = self.page_flow(scope, message, user, open).await?;
+            Ok(outcome)
+        };
+        in_flow(span, asked, PageOutcome::trace).await
+    }
+
+    /// The span of `flow` (`secret`, `oauth`) through a page: the form's
+    /// type, if any; the attempt, the elicitation id and the page once
+    /// known.
+    fn page_span(&self, flow: &'static str, form: Option<&'static str>) -> crate::traced::Span {
+        span!(
+            "flow",
+            transport = C::TRANSPORT,
+            protocol_version = self.carrier.protocol_version(),
+            flow = flow,
+            mode = "url",
+            form = form.unwrap_or("-");
+            attempt,
+            elicitation_id,
+            page
+        )
     }
 
     /// The flow through a page of the agent's, whatever the page: URL mode
@@ -56,47 +139,24 @@ impl<C: Carrier> Flows<'_, C> {
     /// opened, its URL sent (sensitive, bound to `user`), and once the user
     /// consented, the page's end awaited and, if the interaction ended in
     /// the browser, the elicitation completed. Whichever way it ends
-    /// without a completion (dropped included), the id is abandoned.
-    /// `flow` (`secret`, `oauth`) through a page: [`page_flow`](Self::page_flow)
-    /// in its span (the form's type, if any), its end traced.
-    async fn page<P: Opened>(
-        &self,
-        flow: &'static str,
-        form: Option<&'static str>,
-        scope: ElicitationScope,
-        message: String,
-        user: Option<&VerifiedUser>,
-        open: impl std::future::Future<Output = Result<P, OpenError>>,
-    ) -> Result<P::Outcome, ElicitError> {
-        let span = span!(
-            "flow",
-            transport = C::TRANSPORT,
-            protocol_version = self.carrier.protocol_version(),
-            flow = flow,
-            mode = "url",
-            form = form.unwrap_or("-");
-            elicitation_id,
-            page
-        );
-        let asked = self.page_flow(scope, message, user, open);
-        super::engine::in_flow(span, asked, P::Outcome::trace).await
-    }
-
+    /// without a completion (dropped included), the id is abandoned. How
+    /// it ended, and the page's id.
     async fn page_flow<P: Opened>(
         &self,
         scope: ElicitationScope,
         message: String,
         user: Option<&VerifiedUser>,
         open: impl std::future::Future<Output = Result<P, OpenError>>,
-    ) -> Result<P::Outcome, ElicitError> {
+    ) -> Result<(P::Outcome, PageId), ElicitError> {
         self.lock()
             .require_sensitive()
             .map_err(ElicitError::NotSent)?;
         let page = open.await.map_err(ElicitError::PageNotOpened)?;
-        record!(page = Fingerprint(page.id()));
-        record!(elicitation_id = Fingerprint(page.id()));
+        let page_id = page.id();
+        record!(page = Fingerprint(page_id));
+        record!(elicitation_id = Fingerprint(page_id));
         note!("page opened");
-        let (id, request) = page_request(page.id(), page.url(), message, user);
+        let (id, request) = page_request(page_id, page.url(), message, user);
         let outstanding = Outstanding {
             flows: self,
             id: &id,
@@ -104,7 +164,7 @@ impl<C: Carrier> Flows<'_, C> {
         let answer = self.url_request(scope, request).await?;
         // Not consented: the page closes as it is dropped.
         if let Some(ended) = P::Outcome::unless_consented(&answer) {
-            return Ok(ended);
+            return Ok((ended, page_id));
         }
         note!("consented: waiting for the page");
         let (outcome, ended_in_browser) = page.settle().await?;
@@ -112,8 +172,37 @@ impl<C: Carrier> Flows<'_, C> {
             self.complete_id(&id, user).await?;
             std::mem::forget(outstanding);
         }
-        Ok(outcome)
+        Ok((outcome, page_id))
     }
+}
+
+/// A page's answer, read by a flow that reads it by its id (the MCP
+/// rounds) and checked by `check`: how the page ended, or the errors of an
+/// answer refused by the form's own rules or by the check (the answer
+/// dropped); [`ElicitError::Check`] when the check could not decide, and
+/// the other page errors as [`SecretOutcome::from_page`] has them.
+#[cfg(feature = "rmcp")]
+pub(crate) async fn checked_answer<T>(
+    answer: Result<T, PageError>,
+    check: Option<&super::SecretChecker<'_, T>>,
+) -> Result<PageAnswer<T>, ElicitError> {
+    let outcome = match answer {
+        Err(PageError::Invalid(errors)) => {
+            refused!(InvalidSubmission, errors = errors.errors().len());
+            return Ok(Err(errors));
+        }
+        answer => SecretOutcome::from_page(answer)?,
+    };
+    match check {
+        Some(check) => check(outcome).await,
+        None => Ok(Ok(outcome)),
+    }
+}
+
+/// Forgets the page `id` (its record, and the end it holds: a refused
+/// answer's secrets).
+async fn forget(pages: &Pages, id: PageId) {
+    let _ = pages.shared().store.remove(&id).await;
 }
 
 /// What the page flow needs of the page it opened: a sensitive form's
@@ -130,8 +219,12 @@ trait Opened: Send {
     ) -> impl std::future::Future<Output = Result<(Self::Outcome, bool), ElicitError>> + Send;
 }
 
+/// A secret page's answer, read: how the page ended, or the errors of an
+/// answer the form's own rules refused (the answer dropped).
+pub(crate) type PageAnswer<T> = Result<SecretOutcome<T>, ContentError>;
+
 impl<T: SensitiveForm + Send> Opened for PendingPage<T> {
-    type Outcome = SecretOutcome<T>;
+    type Outcome = PageAnswer<T>;
 
     fn id(&self) -> PageId {
         PendingPage::id(self)
@@ -141,10 +234,19 @@ impl<T: SensitiveForm + Send> Opened for PendingPage<T> {
         PendingPage::url(self)
     }
 
-    async fn settle(self) -> Result<(SecretOutcome<T>, bool), ElicitError> {
-        let outcome = SecretOutcome::from_page(self.answer().await)?;
-        let ended_in_browser = matches!(outcome, SecretOutcome::Answered(_));
-        Ok((outcome, ended_in_browser))
+    async fn settle(self) -> Result<(PageAnswer<T>, bool), ElicitError> {
+        match self.answer().await {
+            // Submitted in the browser, and refused here: asked again.
+            Err(PageError::Invalid(errors)) => {
+                refused!(InvalidSubmission, errors = errors.errors().len());
+                Ok((Err(errors), true))
+            }
+            answer => {
+                let outcome = SecretOutcome::from_page(answer)?;
+                let ended_in_browser = matches!(outcome, SecretOutcome::Answered(_));
+                Ok((Ok(outcome), ended_in_browser))
+            }
+        }
     }
 }
 
@@ -236,6 +338,18 @@ impl<T> PageOutcome for SecretOutcome<T> {
 
     const DECLINED: Self = Self::Declined;
     const CANCELLED: Self = Self::Cancelled;
+}
+
+impl<T> PageOutcome for PageAnswer<T> {
+    fn trace(&self) {
+        // A refusal is traced as it was read (`settle`).
+        if let Ok(outcome) = self {
+            outcome.trace();
+        }
+    }
+
+    const DECLINED: Self = Ok(SecretOutcome::Declined);
+    const CANCELLED: Self = Ok(SecretOutcome::Cancelled);
 }
 
 impl<T> SecretOutcome<T> {

@@ -318,8 +318,15 @@ async fn show(
     };
     let secrets: Vec<&str> = record.secrets.iter().map(String::as_str).collect();
     let csrf = binding.csrf.to_string();
+    // A page that asks again shows why the last answer was refused.
+    let errors: Vec<crate::FieldError> = record
+        .errors
+        .iter()
+        .map(|(field, message)| crate::FieldError::rule(field, message))
+        .collect();
     let Ok(html) = PageForm::new(&record.message, &record.schema)
         .secrets(&secrets)
+        .errors(&errors)
         .hidden(CSRF_FIELD, &csrf)
         .render()
     else {

@@ -33,6 +33,13 @@ pub struct Record {
     pub binding: Option<Binding>,
     /// Whether it can still be answered.
     pub state: PageState,
+    /// Why the answer to the page before this one was refused, when this
+    /// page asks again (`.retry(n)` of a secret page): each error as its
+    /// field's wire name and its message, shown on that field. Never a
+    /// value. Empty on a first page, and then not written, so a record
+    /// stored without it reads back the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<(String, String)>,
 }
 
 /// The browser a page is bound to: its first visitor's cookie, and the CSRF

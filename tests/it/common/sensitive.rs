@@ -34,6 +34,8 @@ pub fn answer_page(url: &str, fields: &str) -> u16 {
 #[derive(Debug, Clone)]
 pub struct Answered {
     pub status: u16,
+    /// The page as its visit showed it (HTML).
+    pub page: String,
     pub cookie: String,
     pub csrf: String,
 }
@@ -51,6 +53,7 @@ pub fn answer_page_seen(url: &str, fields: &str) -> Answered {
         .status;
     Answered {
         status,
+        page: page.body,
         cookie,
         csrf,
     }

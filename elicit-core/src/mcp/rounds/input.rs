@@ -309,51 +309,104 @@ pub(super) async fn form<T: Elicit + Send>(
     crate::sync::lock(round).settle_form(key, &message, retry, answer)
 }
 
+/// What a round asks of a sensitive form: its message, the user its page
+/// is for, and the options of [`FormAsk`](super::FormAsk).
+#[cfg(feature = "sensitive")]
+pub(super) struct SecretAsked<'a, 'c, T> {
+    pub(super) message: String,
+    pub(super) user: Option<&'a crate::protocol::agent::VerifiedUser>,
+    pub(super) retry: Retry,
+    pub(super) check: Option<&'a crate::flow::SecretChecker<'c, T>>,
+}
+
 /// The sensitive form `T` under `key` in a round (see
 /// [`Rounds::secret`](super::Rounds::secret)): the first round opens the
 /// page and asks its URL; later rounds read the page first, then the
 /// client's answer to the URL: a decline or a cancel closes the page, a
-/// consent before the page was submitted is asked again. The lock is never
-/// held across the store's calls.
+/// consent before the page was submitted is asked again. A page's answer
+/// refused (the form's own rules, or the call's check), with attempts
+/// left, is forgotten, and a new page showing the errors is opened and its
+/// URL asked in this round (the attempts counted in the sealed state). The
+/// lock is never held across the store's calls.
 #[cfg(feature = "sensitive")]
 pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     round: &std::sync::Mutex<InputRound>,
     key: &str,
-    message: String,
+    asked: SecretAsked<'_, '_, T>,
     pages: &crate::sensitive::Pages,
-    user: Option<&crate::protocol::agent::VerifiedUser>,
 ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
-    use crate::flow::page::{PageOutcome, open_page, page_request};
+    use crate::flow::page::{PageOutcome, checked_answer, page_request};
     use crate::sensitive::SecretOutcome;
 
     use crate::sync::lock;
 
+    let SecretAsked {
+        message,
+        user,
+        retry,
+        check,
+    } = asked;
     let known = lock(round).state.pages.get(key).copied();
     let Some(id) = known else {
-        let refused = lock(round).connection.require_sensitive();
-        if let Err(error) = refused {
-            return Some(Err(ElicitError::NotSent(error)));
-        }
-        let page = match open_page::<T>(pages, user, message.clone()).await {
-            Ok(page) => page,
-            Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
+        let page = OpenPage {
+            message: message.clone(),
+            errors: None,
+            user,
         };
-        let (_, request) = page_request(page.id(), page.url(), message, user);
-        let mut round = lock(round);
-        // Not asked: the page closes as it is dropped.
-        let (params, _) = match url_params(&mut round.connection, request) {
-            Ok(built) => built,
-            Err(error) => return Some(Err(error)),
-        };
-        round.ask(key, params);
-        round.state.pages.insert(key.to_owned(), page.detach());
-        return None;
+        return page.ask::<T>(round, key, message, pages).await;
     };
-    // The page first: an answer there settles it.
+    let attempts = lock(round).state.attempts.get(key).copied().unwrap_or(1);
+    // The page first: an answer there settles it, or is asked again.
     if let Some(end) = super::pages::read(pages, id).await.answer::<T>() {
         lock(round).state.pages.remove(key);
-        return Some(SecretOutcome::from_page(end));
+        let read = match checked_answer(end, check).await {
+            Ok(read) => read,
+            Err(error) => {
+                super::pages::forget(pages, id).await;
+                return Some(Err(error));
+            }
+        };
+        // A refused answer is dropped; its page's record, which holds its
+        // end, is forgotten.
+        let errors = read.as_ref().err().cloned();
+        if errors.is_some() {
+            super::pages::forget(pages, id).await;
+        }
+        return match after_answer(read, &message, attempts, retry) {
+            AfterAnswer::Done(outcome) => {
+                lock(round).state.attempts.remove(key);
+                Some(Ok(outcome))
+            }
+            AfterAnswer::GiveUp { errors, attempts } => {
+                lock(round).state.attempts.remove(key);
+                Some(Err(ElicitError::Invalid { errors, attempts }))
+            }
+            AfterAnswer::AskAgain(next) => {
+                note!(
+                    "answer refused: asked again on a new page",
+                    attempt = attempts
+                );
+                lock(round)
+                    .state
+                    .attempts
+                    .insert(key.to_owned(), attempts.saturating_add(1));
+                let page = OpenPage {
+                    message,
+                    errors: errors.as_ref(),
+                    user,
+                };
+                page.ask::<T>(round, key, next, pages).await
+            }
+        };
     }
+    // A page that asks again: its URL is asked with the errors, as it was.
+    let message = match attempts {
+        1 => message,
+        _ => match super::pages::errors_of(pages, id).await {
+            Some(errors) => errors.retry_message(&message),
+            None => message,
+        },
+    };
     let ended = {
         let mut round = lock(round);
         let answer = round
@@ -384,4 +437,52 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     }?;
     super::pages::cancel(pages, id).await;
     Some(Ok(ended))
+}
+
+/// A page a round opens: its message, the errors it shows (when it asks
+/// again), the user it is for.
+#[cfg(feature = "sensitive")]
+struct OpenPage<'a> {
+    message: String,
+    errors: Option<&'a ContentError>,
+    user: Option<&'a crate::protocol::agent::VerifiedUser>,
+}
+
+#[cfg(feature = "sensitive")]
+impl OpenPage<'_> {
+    /// Opens the page of `T` and asks its URL under `key` in this round,
+    /// with `request_message`: `None` once asked (or an error, and nothing
+    /// asked: the page closes as it is dropped).
+    async fn ask<T: crate::sensitive::SensitiveForm + Send>(
+        self,
+        round: &std::sync::Mutex<InputRound>,
+        key: &str,
+        request_message: String,
+        pages: &crate::sensitive::Pages,
+    ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
+        use crate::flow::page::{open_page, page_request};
+        use crate::sync::lock;
+
+        let refused = lock(round).connection.require_sensitive();
+        if let Err(error) = refused {
+            return Some(Err(ElicitError::NotSent(error)));
+        }
+        let opened = match self.errors {
+            None => open_page::<T>(pages, self.user, self.message).await,
+            Some(errors) => pages.open_again::<T>(self.user, self.message, errors).await,
+        };
+        let page = match opened {
+            Ok(page) => page,
+            Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
+        };
+        let (_, request) = page_request(page.id(), page.url(), request_message, self.user);
+        let mut round = lock(round);
+        let (params, _) = match url_params(&mut round.connection, request) {
+            Ok(built) => built,
+            Err(error) => return Some(Err(error)),
+        };
+        round.ask(key, params);
+        round.state.pages.insert(key.to_owned(), page.detach());
+        None
+    }
 }

@@ -40,7 +40,7 @@ pub(crate) mod config;
 mod input;
 #[cfg(feature = "sensitive")]
 mod pages;
-mod sessionless;
+pub(crate) mod sessionless;
 
 pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
 mod state;
@@ -72,9 +72,10 @@ pub struct Rounds {
 
 /// One call: who it is from, and its protocol regime.
 struct Call {
-    /// Who the request is from ([`RoundsConfig::principal`]; empty: no one).
+    /// Who the request is from ([`RoundsConfig::principal`]; `None`: no
+    /// one), as the user a page is for.
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
-    principal: String,
+    principal: Option<crate::protocol::agent::VerifiedUser>,
     regime: Regime,
 }
 
@@ -107,7 +108,11 @@ impl fmt::Debug for Rounds {
 impl Rounds {
     fn new(principal: String, regime: Regime) -> Self {
         Self {
-            call: Arc::new(Call { principal, regime }),
+            call: Arc::new(Call {
+                principal: (!principal.is_empty())
+                    .then(|| crate::protocol::agent::VerifiedUser::new(principal)),
+                regime,
+            }),
         }
     }
 
@@ -134,11 +139,26 @@ impl Rounds {
         key: &str,
         message: impl Into<String>,
     ) -> FormAsk<'r, T> {
-        FormAsk {
-            rounds: self,
-            key: key.to_owned(),
-            ask: FormAsked::new(message.into()),
-        }
+        FormAsk::new(key, message.into(), move |key, ask| {
+            Box::pin(async move {
+                match &self.call.regime {
+                    Regime::Requests { peer, connection } => Some(
+                        Flows::new(connection, peer)
+                            .form::<T>(no_scope(), ask)
+                            .await,
+                    ),
+                    Regime::Input(round) => {
+                        traced(input::form(round, &key, ask).await, outcome_event::<T>)
+                    }
+                    Regime::Sessionless(_) => traced(
+                        Some(Err(ElicitError::NotSent(
+                            crate::protocol::agent::SendError::NoSession,
+                        ))),
+                        outcome_event::<T>,
+                    ),
+                }
+            })
+        })
     }
 
     /// The URL request under `key` (URL mode): `Some` with the user's
@@ -192,32 +212,77 @@ impl Rounds {
     ///   once: ask a sensitive form in the last round.
     /// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`]):
     ///   the page is listed in `-32042` until it has ended.
+    ///
+    /// With [`retry(n)`](FormAsk::retry) and [`check`](FormAsk::check), a
+    /// refused answer (by the form's own rules, or by the check) is asked
+    /// again on a new page, which shows the errors on their fields, as
+    /// [`PageCall::check`](crate::flow::PageCall::check) does: in the call
+    /// on 2025-11-25, in the next round on 2026-07-28 (the attempts counted
+    /// in the sealed state); without a session, in the `-32042` that ends
+    /// this call (at most 8 pages, named by the call, the key and the
+    /// attempt, so the client's retry finds the attempt it is at).
     #[cfg(feature = "sensitive")]
-    pub async fn secret<T: crate::sensitive::SensitiveForm + Send>(
-        &self,
+    pub fn secret<'r, T: crate::sensitive::SensitiveForm + Send + 'r>(
+        &'r self,
         key: &str,
         message: impl Into<String>,
+        pages: &'r crate::sensitive::Pages,
+    ) -> FormAsk<'r, T, crate::sensitive::SecretOutcome<T>> {
+        FormAsk::new(key, message.into(), move |key, ask| {
+            Box::pin(async move { self.secret_asked(&key, ask, pages).await })
+        })
+    }
+
+    /// [`secret`](Self::secret), once awaited.
+    #[cfg(feature = "sensitive")]
+    async fn secret_asked<'r, T: crate::sensitive::SensitiveForm + Send + 'r>(
+        &'r self,
+        key: &str,
+        ask: FormAsked<'r, T>,
         pages: &crate::sensitive::Pages,
     ) -> Option<Result<crate::sensitive::SecretOutcome<T>, ElicitError>> {
-        let message = message.into();
+        let FormAsked {
+            message,
+            retry,
+            check,
+        } = ask;
+        let check = check.map(crate::flow::secret_checker);
         // Pages that verify users serve it to this request's user only (no
         // principal: refused, `OpenError::UserRequired`).
-        let user = (pages.verifies_users() && !self.call.principal.is_empty())
-            .then(|| crate::protocol::agent::VerifiedUser::new(self.call.principal.clone()));
+        let user = (self.call.principal.as_ref()).filter(|_| pages.verifies_users());
         match &self.call.regime {
-            Regime::Requests { peer, connection } => Some(
-                Flows::new(connection, peer)
-                    .secret(no_scope(), message, pages, user.as_ref())
-                    .await,
-            ),
-            Regime::Input(round) => traced(
-                input::secret(round, key, message, pages, user.as_ref()).await,
-                crate::flow::page::PageOutcome::trace,
-            ),
-            Regime::Sessionless(call) => traced(
-                sessionless::secret(call, key, message, pages, user.as_ref()).await,
-                crate::flow::page::PageOutcome::trace,
-            ),
+            Regime::Requests { peer, connection } => {
+                let ask = crate::flow::PageAsked { user, retry, check };
+                Some(
+                    Flows::new(connection, peer)
+                        .secret(no_scope(), message, pages, ask)
+                        .await,
+                )
+            }
+            Regime::Input(round) => {
+                let asked = input::SecretAsked {
+                    message,
+                    user,
+                    retry,
+                    check: check.as_ref(),
+                };
+                traced(
+                    input::secret(round, key, asked, pages).await,
+                    crate::flow::page::PageOutcome::trace,
+                )
+            }
+            Regime::Sessionless(call) => {
+                let asked = input::SecretAsked {
+                    message,
+                    user,
+                    retry,
+                    check: check.as_ref(),
+                };
+                traced(
+                    sessionless::secret(call, key, asked, pages).await,
+                    crate::flow::page::PageOutcome::trace,
+                )
+            }
         }
     }
 }
@@ -237,15 +302,28 @@ fn traced<O>(
     answer
 }
 
-/// A form asked under a key, sent when awaited: [`Rounds::form`].
+/// A form asked under a key, sent when awaited: [`Rounds::form`] (`O` is
+/// [`Outcome<T>`]), and, with feature `sensitive`, a sensitive form on a
+/// page, [`Rounds::secret`] (`O` is
+/// [`SecretOutcome<T>`](crate::sensitive::SecretOutcome)).
 #[must_use = "nothing is asked until the form is awaited"]
-pub struct FormAsk<'r, T> {
-    rounds: &'r Rounds,
+pub struct FormAsk<'r, T, O = Outcome<T>> {
     key: String,
     ask: FormAsked<'r, T>,
+    run: AskRun<'r, T, O>,
 }
 
-impl<T> fmt::Debug for FormAsk<'_, T> {
+/// What a [`FormAsk`] runs once awaited, given its key and options.
+type AskRun<'r, T, O> = Box<
+    dyn FnOnce(
+            String,
+            FormAsked<'r, T>,
+        ) -> crate::flow::BoxFuture<'r, Option<Result<O, ElicitError>>>
+        + Send
+        + 'r,
+>;
+
+impl<T, O> fmt::Debug for FormAsk<'_, T, O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormAsk")
             .field("key", &self.key)
@@ -255,10 +333,30 @@ impl<T> fmt::Debug for FormAsk<'_, T> {
     }
 }
 
-impl<'r, T> FormAsk<'r, T> {
+impl<'r, T, O> FormAsk<'r, T, O> {
+    /// A question under `key` that runs `run(key, ask)` when awaited.
+    fn new(
+        key: &str,
+        message: String,
+        run: impl FnOnce(
+            String,
+            FormAsked<'r, T>,
+        ) -> crate::flow::BoxFuture<'r, Option<Result<O, ElicitError>>>
+        + Send
+        + 'r,
+    ) -> Self {
+        Self {
+            key: key.to_owned(),
+            ask: FormAsked::new(message),
+            run: Box::new(run),
+        }
+    }
+
     /// Asks again, up to `again` more times, when the answer breaks the
     /// form's rules, with the errors in the message (the policy of every
-    /// transport: [`FormCall::retry`](crate::flow::FormCall::retry)).
+    /// transport: [`FormCall::retry`](crate::flow::FormCall::retry); for a
+    /// secret page, each attempt a new page showing the errors:
+    /// [`PageCall::retry`](crate::flow::PageCall::retry)).
     pub fn retry(mut self, again: u32) -> Self {
         self.ask.retry = Retry::times(again);
         self
@@ -271,7 +369,8 @@ impl<'r, T> FormAsk<'r, T> {
     /// ([`FormCall::check`](crate::flow::FormCall::check), which shows the
     /// shape). On 2026-07-28 it runs in the call that brings the answer
     /// (between rounds), once: an answer it accepted is kept, sealed in
-    /// the round's state, and not checked again by later rounds.
+    /// the round's state, and not checked again by later rounds (a secret
+    /// page's answer is read once, and never sealed).
     pub fn check<C>(mut self, check: C) -> Self
     where
         T: Send + Sync + 'r,
@@ -282,30 +381,12 @@ impl<'r, T> FormAsk<'r, T> {
     }
 }
 
-impl<'r, T: Elicit + Send + 'r> IntoFuture for FormAsk<'r, T> {
-    type Output = Option<Result<Outcome<T>, ElicitError>>;
+impl<'r, T, O> IntoFuture for FormAsk<'r, T, O> {
+    type Output = Option<Result<O, ElicitError>>;
     type IntoFuture = crate::flow::BoxFuture<'r, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let Self { rounds, key, ask } = self;
-        Box::pin(async move {
-            match &rounds.call.regime {
-                Regime::Requests { peer, connection } => Some(
-                    Flows::new(connection, peer)
-                        .form::<T>(no_scope(), ask)
-                        .await,
-                ),
-                Regime::Input(round) => {
-                    traced(input::form(round, &key, ask).await, outcome_event::<T>)
-                }
-                Regime::Sessionless(_) => traced(
-                    Some(Err(ElicitError::NotSent(
-                        crate::protocol::agent::SendError::NoSession,
-                    ))),
-                    outcome_event::<T>,
-                ),
-            }
-        })
+        (self.run)(self.key, self.ask)
     }
 }
 

@@ -92,3 +92,20 @@ pub(super) async fn cancel(pages: &Pages, id: PageId) {
 pub(super) async fn forget(pages: &Pages, id: PageId) {
     let _ = pages.shared().store.remove(&id).await;
 }
+
+/// The errors the page `id` shows (a page that asks again after a refused
+/// answer), if any.
+pub(super) async fn errors_of(pages: &Pages, id: PageId) -> Option<crate::ContentError> {
+    let record = pages.shared().store.get(&id).await.ok()??;
+    let errors: Vec<crate::FieldError> = record
+        .errors
+        .iter()
+        .map(|(field, message)| crate::FieldError::rule(field, message))
+        .collect();
+    (!errors.is_empty()).then(|| crate::ContentError::new(errors))
+}
+
+/// Whether the store has the page `id` (a store that fails: no).
+pub(super) async fn exists(pages: &Pages, id: PageId) -> bool {
+    matches!(pages.shared().store.get(&id).await, Ok(Some(_)))
+}

@@ -95,25 +95,40 @@ impl Required {
     }
 }
 
+/// The most pages a call without a session asks for one sensitive form,
+/// whatever its `.retry(n)`: each retry of the call looks for the page of
+/// every attempt.
+#[cfg(feature = "sensitive")]
+pub(crate) const MAX_PAGES: u32 = 8;
+
 /// The sensitive form `T` under `key` in a call without a session (see
-/// [`Rounds::secret`](super::Rounds::secret)): the page named by the call
-/// and `key` is opened (or found again), and listed for `-32042`, until it
-/// has ended; then its answer is read and the page forgotten. The lock is
-/// never held across the store's calls.
+/// [`Rounds::secret`](super::Rounds::secret)): the page named by the call,
+/// `key` and the attempt is opened (or found again: the last attempt's
+/// page there is), and listed for `-32042`, until it has ended; then its
+/// answer is read (and checked by `check`) and the page forgotten. A
+/// refused answer with attempts left (`retry`, at most [`MAX_PAGES`]
+/// pages) opens the next attempt's page, which shows the errors, and lists
+/// it in this `-32042`, its message with the errors. The lock is never
+/// held across the store's calls.
 #[cfg(feature = "sensitive")]
 pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     call: &std::sync::Mutex<Sessionless>,
     key: &str,
-    message: String,
+    asked: super::input::SecretAsked<'_, '_, T>,
     pages: &crate::sensitive::Pages,
-    user: Option<&crate::protocol::agent::VerifiedUser>,
 ) -> Option<Result<crate::sensitive::SecretOutcome<T>, crate::flow::ElicitError>> {
     use super::pages::PageRead;
-    use crate::flow::ElicitError;
-    use crate::sensitive::{OpenError, SecretOutcome};
+    use crate::flow::{AfterAnswer, ElicitError, after_answer};
+    use crate::sensitive::OpenError;
 
     use crate::sync::lock;
 
+    let super::input::SecretAsked {
+        message,
+        user,
+        retry,
+        check,
+    } = asked;
     let refused = lock(call).connection.require_sensitive();
     if let Err(error) = refused {
         return Some(Err(ElicitError::NotSent(error)));
@@ -123,29 +138,105 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
     if !pages.verifies_users() {
         return Some(Err(ElicitError::PageNotOpened(OpenError::NoVerifier)));
     }
-    let id = super::state::page_of_call(&lock(call).call, key);
-    let url = match super::pages::read(pages, id).await {
-        PageRead::Unknown | PageRead::Failed => {
-            let prepared = match pages.prepare::<T>(id, user, message.clone()) {
-                Ok(prepared) => prepared,
-                Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
-            };
-            match pages.insert(prepared).await {
-                // Detached: the retry reads it by id.
-                Ok(page) => page.detach(),
-                Err(error) => return Some(Err(ElicitError::PageNotOpened(error))),
-            };
-            super::pages::url_of(pages, id)
+    let call_key = lock(call).call;
+    let last = retry.again().saturating_add(1).min(MAX_PAGES);
+    // The attempt this call is at: the last one whose page is there.
+    let mut found = None;
+    for attempt in (1..=last).rev() {
+        let id = super::state::page_of_attempt(&call_key, key, attempt);
+        // Looked for quietly: only the page there is read.
+        if attempt > 1 && !super::pages::exists(pages, id).await {
+            continue;
         }
-        PageRead::Open => super::pages::url_of(pages, id),
-        read @ PageRead::Ended(_) => {
-            let answer = read.answer::<T>()?;
-            super::pages::forget(pages, id).await;
-            return Some(SecretOutcome::from_page(answer));
+        match super::pages::read(pages, id).await {
+            PageRead::Unknown | PageRead::Failed => {}
+            read => {
+                found = Some((attempt, id, read));
+                break;
+            }
         }
+    }
+    let Some((attempts, id, read)) = found else {
+        let id = super::state::page_of_attempt(&call_key, key, 1);
+        if let Err(error) = open_page::<T>(pages, id, user, message.clone(), None).await {
+            return Some(Err(error));
+        }
+        let url = super::pages::url_of(pages, id);
+        return lock(call)
+            .require_page(id, &url, message, user)
+            .err()
+            .map(Err);
     };
-    lock(call)
-        .require_page(id, &url, message, user)
-        .err()
-        .map(Err)
+    if let PageRead::Open = read {
+        let message = match attempts {
+            1 => message,
+            _ => match super::pages::errors_of(pages, id).await {
+                Some(errors) => errors.retry_message(&message),
+                None => message,
+            },
+        };
+        let url = super::pages::url_of(pages, id);
+        return lock(call)
+            .require_page(id, &url, message, user)
+            .err()
+            .map(Err);
+    }
+    let answer = read.answer::<T>()?;
+    let read = crate::flow::page::checked_answer(answer, check).await;
+    // Read once: its end (a refused answer's secrets included) forgotten.
+    super::pages::forget(pages, id).await;
+    let read = match read {
+        Ok(read) => read,
+        Err(error) => return Some(Err(error)),
+    };
+    let errors = read.as_ref().err().cloned();
+    match after_answer(
+        read,
+        &message,
+        attempts,
+        crate::protocol::outcome::Retry::times(last - 1),
+    ) {
+        AfterAnswer::Done(outcome) => Some(Ok(outcome)),
+        AfterAnswer::GiveUp { errors, attempts } => {
+            Some(Err(ElicitError::Invalid { errors, attempts }))
+        }
+        AfterAnswer::AskAgain(next) => {
+            note!(
+                "answer refused: asked again on a new page",
+                attempt = attempts
+            );
+            let id = super::state::page_of_attempt(&call_key, key, attempts + 1);
+            if let Err(error) = open_page::<T>(pages, id, user, message, errors.as_ref()).await {
+                return Some(Err(error));
+            }
+            let url = super::pages::url_of(pages, id);
+            lock(call).require_page(id, &url, next, user).err().map(Err)
+        }
+    }
+}
+
+/// Opens the page `id` of `T` for `user`, showing `errors` if it asks
+/// again; detached: a retry of the call reads it by its id.
+#[cfg(feature = "sensitive")]
+async fn open_page<T: crate::sensitive::SensitiveForm>(
+    pages: &crate::sensitive::Pages,
+    id: crate::sensitive::PageId,
+    user: Option<&crate::protocol::agent::VerifiedUser>,
+    message: String,
+    errors: Option<&crate::ContentError>,
+) -> Result<(), crate::flow::ElicitError> {
+    use crate::flow::ElicitError;
+    let prepared = pages
+        .prepare::<T>(id, user, message)
+        .map_err(ElicitError::PageNotOpened)?;
+    let prepared = match errors {
+        Some(errors) => prepared.errors(errors),
+        None => prepared,
+    };
+    let page = pages
+        .insert(prepared)
+        .await
+        .map_err(ElicitError::PageNotOpened)?;
+    page.detach();
+    Ok(())
 }

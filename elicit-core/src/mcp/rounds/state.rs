@@ -216,3 +216,26 @@ pub(super) fn page_of_call(call: &[u8; 32], ask_key: &str) -> crate::sensitive::
     id.copy_from_slice(&full[..16]);
     crate::sensitive::PageId::from_bytes(id)
 }
+
+/// The page of attempt `attempt` (from 1) at the sensitive form a call
+/// without a session asks under `ask_key`: the first is
+/// [`page_of_call`]'s, each later one named apart (a byte no key has,
+/// `0xFF`, then the attempt), so a retry of the call finds the page of the
+/// attempt it is at.
+#[cfg(feature = "sensitive")]
+pub(super) fn page_of_attempt(
+    call: &[u8; 32],
+    ask_key: &str,
+    attempt: u32,
+) -> crate::sensitive::PageId {
+    if attempt <= 1 {
+        return page_of_call(call, ask_key);
+    }
+    let mut named = ask_key.as_bytes().to_vec();
+    named.push(0xFF);
+    named.extend_from_slice(&attempt.to_be_bytes());
+    let full = call_key(call, &named);
+    let mut id = [0u8; 16];
+    id.copy_from_slice(&full[..16]);
+    crate::sensitive::PageId::from_bytes(id)
+}

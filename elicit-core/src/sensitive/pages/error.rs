@@ -93,10 +93,11 @@ pub enum PageError {
     /// Cancelled (by [`PendingPage::cancel`](super::PendingPage::cancel) elsewhere, or the store went
     /// away).
     Cancelled,
-    /// The answer passed the page's checks but not the form's own: the
-    /// form's `#[elicit(check = path)]` refused it (the page checks only the
-    /// schema), or the page's schema and the form disagree (a bug, or a
-    /// foreign record in a shared store).
+    /// The answer passed the page's checks but not the form's own: a rule
+    /// the page cannot check (the form's `#[elicit(check = path)]`, a
+    /// `try_from`), or a foreign record in a shared store. The flows
+    /// (`elicit_secret`) ask again on a new page instead, within
+    /// `.retry(n)`.
     Invalid(ContentError),
     /// The store failed.
     Store(StoreError),

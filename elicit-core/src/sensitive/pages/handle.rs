@@ -72,7 +72,10 @@ impl Pages {
     }
 
     /// The state every clone shares (for the flows that plug in).
-    #[cfg_attr(not(any(feature = "rmcp", feature = "oauth")), allow(dead_code))]
+    #[cfg_attr(
+        not(any(feature = "rmcp", feature = "oauth", feature = "acp-sdk")),
+        allow(dead_code)
+    )]
     pub(crate) fn shared(&self) -> &Arc<Shared> {
         &self.shared
     }

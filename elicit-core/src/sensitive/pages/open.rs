@@ -73,7 +73,7 @@ impl Pages {
     /// [`open`](Self::open) without a user on pages that verify users),
     /// ready to be added to the store: everything short of it, without I/O
     /// but the loopback server's start.
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
     pub(crate) fn prepare<T: SensitiveForm>(
         &self,
         id: PageId,
@@ -110,6 +110,7 @@ impl Pages {
             expires_at,
             binding: None,
             state: PageState::Open,
+            errors: Vec::new(),
         };
         let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
         Ok(Prepared {
@@ -143,6 +144,37 @@ impl Pages {
             .reaper
             .schedule(&self.shared.store, Instant::now() + expiry, expiry, id);
         Ok(PendingPage::new(id, url, Arc::clone(&self.shared)))
+    }
+}
+
+impl Pages {
+    /// [`open`](Self::open) (or, for `user`, [`open_for`](Self::open_for))
+    /// of a page that asks again after a refused answer: it shows `errors`
+    /// on their fields.
+    #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
+    pub(crate) async fn open_again<T: SensitiveForm>(
+        &self,
+        user: Option<&VerifiedUser>,
+        message: String,
+        errors: &crate::ContentError,
+    ) -> Result<PendingPage<T>, OpenError> {
+        let id = PageId::random().map_err(OpenError::Random)?;
+        let prepared = self.prepare::<T>(id, user, message)?.errors(errors);
+        self.insert(prepared).await
+    }
+}
+
+impl<T> Prepared<T> {
+    /// This page, showing `errors` (the refused answer's, by field: the
+    /// field's wire name and the error's message, never a value).
+    #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
+    pub(crate) fn errors(mut self, errors: &crate::ContentError) -> Self {
+        self.record.errors = errors
+            .errors()
+            .iter()
+            .map(|error| (error.field().to_owned(), error.kind().to_string()))
+            .collect();
+        self
     }
 }
 
