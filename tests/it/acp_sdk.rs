@@ -632,7 +632,10 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
     let ElicitError::Request(request) = &error else {
         unreachable!()
     };
-    assert_eq!(request.code(), Some(-32603));
+    assert_eq!(
+        request.failure(),
+        elicit_core::flow::RequestFailure::ErrorResponse { code: -32603 }
+    );
     // The chain for the log: ElicitError -> RequestError -> the SDK's error.
     let source = std::error::Error::source(&error).expect("the request's error");
     let theirs = std::error::Error::source(source).expect("the client's error");

@@ -1325,7 +1325,12 @@ fn a_failed_request_is_the_service_error() {
         panic!("rmcp's own error inside: {request:?}");
     };
     assert_eq!(error.message, "no scripted answer left");
-    assert_eq!(request.code(), Some(error.code.0.into()));
+    assert_eq!(
+        request.failure(),
+        elicit_core::flow::RequestFailure::ErrorResponse {
+            code: error.code.0.into()
+        }
+    );
     assert_eq!(seen.len(), 1, "a failed request is not asked again");
 }
 
@@ -1571,7 +1576,10 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
     let ElicitError::Request(request) = &error else {
         unreachable!()
     };
-    assert_eq!(request.code(), Some(-32603));
+    assert_eq!(
+        request.failure(),
+        elicit_core::flow::RequestFailure::ErrorResponse { code: -32603 }
+    );
     let source = std::error::Error::source(&error).expect("the request's error");
     let theirs = std::error::Error::source(source).expect("rmcp's error");
     assert!(theirs.to_string().contains("renderer crashed"), "{theirs}");

@@ -248,17 +248,10 @@ impl RequestError {
         }
     }
 
-    /// What happened.
+    /// What happened (a JSON-RPC error's code is in
+    /// [`RequestFailure::ErrorResponse`]).
     pub fn failure(&self) -> RequestFailure {
         self.failure
-    }
-
-    /// The client's JSON-RPC error code, if it answered with an error.
-    pub fn code(&self) -> Option<i64> {
-        match self.failure {
-            RequestFailure::ErrorResponse { code } => Some(code),
-            _ => None,
-        }
     }
 
     /// The transport's own error, if it is an `E`: `agent_client_protocol::Error`
