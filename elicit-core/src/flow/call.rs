@@ -1,16 +1,17 @@
 //! The awaitable calls every transport returns: one definition each.
 
 use std::fmt;
-use std::future::{Future, IntoFuture};
+use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::pin::Pin;
 
 use crate::Elicit;
 use crate::protocol::ElicitationScope;
 use crate::protocol::agent::Outcome;
 use crate::protocol::outcome::Retry;
 
-use super::check::{Check, Checker, checker};
+#[cfg(feature = "sensitive")]
+use super::check::PageAsked;
+use super::check::{BoxFuture, Check, FormAsked, checker};
 use super::{Carrier, ElicitError, Flows};
 
 /// A transport's handle the calls run on: its connection's flows. The ACP
@@ -74,9 +75,6 @@ pub(crate) fn oauth_call<'a>(
     })
 }
 
-/// A boxed, `Send` future: what an awaited call becomes.
-pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;
-
 /// What a call runs once it is awaited, given its options.
 type Run<'a, A, O> = Box<dyn FnOnce(A) -> BoxFuture<'a, O> + Send + 'a>;
 
@@ -106,27 +104,6 @@ pub struct FormCall<'a, T> {
     ask: FormAsked<'a, T>,
     run: Run<'a, FormAsked<'a, T>, Result<Outcome<T>, ElicitError>>,
     form: PhantomData<fn() -> T>,
-}
-
-/// What a form call asks, with its options: the flow's input.
-pub(crate) struct FormAsked<'a, T> {
-    /// The message of the first request.
-    pub(crate) message: String,
-    /// How many times an invalid answer is asked again.
-    pub(crate) retry: Retry,
-    /// The call's own rule on a valid answer.
-    pub(crate) check: Option<Checker<'a, T>>,
-}
-
-impl<T> FormAsked<'_, T> {
-    /// `message`, asked once, unchecked.
-    pub(crate) fn new(message: String) -> Self {
-        Self {
-            message,
-            retry: Retry::NEVER,
-            check: None,
-        }
-    }
 }
 
 impl<'a, T> FormCall<'a, T> {
@@ -247,40 +224,6 @@ impl<'a, T> IntoFuture for FormCall<'a, T> {
 pub struct PageCall<'a, O> {
     ask: PageAsked<'a, O>,
     run: Run<'a, PageAsked<'a, O>, Result<O, ElicitError>>,
-}
-
-/// What a page's call asks, with its options: the flow's input.
-#[cfg(feature = "sensitive")]
-pub(crate) struct PageAsked<'a, O> {
-    /// The verified user the page is for.
-    pub(crate) user: Option<&'a crate::protocol::agent::VerifiedUser>,
-    /// How many times a refused answer is asked again, on a new page (a
-    /// secret page's; an OAuth flow is never asked again).
-    pub(crate) retry: Retry,
-    /// The call's own rule on the page's answer (a secret page's).
-    pub(crate) check: Option<PageCheck<'a, O>>,
-}
-
-/// A call's check on what a page gave: the answer as checked, or its
-/// errors.
-#[cfg(feature = "sensitive")]
-pub(crate) type PageCheck<'a, O> = std::sync::Arc<
-    dyn Fn(O) -> BoxFuture<'a, Result<Result<O, crate::ContentError>, ElicitError>>
-        + Send
-        + Sync
-        + 'a,
->;
-
-#[cfg(feature = "sensitive")]
-impl<O> PageAsked<'_, O> {
-    /// For anyone (no verified user), asked once, unchecked.
-    pub(crate) fn new() -> Self {
-        Self {
-            user: None,
-            retry: Retry::NEVER,
-            check: None,
-        }
-    }
 }
 
 #[cfg(feature = "sensitive")]

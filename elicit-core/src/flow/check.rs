@@ -1,15 +1,18 @@
-//! A call's own rule on the typed answer (`.check(..)`): what it is
-//! ([`Check`], any `async` closure or `async fn` of `&Form`), how the flows
-//! hold it ([`Checker`]), and the one step that runs it ([`checked`]).
+//! What a call hands its flow: its options ([`FormAsked`], a page's
+//! `PageAsked`) and its own rule on the typed answer (`.check(..)`): what
+//! the rule is ([`Check`], any `async` closure or `async fn` of `&Form`),
+//! how the flows hold it ([`Checker`]), and the one step that runs it
+//! ([`checked`]).
 
 use std::error::Error as StdError;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use super::ElicitError;
-use super::call::BoxFuture;
 use crate::ContentError;
 use crate::protocol::agent::Outcome;
+use crate::protocol::outcome::Retry;
 
 /// What a check's own failure becomes: [`ElicitError::Check`]'s error.
 type BoxError = Box<dyn StdError + Send + Sync>;
@@ -94,8 +97,7 @@ where
 /// a new page; the refused value dropped). What the check does not see
 /// (a decline, a cancel, an expiry) comes out as it went in.
 #[cfg(feature = "sensitive")]
-pub(crate) type SecretChecker<'a, T> =
-    super::call::PageCheck<'a, crate::sensitive::SecretOutcome<T>>;
+pub(crate) type SecretChecker<'a, T> = PageCheck<'a, crate::sensitive::SecretOutcome<T>>;
 
 /// `checker`, a form's check, as a secret page's call holds it: the same
 /// check on the page's typed answer.
@@ -131,5 +133,63 @@ fn checked<T>(form: T, verdict: Verdict<BoxError>) -> Result<Result<T, ContentEr
             Ok(Err(errors))
         }
         Err(error) => Err(ElicitError::Check(error)),
+    }
+}
+
+/// A boxed, `Send` future: what an awaited call becomes.
+pub(crate) type BoxFuture<'a, O> = Pin<Box<dyn Future<Output = O> + Send + 'a>>;
+
+/// What a form call asks, with its options: the flow's input.
+pub(crate) struct FormAsked<'a, T> {
+    /// The message of the first request.
+    pub(crate) message: String,
+    /// How many times an invalid answer is asked again.
+    pub(crate) retry: Retry,
+    /// The call's own rule on a valid answer.
+    pub(crate) check: Option<Checker<'a, T>>,
+}
+
+impl<T> FormAsked<'_, T> {
+    /// `message`, asked once, unchecked.
+    pub(crate) fn new(message: String) -> Self {
+        Self {
+            message,
+            retry: Retry::NEVER,
+            check: None,
+        }
+    }
+}
+
+/// What a page's call asks, with its options: the flow's input.
+#[cfg(feature = "sensitive")]
+pub(crate) struct PageAsked<'a, O> {
+    /// The verified user the page is for.
+    pub(crate) user: Option<&'a crate::protocol::agent::VerifiedUser>,
+    /// How many times a refused answer is asked again, on a new page (a
+    /// secret page's; an OAuth flow is never asked again).
+    pub(crate) retry: Retry,
+    /// The call's own rule on the page's answer (a secret page's).
+    pub(crate) check: Option<PageCheck<'a, O>>,
+}
+
+/// A call's check on what a page gave: the answer as checked, or its
+/// errors.
+#[cfg(feature = "sensitive")]
+pub(crate) type PageCheck<'a, O> = std::sync::Arc<
+    dyn Fn(O) -> BoxFuture<'a, Result<Result<O, crate::ContentError>, ElicitError>>
+        + Send
+        + Sync
+        + 'a,
+>;
+
+#[cfg(feature = "sensitive")]
+impl<O> PageAsked<'_, O> {
+    /// For anyone (no verified user), asked once, unchecked.
+    pub(crate) fn new() -> Self {
+        Self {
+            user: None,
+            retry: Retry::NEVER,
+            check: None,
+        }
     }
 }

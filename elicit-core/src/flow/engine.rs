@@ -5,7 +5,7 @@ use std::future::Future;
 use std::sync::{Mutex, MutexGuard};
 
 use super::ElicitError;
-use super::call::FormAsked;
+use super::check::FormAsked;
 use crate::Elicit;
 use crate::error::ContentError;
 use crate::fingerprint::Fingerprint;

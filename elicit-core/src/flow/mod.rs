@@ -106,15 +106,9 @@ mod error;
 #[cfg(feature = "sensitive")]
 pub(crate) mod page;
 
-#[cfg(feature = "rmcp")]
-pub(crate) use call::BoxFuture;
-#[cfg(feature = "rmcp")]
-pub(crate) use call::FormAsked;
 pub use call::FormCall;
 #[cfg(feature = "oauth")]
 pub(crate) use call::OAuthCall;
-#[cfg(all(feature = "sensitive", feature = "rmcp"))]
-pub(crate) use call::PageAsked;
 #[cfg(feature = "sensitive")]
 pub use call::PageCall;
 #[cfg(feature = "sensitive")]
@@ -124,8 +118,14 @@ pub(crate) use call::oauth_call;
 #[cfg(feature = "sensitive")]
 pub(crate) use call::secret_call;
 pub(crate) use call::{Asker, form_call};
+#[cfg(feature = "rmcp")]
+pub(crate) use check::BoxFuture;
 #[doc(hidden)]
 pub use check::Check;
+#[cfg(feature = "rmcp")]
+pub(crate) use check::FormAsked;
+#[cfg(all(feature = "sensitive", feature = "rmcp"))]
+pub(crate) use check::PageAsked;
 #[cfg(feature = "rmcp")]
 pub(crate) use check::checker;
 #[cfg(all(feature = "sensitive", feature = "rmcp"))]

@@ -11,7 +11,7 @@ use crate::sensitive::{
     OpenError, PageError, PageId, Pages, PendingPage, SecretOutcome, SensitiveForm,
 };
 
-use super::call::PageAsked;
+use super::check::PageAsked;
 use super::engine::{AfterAnswer, after_answer, in_flow};
 use super::{Carrier, ElicitError, Flows};
 use crate::fingerprint::Fingerprint;
