@@ -11,6 +11,13 @@
 #                                       elicit-core `acp-sdk` against the same
 #                                       agent by hand (serde + schemars, the
 #                                       schema sent untyped, nothing checked)
+#   bench/build-cost.sh check [N]       what a form's own rule costs: N
+#                                       ten-field forms (default 200) three
+#                                       ways: without rules; with a
+#                                       cross-field rule `fn(&Form) ->
+#                                       Result<(), ContentError>` per form,
+#                                       not attached; attached with
+#                                       `#[elicit(check = FormI::rule)]`
 #   bench/build-cost.sh features        elicit-core alone: default features,
 #                                       then with `unicode`, with `sensitive`,
 #                                       with `oauth` (which needs `sensitive`)
@@ -164,6 +171,43 @@ gen_forms() { # $1: elicit|serde, $2: N -> dir
         printf '\nmod forms;\npub use forms::*;\n'
     } >"$dir/src/lib.rs"
     forms_file "$v" "$n" >"$dir/src/forms.rs"
+    echo "$dir"
+}
+
+# The forms of gen_forms, each with a cross-field rule: $1 fns (the rule
+# written, not attached) or attr (`#[elicit(check = ..)]`), $2: N -> dir.
+gen_forms_rule() {
+    local how="$1" n="$2" dir="$WORK/forms-rule-$1-$2" i
+    new_crate "$dir" "forms-rule-$how-$n" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
+    {
+        echo "//! $n generated ten-field forms, each with a rule ($how)."
+        echo "#![allow(dead_code)]"
+        echo "use elicit_core::Elicit;"
+        enums elicit
+        printf '\nmod forms;\npub use forms::*;\n'
+    } >"$dir/src/lib.rs"
+    {
+        forms_file elicit "$n" |
+            if [ "$how" = attr ]; then
+                sed -E 's/^pub struct Form([0-9]+) \{$/#[elicit(check = Form\1::rule)]\npub struct Form\1 {/'
+            else
+                cat
+            fi
+        for ((i = 0; i < n; i++)); do
+            cat <<EOF
+
+impl Form$i {
+    /// A rule across fields: the handle is not the name.
+    fn rule(&self) -> Result<(), elicit_core::ContentError> {
+        if self.handle == self.name {
+            return Err(elicit_core::FieldError::rule("handle", "must differ from the name").into());
+        }
+        Ok(())
+    }
+}
+EOF
+        done
+    } >"$dir/src/forms.rs"
     echo "$dir"
 }
 
@@ -426,6 +470,34 @@ run_forms() {
         "$(gen_forms elicit "$n")" "$(gen_forms serde "$n")" "serde + schemars"
 }
 
+run_check() {
+    local n="${1:-200}" plain fns attr d w c tw tc
+    plain="$(gen_forms elicit "$n")"
+    fns="$(gen_forms_rule fns "$n")"
+    attr="$(gen_forms_rule attr "$n")"
+    prepare "$plain" "$fns" "$attr"
+    clean_all "$plain" "$fns" "$attr"
+    touch_all "$plain" "$fns" "$attr"
+    {
+        echo
+        echo "## A form's own rule: $n ten-field forms, \`#[elicit(check = path)]\` on each"
+        echo
+        header
+        echo
+        echo "| forms | clean wall | clean CPU | touch wall | touch CPU |"
+        echo "|---|---|---|---|---|"
+        for d in "$plain" "$fns" "$attr"; do
+            read -r w c <<<"${CLEAN[$d]}"
+            read -r tw tc <<<"${TOUCH[$d]}"
+            case "$d" in
+            "$plain") echo "| without rules | $w s | $c s | $tw s | $tc s |" ;;
+            "$fns") echo "| a rule fn per form, not attached | $w s | $c s | $tw s | $tc s |" ;;
+            *) echo "| the rule attached (\`check = FormI::rule\`) | $w s | $c s | $tw s | $tc s |" ;;
+            esac
+        done
+    } | tee -a "$RESULTS"
+}
+
 run_agent() {
     compare "An ACP agent with $AGENT_FORMS forms: elicit-core (acp-sdk) against the same agent by hand" \
         "$(gen_agent elicit)" "$(gen_agent serde)" "by hand (serde + schemars)"
@@ -468,6 +540,7 @@ what="${1:-all}"
 echo "# Build cost" >"$RESULTS"
 case "$what" in
 forms) run_forms "$@" ;;
+check) run_check "$@" ;;
 agent) run_agent ;;
 features) run_features ;;
 all)
@@ -476,7 +549,7 @@ all)
     run_features
     ;;
 *)
-    echo "usage: bench/build-cost.sh [forms [N] | agent | features | all]" >&2
+    echo "usage: bench/build-cost.sh [forms [N] | check [N] | agent | features | all]" >&2
     exit 2
     ;;
 esac
