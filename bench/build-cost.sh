@@ -14,9 +14,10 @@
 #   bench/build-cost.sh check [N]       what a form's own rule costs: N
 #                                       ten-field forms (default 200) three
 #                                       ways: without rules; with a
-#                                       cross-field rule `fn(&Form) ->
-#                                       Result<(), ContentError>` per form,
-#                                       not attached; attached with
+#                                       cross-field rule `pub fn(&Form) ->
+#                                       Result<(), ContentError>` per form
+#                                       (compiled either way), not attached;
+#                                       attached with
 #                                       `#[elicit(check = FormI::rule)]`
 #   bench/build-cost.sh features        elicit-core alone: default features,
 #                                       then with `unicode`, with `sensitive`,
@@ -197,8 +198,9 @@ gen_forms_rule() {
             cat <<EOF
 
 impl Form$i {
-    /// A rule across fields: the handle is not the name.
-    fn rule(&self) -> Result<(), elicit_core::ContentError> {
+    /// A rule across fields: the handle is not the name. \`pub\`, so it is
+    /// compiled whether attached or not: the rows differ by the glue only.
+    pub fn rule(&self) -> Result<(), elicit_core::ContentError> {
         if self.handle == self.name {
             return Err(elicit_core::FieldError::rule("handle", "must differ from the name").into());
         }

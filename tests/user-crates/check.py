@@ -21,6 +21,9 @@ BOOKED = "Booked 2 seat(s) to LIS in Business for ana@example.com."
 # The MCP server's check refuses it (sold out): asked again, once.
 SOLD_OUT = {**ANSWER, "to": "LHR"}
 REFUSED = "`to` is sold out: pick another"
+# The form's own rule refuses it (a meal in economy): the ACP agent asks again.
+MEAL_IN_ECONOMY = {**ANSWER, "cabin": "economy", "meal": True}
+NO_MEAL = "`meal` is served in business only"
 TIMEOUT = 60
 
 
@@ -107,13 +110,17 @@ def acp(binary):
     }})
     request = peer.until(lambda m: m.get("method") == "elicitation/create", "elicitation/create")
     check_order(peer, request["params"]["requestedSchema"], "ACP SDK elicitation/create")
+    peer.send({"id": request["id"], "result": {"action": "accept", "content": MEAL_IN_ECONOMY}})
+    request = peer.until(lambda m: m.get("method") == "elicitation/create", "the form asked again")
+    if NO_MEAL not in request["params"]["message"]:
+        fail(f"asked again without the form's rule: {request['params']['message']!r}", peer)
     peer.send({"id": request["id"], "result": {"action": "accept", "content": ANSWER}})
     update = peer.until(lambda m: m.get("method") == "session/update", "the agent's message")
     text = update["params"]["update"]["content"]["text"]
     if text != BOOKED:
         fail(f"the agent said {text!r}, not {BOOKED!r}", peer)
     result(peer, 3, "the session/prompt response")
-    print("ok: ACP SDK: the accepted form was read back")
+    print("ok: ACP SDK: the form's own rule (#[elicit(check)]) asked again, the accepted form was read back")
     peer.close()
 
 

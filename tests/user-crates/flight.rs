@@ -1,8 +1,10 @@
 //! The form both user crates send: declared in an order that is not
 //! alphabetical (`to, seats, cabin, meal, contact`; sorted it would be
 //! `cabin, contact, meal, seats, to`), so a map that sorts shows on the wire.
+//! It has a rule across two fields (`#[elicit(check = ..)]`): a meal is
+//! served in business only.
 
-use elicit_core::Elicit;
+use elicit_core::{ContentError, Elicit, FieldError};
 
 /// The cabin class.
 #[derive(Elicit, Debug)]
@@ -16,6 +18,7 @@ pub enum Cabin {
 
 /// Book a flight.
 #[derive(Elicit, Debug)]
+#[elicit(check = Flight::meals_in_business)]
 pub struct Flight {
     /// Where to.
     #[elicit(length(min = 3, max = 3))]
@@ -30,6 +33,17 @@ pub struct Flight {
     /// Where the booking goes.
     #[elicit(email)]
     pub contact: String,
+}
+
+impl Flight {
+    /// A meal is served in business only: a rule across two fields, which
+    /// no client can check.
+    fn meals_in_business(&self) -> Result<(), ContentError> {
+        if self.meal == Some(true) && matches!(self.cabin, Cabin::Economy) {
+            return Err(FieldError::rule("meal", "is served in business only").into());
+        }
+        Ok(())
+    }
 }
 
 /// What the user crates say for an accepted form.

@@ -41,7 +41,9 @@ async fn serve(
             async move |prompt: PromptRequest, responder, cx: ConnectionTo<Client>| {
                 elicitations.spawn(&cx, async move |elicitor| {
                     let scope = ElicitationScope::session(prompt.session_id.to_string());
-                    let reply = match elicitor.elicit_form::<Flight>(scope, "Where to?").await {
+                    // Asked again once when the form's own rule refuses it.
+                    let asked = elicitor.elicit_form::<Flight>(scope, "Where to?").retry(1);
+                    let reply = match asked.await {
                         Ok(Outcome::Accepted(flight)) => booked(&flight),
                         Ok(_) => "Not booked.".to_owned(),
                         Err(error) => format!("Could not ask: {error}"),

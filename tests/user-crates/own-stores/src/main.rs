@@ -10,7 +10,10 @@
 //! 1. an MCP 2026-07-28 tool call (rmcp's server and client, in memory)
 //!    that asks for a token on a page of the server's own: two rounds, the
 //!    page submitted over HTTP in between; the page lives in `OwnPages`,
-//!    the rounds' single use in `OwnUsedStates`;
+//!    the rounds' single use in `OwnUsedStates`. The tool's check refuses
+//!    the first token (revoked): a new page, whose errors travel in the
+//!    user's own store, shows it on the field, and the second token is
+//!    taken;
 //! 2. an OAuth flow, its start page and callback served by the page
 //!    server, with a token endpoint of its own on loopback; the flow lives
 //!    in `OwnFlows`.
@@ -24,10 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use elicit_core::Elicit;
-use elicit_core::mcp::{
-    Asked, RoundsConfig, StateId, UsedStates, UsedStatesError, ask,
-};
+use elicit_core::mcp::{Asked, RoundsConfig, StateId, UsedStates, UsedStatesError, ask};
 use elicit_core::sensitive::oauth::{
     FlowCookie, FlowPhase, FlowRecord, FlowStore, OAuthOutcome, Provider, StoredFlow,
 };
@@ -35,6 +35,7 @@ use elicit_core::sensitive::{
     Binding, End, ExposeSecret, PageId, PageState, Pages, Record, SecretOutcome, SecretString,
     Store, StoreError,
 };
+use elicit_core::{Elicit, FieldError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
@@ -384,6 +385,8 @@ struct DeployToken {
 }
 
 const TOKEN: &str = "tok-0123456789";
+/// A token the tool's check refuses: the user submits it first.
+const REVOKED: &str = "tok-revoked-0000";
 
 /// The server: one tool that asks for the token on a page, in rounds.
 struct Server {
@@ -404,7 +407,18 @@ impl ServerHandler for Server {
         let pages = &self.pages;
         let questions = |r: elicit_core::mcp::Rounds| async move {
             Some(
-                match r.secret::<DeployToken>("token", "Paste your deploy token.", pages).await? {
+                match r
+                    .secret::<DeployToken>("token", "Paste your deploy token.", pages)
+                    .retry(1)
+                    .check(async |t: &DeployToken| {
+                        if t.token.expose_secret() == REVOKED {
+                            let revoked = FieldError::rule("token", "is revoked: paste a new one");
+                            return Ok(Err(revoked.into()));
+                        }
+                        Ok::<_, std::convert::Infallible>(Ok(()))
+                    })
+                    .await?
+                {
                     Ok(SecretOutcome::Answered(t)) => {
                         format!("a token of {} characters", t.token.expose_secret().len())
                     }
@@ -443,14 +457,21 @@ impl ClientHandler for User {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        self.asked.fetch_add(1, Ordering::Relaxed);
+        let first = self.asked.fetch_add(1, Ordering::Relaxed) == 0;
         let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
             return Err(ErrorData::internal_error("a page was expected", None));
         };
-        let status =
-            tokio::task::spawn_blocking(move || submit_page(&url, &format!("token={TOKEN}")))
+        let token = if first { REVOKED } else { TOKEN };
+        let (status, shown) =
+            tokio::task::spawn_blocking(move || submit_page(&url, &format!("token={token}")))
                 .await
                 .expect("the page was submitted");
+        if !first {
+            check(
+                shown.contains("is revoked: paste a new one") && !shown.contains(REVOKED),
+                "the second page shows the check's error on the field, and not the revoked token",
+            );
+        }
         check(
             status == 200,
             &format!("the page took the answer: status {status}"),
@@ -546,10 +567,12 @@ impl Visit {
 
 /// Views the page at `url` (its first visit binds it), then posts `fields`
 /// with its CSRF token: the post's status.
-fn submit_page(url: &str, fields: &str) -> u16 {
+/// Visits the page at `url` and posts `fields`: the post's status, and the
+/// page the visit showed.
+fn submit_page(url: &str, fields: &str) -> (u16, String) {
     let visit = Visit::to(url);
     if visit.status != 200 {
-        return visit.status;
+        return (visit.status, visit.body);
     }
     let (addr, path, body, cookie) = (visit.addr, &visit.path, &visit.body, visit.cookie());
     let at = body
@@ -565,7 +588,7 @@ fn submit_page(url: &str, fields: &str) -> u16 {
             form.len()
         ),
     );
-    status
+    (status, visit.body.clone())
 }
 
 /// A token endpoint of its own on loopback: answers one request with a
@@ -663,8 +686,8 @@ async fn main() {
         &format!("the tool read the page's answer through the user's page store: {text}"),
     );
     check(
-        user.asked.load(Ordering::Relaxed) == 1,
-        "the page was asked once",
+        user.asked.load(Ordering::Relaxed) == 2,
+        "two pages were asked: the refused token's, then the one that took",
     );
     let page_steps = pages_store.0.steps.load(Ordering::Relaxed);
     check(
@@ -673,9 +696,9 @@ async fn main() {
     );
     let state_steps = used.steps.load(Ordering::Relaxed);
     check(
-        state_steps == 1,
+        state_steps == 2,
         &format!(
-            "the second round's requestState was recorded once in the user's store ({state_steps})"
+            "the later rounds' requestStates were recorded once each in the user's store ({state_steps})"
         ),
     );
     client.cancel().await.expect("the client stops");

@@ -58,7 +58,9 @@ impl ServerHandler for Server {
                 .retry(1)
                 .check(async |flight: &Flight| {
                     if sold_out.contains(flight.to.as_str()) {
-                        return Ok(Err(FieldError::rule("to", "is sold out: pick another").into()));
+                        return Ok(Err(
+                            FieldError::rule("to", "is sold out: pick another").into()
+                        ));
                     }
                     Ok::<_, std::convert::Infallible>(Ok(()))
                 })
@@ -78,7 +80,9 @@ impl ServerHandler for Server {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds = RoundsConfig::with_random_key()?;
     let sold_out = HashSet::from(["LHR"]);
-    let service = Server { rounds, sold_out }.serve(rmcp::transport::stdio()).await?;
+    let service = Server { rounds, sold_out }
+        .serve(rmcp::transport::stdio())
+        .await?;
     service.waiting().await?;
     Ok(())
 }
