@@ -57,8 +57,10 @@ pub enum Environment {
     Production,
 }
 
-/// Deploy the current branch.
+/// Deploy the current branch. Production runs on two replicas at least:
+/// a rule across two fields (`check`), which no client can check.
 #[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(check = Deploy::production_is_replicated)]
 pub struct Deploy {
     /// Which environment to deploy to.
     pub env: Environment,
@@ -70,6 +72,17 @@ pub struct Deploy {
     pub branch: String,
     /// Tell the team when it is done.
     pub notify: Option<bool>,
+}
+
+impl Deploy {
+    /// Production runs on two replicas at least.
+    fn production_is_replicated(&self) -> Result<(), elicit_core::ContentError> {
+        if self.env == Environment::Production && self.replicas < 2 {
+            let rule = FieldError::rule("replicas", "must be at least 2 in production");
+            return Err(rule.into());
+        }
+        Ok(())
+    }
 }
 
 /// The tool's name.

@@ -31,13 +31,26 @@ use elicit_core::protocol::url::UrlRejection;
 use elicit_core::protocol::{CreateElicitationRequest, ElicitationId, ElicitationScope};
 use serde_json::{Value, json};
 
-/// The form the agent asks for.
+/// The form the agent asks for, with a rule across its fields.
 #[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(check = Deploy::pairs_fit)]
 pub(crate) struct Deploy {
     #[elicit(range(min = 1, max = 16), default = 2)]
     replicas: u8,
     /// Checked by the agent only: an even number (`Pairs`' `try_from`).
     pairs: Pairs,
+}
+
+impl Deploy {
+    /// No more pairs than replicas: a rule across two fields.
+    fn pairs_fit(&self) -> Result<(), elicit_core::ContentError> {
+        if self.pairs.0 > self.replicas {
+            return Err(
+                elicit_core::FieldError::rule("pairs", "must not exceed `replicas`").into(),
+            );
+        }
+        Ok(())
+    }
 }
 
 #[derive(Elicit, Debug, Clone, Copy, PartialEq)]

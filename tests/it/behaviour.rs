@@ -37,6 +37,9 @@ enum Answer {
     /// A form every rule of the form accepts, with a value the agent's own
     /// check ([`Rule::Taken`]) refuses: a name already taken.
     Taken,
+    /// A form whose fields are each valid, that the form's own rule across
+    /// fields (`#[elicit(check = ..)]`) refuses.
+    CrossField,
     /// A form only the agent refuses (what a client can check, it did).
     Invalid,
     Decline,
@@ -176,6 +179,31 @@ fn a_client_without_form_mode_is_sent_nothing() {
     }
 }
 
+/// What each transport's form says when its rule across fields refuses.
+const CROSS_FIELD: [&str; 2] = [
+    "`pairs` must not exceed `replicas`",
+    "`replicas` must be at least 2 in production",
+];
+
+#[test]
+fn an_answer_a_rule_across_fields_refuses_is_asked_again_with_its_errors_then_accepted() {
+    for (name, ask) in TRANSPORTS {
+        let (got, shown) = ask(
+            true,
+            &[Answer::CrossField, Answer::Valid],
+            2,
+            Rule::Unchecked,
+        );
+        assert_eq!(got, Got::Accepted, "{name}");
+        assert_eq!(shown.len(), 2, "{name}: {shown:?}");
+        assert!(
+            shown[1].contains("The previous answer was not accepted")
+                && CROSS_FIELD.iter().any(|rule| shown[1].contains(rule)),
+            "{name}: {shown:?}"
+        );
+    }
+}
+
 #[test]
 fn an_answer_the_agents_check_refuses_is_asked_again_with_its_errors_then_accepted() {
     for (name, ask) in TRANSPORTS {
@@ -236,6 +264,7 @@ fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32, rule: Rule) -> (Got,
             // the client cannot check.
             Answer::Invalid => json!({"replicas": 2, "pairs": 3}),
             Answer::Taken => json!({"replicas": 3, "pairs": 2}),
+            Answer::CrossField => json!({"replicas": 1, "pairs": 2}),
             Answer::Decline => json!("decline"),
             Answer::Cancel => json!("cancel"),
         })
@@ -275,6 +304,9 @@ fn mcp_answer(answer: &Answer) -> Value {
         }
         Answer::Taken => {
             json!({"action": "accept", "content": {"env": "staging", "branch": "taken"}})
+        }
+        Answer::CrossField => {
+            json!({"action": "accept", "content": {"env": "production", "replicas": 1}})
         }
         Answer::Decline => json!({"action": "decline"}),
         Answer::Cancel => json!({"action": "cancel"}),
