@@ -558,11 +558,16 @@ const REVOKED: &str = "tok-revoked-01";
 /// A sensitive form in rounds with a check of the call's own: `REVOKED` is
 /// refused on its field, asked again once (`.retry(1)`).
 pub(crate) fn checked_token(r: Rounds) -> Asking {
+    checked_token_on(r, &PAGES)
+}
+
+/// [`checked_token`] on `pages`.
+fn checked_token_on(r: Rounds, pages: &'static elicit_core::sensitive::Pages) -> Asking {
     use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
 
     Box::pin(async move {
         let asked = r
-            .secret::<Token>("token", "Paste your token.", &PAGES)
+            .secret::<Token>("token", "Paste your token.", pages)
             .retry(1)
             .check(async |form: &Token| {
                 if form.token.expose_secret() == REVOKED {
@@ -730,26 +735,7 @@ fn a_new_page_asked_again_before_it_is_submitted_keeps_the_errors_in_its_message
 
 /// `checked_token` on the hosted pages.
 fn hosted_checked_token(r: Rounds) -> Asking {
-    use elicit_core::sensitive::{ExposeSecret, SecretOutcome};
-
-    Box::pin(async move {
-        let asked = r
-            .secret::<Token>("token", "Paste your token.", &HOSTED)
-            .retry(1)
-            .check(async |form: &Token| {
-                if form.token.expose_secret() == REVOKED {
-                    let refused = elicit_core::FieldError::rule("token", "was revoked");
-                    return Ok(Err(refused.into()));
-                }
-                Ok::<_, std::io::Error>(Ok(()))
-            })
-            .await?;
-        Some(match asked {
-            Ok(SecretOutcome::Answered(t)) => format!("token {}", t.token.expose_secret()),
-            Ok(other) => format!("{other:?}"),
-            Err(error) => format!("error: {error}"),
-        })
-    })
+    checked_token_on(r, &HOSTED)
 }
 
 /// Alice, as the MCP host's renderer: each URL of the hosted pages is
