@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a user pays to build elicit (BENCHMARKS.md, "Build cost").
 #
-#   bench/build-cost.sh                 every table: forms, agent, features
+#   bench/build-cost.sh                 every table: forms, shapes, agent,
+#                                       features
 #   bench/build-cost.sh forms [N]       N ten-field forms (default 200):
 #                                       #[derive(Elicit)] against
 #                                       #[derive(Deserialize, JsonSchema)]
@@ -11,6 +12,11 @@
 #                                       elicit-core `acp-sdk` against the same
 #                                       agent by hand (serde + schemars, the
 #                                       schema sent untyped, nothing checked)
+#   bench/build-cost.sh shapes [N]      N ten-field forms (default 200), each
+#                                       with its own enum, a multi-select of
+#                                       it (`Vec<LevelI>`), an `email`, a
+#                                       `date`, a range and a length: both
+#                                       ways, as `forms`
 #   bench/build-cost.sh check [N]       what a form's own rule costs: N
 #                                       ten-field forms (default 200) three
 #                                       ways: without rules; with a
@@ -208,6 +214,87 @@ impl Form$i {
     }
 }
 EOF
+        done
+    } >"$dir/src/forms.rs"
+    echo "$dir"
+}
+
+# The user-like shape (`shapes`): each ten-field form with its own
+# single-select enum, a multi-select of it (`Vec<LevelI>`), an `email` and a
+# `date` field, a range and a length.
+shape_struct() { # $1: elicit|serde, $2: index
+    local i="$2" a=elicit derive='#[derive(Elicit, Debug, Clone, PartialEq)]'
+    local ederive='#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq)]
+#[elicit(rename_all = "lowercase")]' date=date
+    if [ "$1" = serde ]; then
+        a=schemars derive='#[derive(Deserialize, JsonSchema, Debug, Clone, PartialEq)]'
+        ederive='#[derive(Deserialize, JsonSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]' date='extend("format" = "date")'
+    fi
+    cat <<EOF
+
+/// The levels of form number $i.
+$ederive
+pub enum Level$i {
+    Low,
+    Medium,
+    High,
+}
+
+/// Form number $i.
+$derive
+pub struct Shape$i {
+    /// The name shown to others.
+    #[$a(length(min = 2, max = 40))]
+    pub name: String,
+    /// Where to write to.
+    #[$a(email)]
+    pub email: String,
+    /// The day it starts.
+    #[$a($date)]
+    pub start: String,
+    /// How many replicas to run.
+    #[$a(range(min = 1, max = 64))]
+    pub replicas: i32,
+    /// The level.
+    pub level: Level$i,
+    /// The levels to watch.
+    #[$a(length(min = 1, max = 3))]
+    pub levels: Vec<Level$i>,
+    /// Whether to notify the team.
+    pub notify: Option<bool>,
+    /// The share of traffic, from 0 to 1.
+    #[$a(range(min = 0.0, max = 1.0))]
+    pub ratio: f64,
+    /// A note, if any.
+    pub note: Option<String>,
+    /// How many to keep.
+    pub keep: u16,
+}
+EOF
+}
+
+gen_shapes() { # $1: elicit|serde, $2: N -> dir
+    local v="$1" n="$2" dir="$WORK/shapes-$1-$2" i
+    if [ "$v" = elicit ]; then
+        new_crate "$dir" "shapes-$v-$n" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
+    else
+        new_crate "$dir" "shapes-$v-$n" lib 'serde = { version = "1.0.200", features = ["derive"] }' \
+            'serde_json = "1.0.120"' 'schemars = "1.0"'
+    fi
+    {
+        echo "//! $n generated ten-field forms, each with its own enum."
+        echo "#![allow(dead_code)]"
+        printf '\nmod forms;\npub use forms::*;\n'
+    } >"$dir/src/lib.rs"
+    {
+        if [ "$v" = elicit ]; then
+            echo "use elicit_core::Elicit;"
+        else
+            printf 'use schemars::JsonSchema;\nuse serde::Deserialize;\n'
+        fi
+        for ((i = 0; i < n; i++)); do
+            shape_struct "$v" "$i"
         done
     } >"$dir/src/forms.rs"
     echo "$dir"
@@ -472,6 +559,12 @@ run_forms() {
         "$(gen_forms elicit "$n")" "$(gen_forms serde "$n")" "serde + schemars"
 }
 
+run_shapes() {
+    local n="${1:-200}"
+    compare "$n ten-field forms, each with its own enum, a multi-select of it, an email and a date: #[derive(Elicit)] against #[derive(Deserialize, JsonSchema)]" \
+        "$(gen_shapes elicit "$n")" "$(gen_shapes serde "$n")" "serde + schemars"
+}
+
 run_check() {
     local n="${1:-200}" plain fns attr d w c tw tc
     plain="$(gen_forms elicit "$n")"
@@ -542,16 +635,18 @@ what="${1:-all}"
 echo "# Build cost" >"$RESULTS"
 case "$what" in
 forms) run_forms "$@" ;;
+shapes) run_shapes "$@" ;;
 check) run_check "$@" ;;
 agent) run_agent ;;
 features) run_features ;;
 all)
     run_forms 200
+    run_shapes 200
     run_agent
     run_features
     ;;
 *)
-    echo "usage: bench/build-cost.sh [forms [N] | check [N] | agent | features | all]" >&2
+    echo "usage: bench/build-cost.sh [forms [N] | shapes [N] | check [N] | agent | features | all]" >&2
     exit 2
     ;;
 esac

@@ -324,21 +324,26 @@ pub trait Choice: FormValue + 'static {
 
     /// The options as wire [`Options`].
     fn options() -> Options {
-        if Self::TITLED {
-            Options::Titled(
-                Self::OPTIONS
-                    .iter()
-                    .map(|o| EnumOption {
-                        value: o.value.to_owned(),
-                        title: o.title.unwrap_or(o.value).to_owned(),
-                        description: o.description.map(str::to_owned),
-                        meta: None,
-                    })
-                    .collect(),
-            )
-        } else {
-            Options::Untitled(Self::OPTIONS.iter().map(|o| o.value.to_owned()).collect())
-        }
+        options_of(Self::OPTIONS, Self::TITLED)
+    }
+}
+
+/// [`Choice::options`], compiled once for every choice type.
+fn options_of(options: &'static [ChoiceOption], titled: bool) -> Options {
+    if titled {
+        Options::Titled(
+            options
+                .iter()
+                .map(|o| EnumOption {
+                    value: o.value.to_owned(),
+                    title: o.title.unwrap_or(o.value).to_owned(),
+                    description: o.description.map(str::to_owned),
+                    meta: None,
+                })
+                .collect(),
+        )
+    } else {
+        Options::Untitled(options.iter().map(|o| o.value.to_owned()).collect())
     }
 }
 
@@ -355,11 +360,24 @@ pub struct ChoiceOption {
 
 /// Reads a [`Choice`] from a submitted value.
 pub(crate) fn read_choice<C: Choice>(value: &Value) -> Result<C, FieldErrorKind> {
+    let text = choice_text(value)?;
+    match C::from_wire(text) {
+        Some(choice) => Ok(choice),
+        None => Err(not_an_option(text, C::OPTIONS)),
+    }
+}
+
+// What follows is the glue of single- and multi-selects. Every enum that
+// derives `Elicit` is a type of its own, so whatever is generic over it is
+// compiled again for each: the work is done in functions that are not
+// generic (compiled once, in elicit-core), which see a choice type only as
+// its `OPTIONS` and a `&dyn Fn` that tells whether it reads a wire value;
+// what stays generic converts and collects, and nothing else.
+
+/// The text of a submitted single-select value.
+fn choice_text(value: &Value) -> Result<&str, FieldErrorKind> {
     match value {
-        Value::String(s) => C::from_wire(s).ok_or_else(|| FieldErrorKind::NotAnOption {
-            value: crate::error::excerpt(s, crate::limits::MAX_ECHOED_CHARS),
-            allowed: C::OPTIONS.iter().map(|o| o.value.to_owned()).collect(),
-        }),
+        Value::String(s) => Ok(s),
         other => Err(FieldErrorKind::WrongType {
             expected: "a string",
             found: crate::JsonKind::of(other),
@@ -367,50 +385,98 @@ pub(crate) fn read_choice<C: Choice>(value: &Value) -> Result<C, FieldErrorKind>
     }
 }
 
+/// The error of a string that is none of `options`.
+pub(crate) fn not_an_option(text: &str, options: &'static [ChoiceOption]) -> FieldErrorKind {
+    FieldErrorKind::NotAnOption {
+        value: crate::error::excerpt(text, crate::limits::MAX_ECHOED_CHARS),
+        allowed: options.iter().map(|o| o.value.to_owned()).collect(),
+    }
+}
+
+/// A submitted multi-select's items, each a string `reads` accepts; the
+/// first that is not is the error ([`read_choice`]'s).
+fn multi_items<'v>(
+    value: &'v Value,
+    options: &'static [ChoiceOption],
+    reads: &dyn Fn(&str) -> bool,
+) -> Result<&'v [Value], FieldErrorKind> {
+    let Value::Array(items) = value else {
+        return Err(FieldErrorKind::WrongType {
+            expected: "an array of strings",
+            found: crate::JsonKind::of(value),
+        });
+    };
+    for item in items {
+        let text = choice_text(item)?;
+        if !reads(text) {
+            return Err(not_an_option(text, options));
+        }
+    }
+    Ok(items)
+}
+
+/// [`FormValue::check`] of a multi-select, but for converting: every item
+/// reads (which is its membership check, as for a single-select), then the
+/// engine checks the selection (duplicates, `minItems`, `maxItems`).
+/// Anything that does not read goes to the whole engine check, whose error
+/// is reported, then to [`multi_items`].
+fn multi_checked<'v>(
+    property: &PropertySchema,
+    value: &'v Value,
+    options: &'static [ChoiceOption],
+    reads: &dyn Fn(&str) -> bool,
+) -> Result<&'v [Value], FieldErrorKind> {
+    // More items than options holds a duplicate or a stranger: the engine
+    // reports it without reading every item.
+    if let (PropertySchema::MultiSelect(s), Value::Array(items)) = (property, value)
+        && items.len() <= options.len()
+        && items.iter().all(|item| item.as_str().is_some_and(reads))
+    {
+        rules::check_selection(s, items)?;
+        return Ok(items);
+    }
+    rules::check_value(property, value)?;
+    multi_items(value, options, reads)
+}
+
+/// The choices of items that [`multi_items`] accepted, in order.
+fn read_items<C: Choice>(items: &[Value]) -> Vec<C> {
+    let mut choices = Vec::with_capacity(items.len());
+    for item in items {
+        if let Some(choice) = item.as_str().and_then(C::from_wire) {
+            choices.push(choice);
+        }
+    }
+    choices
+}
+
+/// Whether `C` reads `text`.
+fn reads<C: Choice>(text: &str) -> bool {
+    C::from_wire(text).is_some()
+}
+
 fn multi_property<C: Choice>() -> PropertySchema {
     MultiSelectSchema::new(C::options()).into()
 }
 
-fn multi_from_value<C: Choice, B: FromIterator<C>>(value: &Value) -> Result<B, FieldErrorKind> {
-    match value {
-        Value::Array(items) => items.iter().map(read_choice::<C>).collect(),
-        other => Err(FieldErrorKind::WrongType {
-            expected: "an array of strings",
-            found: crate::JsonKind::of(other),
-        }),
-    }
+fn multi_from_value<C: Choice>(value: &Value) -> Result<Vec<C>, FieldErrorKind> {
+    multi_items(value, C::OPTIONS, &reads::<C>).map(read_items)
 }
 
-/// [`FormValue::check`] of a multi-select: every item converts (which is
-/// its membership check, as for a single-select), then the engine checks
-/// the selection (duplicates, `minItems`, `maxItems`). Anything that does
-/// not convert goes to the whole engine check, whose error is reported.
-fn multi_check<C: Choice, B: FromIterator<C>>(
+fn multi_check<C: Choice>(
     property: &PropertySchema,
     value: &Value,
-) -> Result<B, FieldErrorKind> {
-    // More items than options holds a duplicate or a stranger: the engine
-    // reports it without converting (and allocating for) every item.
-    if let (PropertySchema::MultiSelect(s), Value::Array(items)) = (property, value)
-        && items.len() <= C::OPTIONS.len()
-        && let Some(selection) = items
-            .iter()
-            .map(|item| item.as_str().and_then(C::from_wire))
-            .collect::<Option<B>>()
-    {
-        rules::check_selection(s, items)?;
-        return Ok(selection);
-    }
-    rules::check_value(property, value)?;
-    multi_from_value(value)
+) -> Result<Vec<C>, FieldErrorKind> {
+    multi_checked(property, value, C::OPTIONS, &reads::<C>).map(read_items)
 }
 
+/// A selection as the value a client submits.
 fn multi_to_value<'a, C: Choice>(items: impl Iterator<Item = &'a C>) -> Value {
-    Value::Array(
-        items
-            .map(|c| Value::String(c.as_wire().to_owned()))
-            .collect(),
-    )
+    let mut wires = Vec::new();
+    for c in items {
+        wires.push(Value::String(c.as_wire().to_owned()));
+    }
+    Value::Array(wires)
 }
 
 impl<C: Choice> FormValue for Vec<C> {
@@ -422,7 +488,7 @@ impl<C: Choice> FormValue for Vec<C> {
         multi_from_value(value)
     }
     fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        multi_check::<C, Self>(property, value)
+        multi_check(property, value)
     }
     fn to_value(&self) -> Value {
         multi_to_value(self.iter())
@@ -435,10 +501,10 @@ impl<C: Choice + Ord> FormValue for BTreeSet<C> {
         multi_property::<C>()
     }
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
-        multi_from_value(value)
+        multi_from_value::<C>(value).map(|items| items.into_iter().collect())
     }
     fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        multi_check::<C, Self>(property, value)
+        multi_check::<C>(property, value).map(|items| items.into_iter().collect())
     }
     fn to_value(&self) -> Value {
         multi_to_value(self.iter())
@@ -451,10 +517,10 @@ impl<C: Choice + Hash + Eq, S: BuildHasher + Default> FormValue for HashSet<C, S
         multi_property::<C>()
     }
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
-        multi_from_value(value)
+        multi_from_value::<C>(value).map(|items| items.into_iter().collect())
     }
     fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
-        multi_check::<C, Self>(property, value)
+        multi_check::<C>(property, value).map(|items| items.into_iter().collect())
     }
     fn to_value(&self) -> Value {
         // Submit in option order so the content is deterministic.

@@ -81,9 +81,7 @@ macro_rules! field_glue {
             }
             #[inline]
             fn put(&self, content: &mut Content, name: &'static str) {
-                if let Some(value) = self.to_entry() {
-                    content.insert(name.to_owned(), value);
-                }
+                put(content, name, self.to_entry());
             }
         }
     };
@@ -92,6 +90,10 @@ macro_rules! field_glue {
 field_glue!(; T);
 field_glue!(diagnostic::do_not_recommend; Option<T>);
 
+// The glue below is generic over a field's type, and each enum that derives
+// `Elicit` is a type of its own: the generic functions only convert, and
+// hand the rest to functions that are not generic, compiled once.
+
 /// [`FieldGlue::push`].
 fn push<T: Slot>(
     schema: &mut ElicitationSchema,
@@ -99,12 +101,49 @@ fn push<T: Slot>(
     attrs: &Attrs,
     default: Option<fn() -> T::Value>,
 ) {
-    let default = default.map(|f| f());
-    let property = property::<T>(attrs, default.as_ref());
-    if is_required::<T>(default.is_some()) {
+    // A `match`, not `Option::map`: a closure is one more function per
+    // field type.
+    #[allow(clippy::manual_map)]
+    let default = match default {
+        Some(default) => Some(FormValue::to_value(&default())),
+        None => None,
+    };
+    push_property(
+        schema,
+        name,
+        attrs,
+        <T::Value as FormValue>::property(),
+        default,
+        T::REQUIRED,
+    );
+}
+
+/// [`push`]: the property of a field with its attributes and its default
+/// (as submitted) applied, listed in `required` if the field's type is
+/// `required` and it has no default.
+fn push_property(
+    schema: &mut ElicitationSchema,
+    name: &'static str,
+    attrs: &Attrs,
+    mut property: PropertySchema,
+    default: Option<Value>,
+    required: bool,
+) {
+    apply(&mut property, attrs);
+    if required && default.is_none() {
         schema.required.push(name.to_owned());
     }
+    if let Some(default) = default {
+        set_default(&mut property, default);
+    }
     schema.properties.push(name.to_owned(), property);
+}
+
+/// [`FieldGlue::put`]: a field's entry, if any, written under its name.
+fn put(content: &mut Content, name: &'static str, entry: Option<Value>) {
+    if let Some(value) = entry {
+        content.insert(name.to_owned(), value);
+    }
 }
 
 /// A newtype `#[derive(Elicit)]` with `transparent` or `try_from`/`from`
@@ -152,21 +191,6 @@ pub struct Attrs {
     pub pattern: Option<&'static str>,
     /// `email`, `uri`, `date`, `date_time` or `format = ".."`.
     pub format: Option<Format>,
-}
-
-/// Whether a field of type `T` is listed in `required`.
-const fn is_required<T: Slot>(has_default: bool) -> bool {
-    T::REQUIRED && !has_default
-}
-
-/// The property schema of a field of type `T` with its attributes applied.
-fn property<T: Slot>(attrs: &Attrs, default: Option<&T::Value>) -> PropertySchema {
-    let mut property = <T::Value as FormValue>::property();
-    apply(&mut property, attrs);
-    if let Some(default) = default {
-        set_default(&mut property, FormValue::to_value(default));
-    }
-    property
 }
 
 pub(super) fn apply(property: &mut PropertySchema, attrs: &Attrs) {
@@ -262,17 +286,16 @@ fn take<T: Slot>(
     default: Option<fn() -> T::Value>,
     errors: &mut Vec<FieldError>,
 ) -> Option<T> {
-    let Some((name, property)) = schema.properties.get_index(*index) else {
-        // Generated code keeps the index within the schema it built.
-        return None;
-    };
-    *index += 1;
+    let (name, property) = next_property(schema, index)?;
     // Absent and `null` are the same (as in `rules::check_slot`).
     let result = match entry {
         Some(entry) if !entry.get().is_null() => entry.convert::<T>(property),
         _ => match default {
             Some(default) => Ok(T::from_default(default())),
-            None => T::absent().ok_or(FieldErrorKind::Missing),
+            None => match T::absent() {
+                Some(absent) => Ok(absent),
+                None => Err(FieldErrorKind::Missing),
+            },
         },
     };
     match result {
@@ -282,6 +305,18 @@ fn take<T: Slot>(
             None
         }
     }
+}
+
+/// [`take`]: the name and property at position `*index` of `schema`, and
+/// the index moved past it.
+fn next_property<'s>(
+    schema: &'s ElicitationSchema,
+    index: &mut usize,
+) -> Option<(&'s str, &'s PropertySchema)> {
+    // Generated code keeps the index within the schema it built.
+    let (name, property) = schema.properties.get_index(*index)?;
+    *index += 1;
+    Some((name, property))
 }
 
 /// Derived code (`transparent`): the property of the newtype's inner type

@@ -141,6 +141,16 @@ pub fn deny_unknown(content: &Content, schema: &ElicitationSchema, errors: &mut 
     crate::rules::deny_unknown(content, schema, errors);
 }
 
+/// The schema of a derived form that is not generic, built on first use:
+/// one function for every form (`schema` is a pointer, not each form's own
+/// function type).
+pub fn cached_schema(
+    cell: &'static std::sync::OnceLock<ElicitationSchema>,
+    schema: fn() -> ElicitationSchema,
+) -> std::borrow::Cow<'static, ElicitationSchema> {
+    std::borrow::Cow::Borrowed(cell.get_or_init(schema))
+}
+
 /// The schema JSON of a derived form that is not generic, serialized on
 /// first use from its cached schema.
 pub fn cached_json(
@@ -186,11 +196,7 @@ impl<'c> Source for &'c Content {
         field: impl Fn(&str) -> Option<usize>,
     ) -> [Option<&'c Value>; N] {
         let mut slots = [None; N];
-        for (key, value) in self {
-            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
-                *slot = Some(value);
-            }
-        }
+        fill_borrowed(self, &mut slots, &field);
         slots
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
@@ -205,15 +211,38 @@ impl Source for Content {
     #[inline]
     fn slots<const N: usize>(self, field: impl Fn(&str) -> Option<usize>) -> [Option<Value>; N] {
         let mut slots = [const { None }; N];
-        for (key, value) in self {
-            if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
-                *slot = Some(value);
-            }
-        }
+        fill_owned(self, &mut slots, &field);
         slots
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
         f(&self)
+    }
+}
+
+/// [`Source::slots`] of borrowed content, compiled once for every form:
+/// the form is only its `field` map.
+fn fill_borrowed<'c>(
+    content: &'c Content,
+    slots: &mut [Option<&'c Value>],
+    field: &dyn Fn(&str) -> Option<usize>,
+) {
+    for (key, value) in content {
+        if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+            *slot = Some(value);
+        }
+    }
+}
+
+/// [`Source::slots`] of owned content, compiled once for every form.
+fn fill_owned(
+    content: Content,
+    slots: &mut [Option<Value>],
+    field: &dyn Fn(&str) -> Option<usize>,
+) {
+    for (key, value) in content {
+        if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
+            *slot = Some(value);
+        }
     }
 }
 

@@ -32,8 +32,8 @@ pub use field::{
     Attrs, FieldGlue, REFUSES_ZERO_MESSAGE, Wrapper, transparent_property, try_convert,
 };
 pub use form::{
-    DerivedForm, Entry, Source, cached_json, deny_unknown, finish, finish_checked, from_content,
-    from_content_owned, run_check, to_content,
+    DerivedForm, Entry, Source, cached_json, cached_schema, deny_unknown, finish, finish_checked,
+    from_content, from_content_owned, run_check, to_content,
 };
 pub use schema::{merge, schema_with_capacity};
 #[cfg(feature = "sensitive")]

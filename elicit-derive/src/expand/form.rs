@@ -289,9 +289,7 @@ fn statics(krate: &TokenStream) -> TokenStream {
         fn cached_schema() -> #krate::__private::Cow<'static, #krate::ElicitationSchema> {
             static __SCHEMA: #krate::__private::OnceLock<#krate::ElicitationSchema> =
                 #krate::__private::OnceLock::new();
-            #krate::__private::Cow::Borrowed(
-                __SCHEMA.get_or_init(<Self as #krate::Elicit>::schema),
-            )
+            #krate::__private::cached_schema(&__SCHEMA, <Self as #krate::Elicit>::schema)
         }
 
         fn schema_json() -> #krate::__private::Cow<'static, str> {
