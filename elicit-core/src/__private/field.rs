@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::form::Entry;
 use super::slot::Slot;
 use crate::error::{FieldErrorKind, Num};
-use crate::field::{FormValue, TextDefault, not_a_form_field};
+use crate::field::{FormField, FormValue, TextDefault, not_a_form_field};
 use crate::format::{Format, LiteralRule};
 use crate::schema::{ElicitationSchema, PropertySchema};
 use crate::{Content, FieldError};
@@ -30,7 +30,13 @@ pub trait FieldGlue: Sized {
     type Default;
 
     /// Appends this field to a schema being built.
-    fn push(
+    fn push(schema: &mut ElicitationSchema, name: &'static str, attrs: &Attrs);
+
+    /// [`push`](Self::push) for a field with a `default = ..` (always
+    /// `Some`: the expression [`take`](Self::take) gets too). Apart, so
+    /// that the default's conversion to a value is compiled only for fields
+    /// that have one.
+    fn push_default(
         schema: &mut ElicitationSchema,
         name: &'static str,
         attrs: &Attrs,
@@ -61,13 +67,24 @@ macro_rules! field_glue {
         impl<T: FormValue> FieldGlue for $ty {
             type Default = T;
             #[inline]
-            fn push(
+            fn push(schema: &mut ElicitationSchema, name: &'static str, attrs: &Attrs) {
+                push_property(
+                    schema,
+                    name,
+                    attrs,
+                    <T as FormValue>::property(),
+                    None,
+                    <Self as FormField>::REQUIRED,
+                );
+            }
+            #[inline]
+            fn push_default(
                 schema: &mut ElicitationSchema,
                 name: &'static str,
                 attrs: &Attrs,
                 default: Option<fn() -> T>,
             ) {
-                push::<Self>(schema, name, attrs, default);
+                push_default::<Self>(schema, name, attrs, default);
             }
             #[inline]
             fn take(
@@ -94,8 +111,8 @@ field_glue!(diagnostic::do_not_recommend; Option<T>);
 // `Elicit` is a type of its own: the generic functions only convert, and
 // hand the rest to functions that are not generic, compiled once.
 
-/// [`FieldGlue::push`].
-fn push<T: Slot>(
+/// [`FieldGlue::push_default`].
+fn push_default<T: Slot>(
     schema: &mut ElicitationSchema,
     name: &'static str,
     attrs: &Attrs,
@@ -118,7 +135,7 @@ fn push<T: Slot>(
     );
 }
 
-/// [`push`]: the property of a field with its attributes and its default
+/// [`FieldGlue::push`]: the property of a field with its attributes and its default
 /// (as submitted) applied, listed in `required` if the field's type is
 /// `required` and it has no default.
 fn push_property(

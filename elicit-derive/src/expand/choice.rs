@@ -29,6 +29,8 @@ pub(super) fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream
         from_wire.push(quote!(#wire => ::core::option::Option::Some(Self::#v)));
     }
     let rust_type = ident.to_string();
+    // Reading and writing a value are `#[inline]`: compiled where a program
+    // calls them, not for every enum of the crate that defines it.
     quote! {
         #[automatically_derived]
         impl #krate::FormValue for #ident {
@@ -36,14 +38,17 @@ pub(super) fn choice(input: &Input<'_>, variants: &[Variant<'_>]) -> TokenStream
             fn property() -> #krate::PropertySchema {
                 #krate::__private::choice_property::<Self>()
             }
+            #[inline]
             fn from_value(
                 __value: &#krate::__private::Value,
             ) -> ::core::result::Result<Self, #krate::FieldErrorKind> {
                 #krate::__private::choice_from_value::<Self>(__value)
             }
+            #[inline]
             fn to_value(&self) -> #krate::__private::Value {
                 #krate::__private::choice_to_value(self)
             }
+            #[inline]
             fn check(
                 __property: &#krate::PropertySchema,
                 __value: &#krate::__private::Value,

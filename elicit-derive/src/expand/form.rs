@@ -98,6 +98,24 @@ pub(super) fn default_fn(krate: &TokenStream, field: &Field<'_>) -> TokenStream 
     }
 }
 
+/// `schema()`'s line for a field: `FieldGlue::push`, or `push_default`
+/// with a default (so the default's conversion to a value is compiled only
+/// for fields that have one).
+pub(super) fn push_field(
+    glue_trait: &TokenStream,
+    wire: &str,
+    attrs: &TokenStream,
+    default: &TokenStream,
+    field: &Field<'_>,
+    span: proc_macro2::Span,
+) -> TokenStream {
+    if field.attrs.default.is_some() {
+        quote_spanned!(span=> #glue_trait::push_default(&mut __schema, #wire, &#attrs, #default);)
+    } else {
+        quote_spanned!(span=> #glue_trait::push(&mut __schema, #wire, &#attrs);)
+    }
+}
+
 /// The `Elicit` impl of a form, with its compile-time checks.
 pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let krate = krate(input);
@@ -121,6 +139,10 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let collect_fns = collect_fns(&krate, &glue);
     let check = check_method(&krate, input, &glue);
 
+    // Reading and writing content are `#[inline]`: compiled where a
+    // program calls them (as serde's generic impls are), not for every form
+    // of the crate that defines it, and the owned and borrowed paths only
+    // when each is used.
     quote! {
         #checks
 
@@ -135,18 +157,21 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
                 __schema
             }
 
+            #[inline]
             fn from_content(
                 __content: &#krate::Content,
             ) -> ::core::result::Result<Self, #krate::ContentError> {
                 #krate::__private::from_content(__content)
             }
 
+            #[inline]
             fn from_content_owned(
                 __content: #krate::Content,
             ) -> ::core::result::Result<Self, #krate::ContentError> {
                 #krate::__private::from_content_owned(__content)
             }
 
+            #[inline]
             fn to_content(&self) -> #krate::Content {
                 #krate::__private::to_content(self)
             }
@@ -162,6 +187,7 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
 
             #check
 
+            #[inline]
             fn write(&self, __content: &mut #krate::Content) {
                 #(#write)*
             }
@@ -237,9 +263,8 @@ fn glue<'a>(krate: &TokenStream, fields: &'a [Field<'_>]) -> Glue<'a> {
         let glue_trait = qualified_on_type(krate, ty, "__private::FieldGlue");
         // Spanned on the type, so an unsupported type is reported there once.
         let span = last_span(ty);
-        glue.build.push(quote_spanned! {span=>
-            #glue_trait::push(&mut __schema, #wire, &#attrs, #default);
-        });
+        glue.build
+            .push(push_field(&glue_trait, wire, &attrs, &default, field, span));
         if field.attrs.default.is_none() {
             glue.may_be_required += 1;
         }
@@ -356,6 +381,7 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
     // borrowed content only.
     if glue.flattened.is_empty() {
         quote! {
+            #[inline]
             fn collect(
                 __content: &#krate::Content,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,
@@ -378,6 +404,7 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
         }
     } else {
         quote! {
+            #[inline]
             fn collect(
                 __content: &#krate::Content,
                 __errors: &mut ::std::vec::Vec<#krate::FieldError>,

@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Field, Input};
 
-use super::form::{attrs, default_fn};
+use super::form::{attrs, default_fn, push_field};
 use super::{check_fn, checks::checks, krate, last_span, option, qualified_on_type, string};
 
 /// The `SensitiveForm` impl, with the form's compile-time checks.
@@ -41,8 +41,7 @@ pub(super) fn sensitive(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream 
         } else {
             let glue = qualified_on_type(&krate, ty, "__private::FieldGlue");
             let default = default_fn(&krate, field);
-            build
-                .push(quote_spanned!(span=> #glue::push(&mut __schema, #wire, &#attrs, #default);));
+            build.push(push_field(&glue, wire, &attrs, &default, field, span));
             take.push(quote_spanned! {span=>
                 let #var = #glue::take(__values.get(#wire), &__schema, &mut __index, #default, &mut __errors);
             });
