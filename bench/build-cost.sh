@@ -15,7 +15,9 @@
 #   bench/build-cost.sh shapes [N]      N ten-field forms (default 200), each
 #                                       with its own enum, a multi-select of
 #                                       it (`Vec<LevelI>`), an `email`, a
-#                                       `date`, a range and a length: both
+#                                       `date`, a range and a length, and
+#                                       used: its schema written as JSON, an
+#                                       answer read from owned content; both
 #                                       ways, as `forms`
 #   bench/build-cost.sh check [N]       what a form's own rule costs: N
 #                                       ten-field forms (default 200) three
@@ -221,7 +223,7 @@ EOF
 
 # The user-like shape (`shapes`): each ten-field form with its own
 # single-select enum, a multi-select of it (`Vec<LevelI>`), an `email` and a
-# `date` field, a range and a length.
+# `date` field, a range and a length; each used (gen_shapes).
 shape_struct() { # $1: elicit|serde, $2: index
     local i="$2" a=elicit derive='#[derive(Elicit, Debug, Clone, PartialEq)]'
     local ederive='#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,18 +285,44 @@ gen_shapes() { # $1: elicit|serde, $2: N -> dir
             'serde_json = "1.0.120"' 'schemars = "1.0"'
     fi
     {
-        echo "//! $n generated ten-field forms, each with its own enum."
+        echo "//! $n generated ten-field forms, each with its own enum, each read"
+        echo "//! from owned content and its schema written."
         echo "#![allow(dead_code)]"
         printf '\nmod forms;\npub use forms::*;\n'
     } >"$dir/src/lib.rs"
     {
         if [ "$v" = elicit ]; then
-            echo "use elicit_core::Elicit;"
+            echo "use elicit_core::{Content, ContentError, Elicit};"
         else
             printf 'use schemars::JsonSchema;\nuse serde::Deserialize;\n'
         fi
         for ((i = 0; i < n; i++)); do
             shape_struct "$v" "$i"
+            # Used as a program uses a form: its schema sent, an answer
+            # read. (Code compiled where it is used is compiled here.)
+            if [ "$v" = elicit ]; then
+                cat <<EOF
+
+pub fn schema$i() -> String {
+    Shape$i::schema_json().into_owned()
+}
+
+pub fn read$i(content: Content) -> Result<Shape$i, ContentError> {
+    Shape$i::from_content_owned(content)
+}
+EOF
+            else
+                cat <<EOF
+
+pub fn schema$i() -> String {
+    serde_json::to_string(&schemars::schema_for!(Shape$i)).unwrap()
+}
+
+pub fn read$i(content: serde_json::Map<String, serde_json::Value>) -> serde_json::Result<Shape$i> {
+    serde_json::from_value(serde_json::Value::Object(content))
+}
+EOF
+            fi
         done
     } >"$dir/src/forms.rs"
     echo "$dir"
