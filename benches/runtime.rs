@@ -3,8 +3,11 @@
 //! Every comparison is measured in the same run on the same inputs:
 //!
 //! - `a_valid` / `b_invalid`: the 10-field form's content parsed by
-//!   `Form10::from_content` (validated), by `serde_json::from_value::<Twin10>`
-//!   (the floor: no validation), and by `jsonschema` (formats on) against
+//!   `Form10::from_content` (validated; on valid content also by `Bare10`,
+//!   the same form without its attributes' rules), by
+//!   `serde_json::from_value::<Twin10>` (the floor: no validation) and
+//!   `Twin10::deserialize(&Value)` (serde's borrowed path), and by
+//!   `jsonschema` (formats on) against
 //!   `Form10::schema()` followed by `serde_json::from_value` (the
 //!   alternative with the same guarantees). Paths that consume an owned
 //!   `Value` get a fresh clone from `with_inputs`, outside the timing.
@@ -23,9 +26,10 @@
 //!   valid input.
 //!
 //! - `u_forms`: forms that look like users' forms (`benches/forms/users.rs`:
-//!   the issue-10 sign-up form, string-heavy, number-heavy, enum-heavy) and
-//!   `Form10`, each against both serde floors and jsonschema + serde, and
-//!   their schemas against schemars, all in one run.
+//!   the issue-10 sign-up form, string-heavy, number-heavy, enum-heavy,
+//!   the form of `bench/build-cost.sh shapes` with a multi-select and two
+//!   formats) and `Form10`, each against both serde floors and jsonschema +
+//!   serde, and their schemas against schemars, all in one run.
 //!
 //! Benchmarks are never asserted; the checks in the setup only make sure
 //! each path does what its name says.
@@ -34,7 +38,7 @@ mod forms;
 
 use divan::{Bencher, black_box};
 use elicit_core::{Content, Elicit, ElicitationSchema};
-use forms::users::{Contact, Limits, Signup, Survey};
+use forms::users::{Contact, Limits, Shape, Signup, Survey};
 use forms::{Form1, Form10, Form50, Twin1, Twin10, Twin50};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -69,6 +73,15 @@ mod a_valid {
         let content = object(forms::valid10());
         assert!(Form10::from_content(&content).is_ok());
         bencher.bench(|| Form10::from_content(black_box(&content)));
+    }
+
+    /// The same content read by `Form10` without its attributes' rules:
+    /// `elicit_from_content` minus this is what the rules cost.
+    #[divan::bench(sample_size = 64, sample_count = 500)]
+    fn elicit_without_rules(bencher: Bencher) {
+        let content = object(forms::valid10());
+        assert!(forms::Bare10::from_content(&content).is_ok());
+        bencher.bench(|| forms::Bare10::from_content(black_box(&content)));
     }
 
     #[divan::bench(sample_size = 64, sample_count = 500)]
@@ -398,6 +411,7 @@ user_forms! {
     Contact => forms::users::ContactTwin, forms::users::contact;
     Limits => forms::users::LimitsTwin, forms::users::limits;
     Survey => forms::users::SurveyTwin, forms::users::survey;
+    Shape => forms::users::ShapeTwin, forms::users::shape;
 }
 
 /// Every path on every form, valid content: `from_content` against serde's
@@ -417,7 +431,7 @@ mod u_forms {
         content
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn elicit_from_content<F: UserForm>(bencher: Bencher) {
         let content = content::<F>();
         bencher.bench(|| F::from_content(black_box(&content)));
@@ -425,7 +439,7 @@ mod u_forms {
 
     /// The owned entry point: the content map is consumed (a fresh clone
     /// from `with_inputs`, outside the timing), strings are moved.
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn elicit_from_content_owned<F: UserForm>(bencher: Bencher) {
         let content = content::<F>();
         bencher
@@ -433,14 +447,14 @@ mod u_forms {
             .bench_values(F::from_content_owned);
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn serde_deserialize_ref<F: UserForm>(bencher: Bencher) {
         let value = F::content();
         content::<F>();
         bencher.bench(|| F::Twin::deserialize(black_box(&value)));
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn serde_from_value<F: UserForm>(bencher: Bencher) {
         let value = F::content();
         content::<F>();
@@ -449,7 +463,7 @@ mod u_forms {
             .bench_values(serde_json::from_value::<F::Twin>);
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn jsonschema_from_value<F: UserForm>(bencher: Bencher) {
         let schema = serde_json::to_value(F::schema()).expect("the schema serializes");
         let validator = jsonschema::options()
@@ -464,13 +478,13 @@ mod u_forms {
         });
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 16, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 16, sample_count = 300)]
     fn schema_build_to_string<F: UserForm>(bencher: Bencher) {
         bencher.bench(|| serde_json::to_string(&F::schema()));
     }
 
     /// What sending the form costs now: a copy of the JSON built once.
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 64, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 64, sample_count = 300)]
     fn schema_json_to_owned<F: UserForm>(bencher: Bencher) {
         assert_eq!(
             F::schema_json(),
@@ -479,7 +493,7 @@ mod u_forms {
         bencher.bench(|| F::schema_json().into_owned());
     }
 
-    #[divan::bench(types = [Signup, Contact, Limits, Survey, Form10], sample_size = 16, sample_count = 300)]
+    #[divan::bench(types = [Signup, Contact, Limits, Survey, Shape, Form10], sample_size = 16, sample_count = 300)]
     fn schemars_to_string<F: UserForm>(bencher: Bencher) {
         bencher.bench(|| serde_json::to_string(&schemars::schema_for!(F::Twin)));
     }

@@ -126,6 +126,34 @@ forms!(Form50, Twin50;
     [name4 handle4 email4 homepage4 age4 replicas4 ratio4 notify4 strategy4 envs4]
 );
 
+/// `Form10` without its attributes' rules (no `length`, `pattern`, format
+/// or `range`; the types' own rules stay: `u8` and `i32` bounds, options,
+/// no item twice). `Form10` against it is what the rules cost; it against
+/// `Twin10`, what reading costs besides them.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+pub struct Bare10 {
+    /// The name shown to others.
+    pub name: String,
+    /// A lowercase handle.
+    pub handle: String,
+    /// Where to write to.
+    pub email: String,
+    /// A home page, if any.
+    pub homepage: Option<String>,
+    /// Age in years.
+    pub age: u8,
+    /// How many replicas to run.
+    pub replicas: i32,
+    /// The share of traffic, from 0 to 1.
+    pub ratio: f64,
+    /// Whether to notify the team.
+    pub notify: bool,
+    /// How aggressive to be.
+    pub strategy: Strategy,
+    /// Where to deploy.
+    pub envs: Vec<Environment>,
+}
+
 /// The 1-field form: the first field of `Form10`.
 #[derive(Elicit, Debug, Clone, PartialEq)]
 pub struct Form1 {

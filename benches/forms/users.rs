@@ -7,6 +7,9 @@
 //! - `Contact`: string-heavy: patterns and formats on every field.
 //! - `Limits`: number-heavy: integers of every width and floats, all ranged.
 //! - `Survey`: enum-heavy: titled single-selects and several multi-selects.
+//! - `Shape`: the form of `bench/build-cost.sh shapes` (issue 47): a
+//!   single-select and a multi-select of its own enum, an `email` and a
+//!   `date`, an integer and a float range, a length.
 //!
 //! One macro writes both structs of a pair from one field list, so the form
 //! and its twin cannot drift apart.
@@ -300,5 +303,48 @@ pub fn survey() -> Value {
         "topics": ["security", "billing"],
         "severity": "high",
         "apply_now": false,
+    })
+}
+
+pair! {
+    /// The form of `bench/build-cost.sh shapes`: a multi-select and two
+    /// formats.
+    Shape / ShapeTwin {
+        /// The name shown to others.
+        name: String [length(min = 2, max = 40)] [length(min = 2, max = 40)],
+        /// Where to write to.
+        email: String [email] [email],
+        /// The day it starts.
+        start: String [date] [extend("format" = "date")],
+        /// How many replicas to run.
+        replicas: i32 [range(min = 1, max = 64)] [range(min = 1, max = 64)],
+        /// The level.
+        level: Level [] [],
+        /// The levels to watch.
+        levels: Vec<Level> [length(min = 1, max = 3)] [length(min = 1, max = 3)],
+        /// Whether to notify the team.
+        notify: Option<bool> [] [],
+        /// The share of traffic, from 0 to 1.
+        ratio: f64 [range(min = 0.0, max = 1.0)] [range(min = 0.0, max = 1.0)],
+        /// A note, if any.
+        note: Option<String> [] [],
+        /// How many to keep.
+        keep: u16 [] [],
+    }
+}
+
+/// Valid content for `Shape` / `ShapeTwin`.
+pub fn shape() -> Value {
+    json!({
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "start": "2026-12-07",
+        "replicas": 3,
+        "level": "medium",
+        "levels": ["low", "high"],
+        "notify": true,
+        "ratio": 0.25,
+        "note": "first run",
+        "keep": 7,
     })
 }

@@ -143,10 +143,29 @@ impl FormValue for String {
             other => Self::from_value(&other),
         }
     }
+    // A string under a free-text property (what a `String` field's
+    // property is) goes straight to the engine's text rules.
+    #[inline]
+    fn check(property: &PropertySchema, value: &Value) -> Result<Self, FieldErrorKind> {
+        if let (Some(s), Value::String(text)) = (rules::free_text(property), value) {
+            rules::check_text(s, text)?;
+            return Ok(text.clone());
+        }
+        rules::check_value(property, value)?;
+        Self::from_value(value)
+    }
     #[inline]
     fn check_owned(property: &PropertySchema, value: Value) -> Result<Self, FieldErrorKind> {
-        rules::check_value(property, &value)?;
-        Self::from_value_owned(value)
+        match (rules::free_text(property), value) {
+            (Some(s), Value::String(text)) => {
+                rules::check_text(s, &text)?;
+                Ok(text)
+            }
+            (_, value) => {
+                rules::check_value(property, &value)?;
+                Self::from_value_owned(value)
+            }
+        }
     }
     fn to_value(&self) -> Value {
         Value::String(self.clone())
@@ -259,10 +278,15 @@ impl FormValue for f64 {
     }
     fn from_value(value: &Value) -> Result<Self, FieldErrorKind> {
         match value {
-            Value::Number(n) => n.as_f64().ok_or(FieldErrorKind::WrongType {
-                expected: "a number",
-                found: crate::JsonKind::Number,
-            }),
+            // A `match`, not `ok_or`: the error is built (and dropped) only
+            // when there is no number.
+            Value::Number(n) => match n.as_f64() {
+                Some(x) => Ok(x),
+                None => Err(FieldErrorKind::WrongType {
+                    expected: "a number",
+                    found: crate::JsonKind::Number,
+                }),
+            },
             other => Err(FieldErrorKind::WrongType {
                 expected: "a number",
                 found: crate::JsonKind::of(other),
@@ -415,31 +439,25 @@ fn multi_items<'v>(
     Ok(items)
 }
 
-/// [`FormValue::check`] of a multi-select, but for converting: every item
-/// reads (which is its membership check, as for a single-select), then the
-/// engine checks the selection (duplicates, `minItems`, `maxItems`).
-/// Anything that does not read goes to the whole engine check, whose error
-/// is reported, then to [`multi_items`].
-fn multi_checked<'v>(
-    property: &PropertySchema,
+/// The items of a multi-select answer that may be a valid selection of
+/// `options` options: an array under a multi-select property, with no more
+/// items than options (more holds a duplicate or a stranger, which the
+/// engine reports without reading every item).
+fn selection<'p, 'v>(
+    property: &'p PropertySchema,
     value: &'v Value,
-    options: &'static [ChoiceOption],
-    reads: &dyn Fn(&str) -> bool,
-) -> Result<&'v [Value], FieldErrorKind> {
-    // More items than options holds a duplicate or a stranger: the engine
-    // reports it without reading every item.
-    if let (PropertySchema::MultiSelect(s), Value::Array(items)) = (property, value)
-        && items.len() <= options.len()
-        && items.iter().all(|item| item.as_str().is_some_and(reads))
-    {
-        rules::check_selection(s, items)?;
-        return Ok(items);
+    options: usize,
+) -> Option<(&'p MultiSelectSchema, &'v [Value])> {
+    match (property, value) {
+        (PropertySchema::MultiSelect(s), Value::Array(items)) if items.len() <= options => {
+            Some((s, items))
+        }
+        _ => None,
     }
-    rules::check_value(property, value)?;
-    multi_items(value, options, reads)
 }
 
-/// The choices of items that [`multi_items`] accepted, in order.
+/// The choices of `items` that read as `C`, in order (all of them, when
+/// [`multi_items`] accepted the items).
 fn read_items<C: Choice>(items: &[Value]) -> Vec<C> {
     let mut choices = Vec::with_capacity(items.len());
     for item in items {
@@ -463,11 +481,24 @@ fn multi_from_value<C: Choice>(value: &Value) -> Result<Vec<C>, FieldErrorKind> 
     multi_items(value, C::OPTIONS, &reads::<C>).map(read_items)
 }
 
+/// [`FormValue::check`] of a multi-select: every item reads (which is its
+/// membership check, as for a single-select), then the engine checks the
+/// selection (duplicates, `minItems`, `maxItems`). Anything else goes to
+/// the whole engine check, whose error is reported, then to
+/// [`multi_items`].
 fn multi_check<C: Choice>(
     property: &PropertySchema,
     value: &Value,
 ) -> Result<Vec<C>, FieldErrorKind> {
-    multi_checked(property, value, C::OPTIONS, &reads::<C>).map(read_items)
+    if let Some((s, items)) = selection(property, value, C::OPTIONS.len()) {
+        let choices = read_items::<C>(items);
+        if choices.len() == items.len() {
+            rules::check_selection(s, items)?;
+            return Ok(choices);
+        }
+    }
+    rules::check_value(property, value)?;
+    multi_items(value, C::OPTIONS, &reads::<C>).map(read_items)
 }
 
 /// A selection as the value a client submits.

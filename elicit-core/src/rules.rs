@@ -16,8 +16,8 @@ use crate::error::{
 };
 use crate::limits::{MAX_ECHOED_CHARS, MAX_UNKNOWN_FIELDS_LISTED};
 use crate::schema::{
-    ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
-    PropertySchema, StringSchema,
+    ElicitationSchema, Format, IntegerSchema, Items, MultiSelectSchema, NumberSchema, Options,
+    Pattern, PropertySchema, StringSchema,
 };
 
 /// Checks one value against one property schema.
@@ -70,6 +70,7 @@ pub(crate) fn check_slot<'c>(
     }
 }
 
+#[cold]
 fn wrong_type(expected: &'static str, found: &Value) -> FieldErrorKind {
     FieldErrorKind::WrongType {
         expected,
@@ -87,6 +88,16 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), FieldErrorKind> {
     check_text(s, text)
 }
 
+/// `property` if it is a free-text string property (a string without
+/// options), whose rules are [`check_text`]'s.
+#[inline]
+pub(crate) fn free_text(property: &PropertySchema) -> Option<&StringSchema> {
+    match property {
+        PropertySchema::String(s) if s.options.is_none() => Some(s),
+        _ => None,
+    }
+}
+
 /// The rules of a free-text string property (length, format, pattern) on
 /// `text`. No error holds the text: a secret is checked here too.
 pub(crate) fn check_text(s: &StringSchema, text: &str) -> Result<(), FieldErrorKind> {
@@ -98,41 +109,72 @@ pub(crate) fn check_text(s: &StringSchema, text: &str) -> Result<(), FieldErrorK
         && s.min_length
             .is_none_or(|min| bytes.div_ceil(4) >= min as usize);
     if !settled {
-        let length = text.chars().count();
-        if let Some(min_length) = s.min_length
-            && length < min_length as usize
-        {
-            return Err(FieldErrorKind::TooShort { min_length, length });
-        }
-        if let Some(max_length) = s.max_length
-            && length > max_length as usize
-        {
-            return Err(FieldErrorKind::TooLong { max_length, length });
-        }
+        check_length(s, text)?;
     }
     if let Some(format) = &s.format
         && !format.matches(text)
     {
-        return Err(FieldErrorKind::InvalidFormat {
-            format: format.clone(),
-        });
+        return Err(invalid_format(format));
     }
     if let Some(pattern) = &s.pattern {
         match pattern.is_match(text) {
             Ok(true) => {}
-            Ok(false) => {
-                return Err(FieldErrorKind::PatternMismatch {
-                    pattern: pattern.as_str().to_owned(),
-                });
-            }
-            Err(reason) => {
-                return Err(FieldErrorKind::Unvalidatable {
-                    reason: reason.to_string(),
-                });
-            }
+            Ok(false) => return Err(pattern_mismatch(pattern)),
+            Err(reason) => return Err(unvalidatable(&reason)),
         }
     }
     Ok(())
+}
+
+// The errors below are built apart, out of the way of an answer that
+// passes (`#[cold]`).
+
+/// `minLength` and `maxLength` of `text` counted in characters, when its
+/// byte length did not settle them.
+fn check_length(s: &StringSchema, text: &str) -> Result<(), FieldErrorKind> {
+    let length = text.chars().count();
+    if let Some(min_length) = s.min_length
+        && length < min_length as usize
+    {
+        return Err(FieldErrorKind::TooShort { min_length, length });
+    }
+    if let Some(max_length) = s.max_length
+        && length > max_length as usize
+    {
+        return Err(FieldErrorKind::TooLong { max_length, length });
+    }
+    Ok(())
+}
+
+#[cold]
+fn invalid_format(format: &Format) -> FieldErrorKind {
+    FieldErrorKind::InvalidFormat {
+        format: format.clone(),
+    }
+}
+
+#[cold]
+fn pattern_mismatch(pattern: &Pattern) -> FieldErrorKind {
+    FieldErrorKind::PatternMismatch {
+        pattern: pattern.as_str().to_owned(),
+    }
+}
+
+#[cold]
+fn unvalidatable(reason: &dyn std::fmt::Display) -> FieldErrorKind {
+    FieldErrorKind::Unvalidatable {
+        reason: reason.to_string(),
+    }
+}
+
+#[cold]
+fn below_minimum(minimum: Num, value: Num) -> FieldErrorKind {
+    FieldErrorKind::BelowMinimum { minimum, value }
+}
+
+#[cold]
+fn above_maximum(maximum: Num, value: Num) -> FieldErrorKind {
+    FieldErrorKind::AboveMaximum { maximum, value }
 }
 
 fn check_option(options: &Options, text: &str) -> Result<(), FieldErrorKind> {
@@ -153,18 +195,12 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), FieldErrorKind> {
     if let Some(minimum) = s.minimum
         && x < minimum
     {
-        return Err(FieldErrorKind::BelowMinimum {
-            minimum: Num::Float(minimum),
-            value: Num::Float(x),
-        });
+        return Err(below_minimum(Num::Float(minimum), Num::Float(x)));
     }
     if let Some(maximum) = s.maximum
         && x > maximum
     {
-        return Err(FieldErrorKind::AboveMaximum {
-            maximum: Num::Float(maximum),
-            value: Num::Float(x),
-        });
+        return Err(above_maximum(Num::Float(maximum), Num::Float(x)));
     }
     Ok(())
 }
@@ -205,18 +241,12 @@ pub(crate) fn check_integer(s: &IntegerSchema, value: &Value) -> Result<i128, Fi
     if let Some(minimum) = s.minimum
         && n < i128::from(minimum)
     {
-        return Err(FieldErrorKind::BelowMinimum {
-            minimum: Num::Int(minimum.into()),
-            value: Num::Int(n),
-        });
+        return Err(below_minimum(Num::Int(minimum.into()), Num::Int(n)));
     }
     if let Some(maximum) = s.maximum
         && n > i128::from(maximum)
     {
-        return Err(FieldErrorKind::AboveMaximum {
-            maximum: Num::Int(maximum.into()),
-            value: Num::Int(n),
-        });
+        return Err(above_maximum(Num::Int(maximum.into()), Num::Int(n)));
     }
     Ok(n)
 }

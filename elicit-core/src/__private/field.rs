@@ -318,10 +318,18 @@ fn take<T: Slot>(
     match result {
         Ok(value) => Some(value),
         Err(kind) => {
-            errors.push(FieldError::new(name, kind));
+            refuse(name, kind, errors);
             None
         }
     }
+}
+
+/// [`take`]'s error path, apart and cold: not compiled per field type, and
+/// out of the way of an answer that passes.
+#[cold]
+#[inline(never)]
+fn refuse(name: &str, kind: FieldErrorKind, errors: &mut Vec<FieldError>) {
+    errors.push(FieldError::new(name, kind));
 }
 
 /// [`take`]: the name and property at position `*index` of `schema`, and

@@ -20,10 +20,10 @@ pub trait DerivedForm: Elicit {
     /// Parses into `errors` instead of failing.
     fn collect(content: &Content, errors: &mut Vec<FieldError>) -> Option<Self>;
 
-    /// [`collect`](Self::collect) from borrowed or owned content. A form
-    /// without flattened fields implements it once for both: being generic,
-    /// it is compiled for owned content only in programs that call
-    /// `from_content_owned`.
+    /// [`collect`](Self::collect) from borrowed content, or from content
+    /// whose strings it takes. A form without flattened fields implements
+    /// it once for both: being generic, it is compiled for the second only
+    /// in programs that call `from_content_owned`.
     fn collect_from<S: Source>(content: S, errors: &mut Vec<FieldError>) -> Option<Self> {
         content.with_content(|content| Self::collect(content, errors))
     }
@@ -63,15 +63,15 @@ pub fn from_content<T: DerivedForm>(content: &Content) -> Result<T, ContentError
     finish_form(value, errors)
 }
 
-/// Derived `from_content_owned`: strings are moved out of the content.
-/// Unknown keys are found before the content is consumed, and reported
-/// after the fields, as [`from_content`] does.
-pub fn from_content_owned<T: DerivedForm>(content: Content) -> Result<T, ContentError> {
-    let mut unknown = Vec::new();
-    T::deny_unknown(&content, &mut unknown);
+/// Derived `from_content_owned`: strings are moved out of the content
+/// (left empty in it), which is then dropped whole, as `from_value` drops
+/// what it does not keep.
+pub fn from_content_owned<T: DerivedForm>(mut content: Content) -> Result<T, ContentError> {
     let mut errors = Vec::new();
-    let value = T::collect_from(content, &mut errors);
-    errors.append(&mut unknown);
+    let value = T::collect_from(&mut content, &mut errors);
+    // Taking a string leaves its key: unknown keys are found as in
+    // `from_content`, and reported after the fields.
+    T::deny_unknown(&content, &mut errors);
     finish_form(value, errors)
 }
 
@@ -160,8 +160,9 @@ pub fn cached_json(
     cell.get_or_init(|| crate::schema::to_json(&schema()))
 }
 
-/// A content entry, borrowed (`from_content`) or owned
-/// (`from_content_owned`): the engine reads it, the field type converts it.
+/// A content entry, borrowed (`from_content`) or borrowed to take its
+/// string (`from_content_owned`): the engine reads it, the field type
+/// converts it.
 pub trait Entry {
     /// The value.
     fn get(&self) -> &Value;
@@ -170,8 +171,9 @@ pub trait Entry {
     fn convert<T: Slot>(self, property: &PropertySchema) -> Result<T, FieldErrorKind>;
 }
 
-/// Content, borrowed or owned, as derived code reads it: sorted into one
-/// slot per field in one pass.
+/// Content, borrowed (`&Content`) or borrowed to take strings from (`&mut
+/// Content`), as derived code reads it: sorted into one slot per field in
+/// one pass.
 pub trait Source: Sized {
     /// What a slot holds.
     type Entry: Entry;
@@ -189,14 +191,20 @@ impl<'c> Source for &'c Content {
     /// One pass over `content`: each entry whose key `field` maps to the
     /// position of one of the form's own fields goes into that slot, instead
     /// of one map lookup per field (hashing every name again); `field` is
-    /// the derive's `match` on the wire names.
+    /// the derive's `match` on the wire names, inlined in the loop (through
+    /// a `&dyn Fn`, a call per key cost a ten-field form 4 % of its reading,
+    /// issue 47).
     #[inline]
     fn slots<const N: usize>(
         self,
         field: impl Fn(&str) -> Option<usize>,
     ) -> [Option<&'c Value>; N] {
         let mut slots = [None; N];
-        fill_borrowed(self, &mut slots, &field);
+        for (key, value) in self {
+            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+                *slot = Some(value);
+            }
+        }
         slots
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
@@ -204,45 +212,25 @@ impl<'c> Source for &'c Content {
     }
 }
 
-impl Source for Content {
-    type Entry = Value;
-    /// The borrowed pass for owned content: each entry is moved into its
-    /// slot; entries of no field are dropped.
+impl<'c> Source for &'c mut Content {
+    type Entry = &'c mut Value;
+    /// The borrowed pass, each slot a mutable reference into `content`, so
+    /// that a string is taken out of it instead of copied.
     #[inline]
-    fn slots<const N: usize>(self, field: impl Fn(&str) -> Option<usize>) -> [Option<Value>; N] {
+    fn slots<const N: usize>(
+        self,
+        field: impl Fn(&str) -> Option<usize>,
+    ) -> [Option<&'c mut Value>; N] {
         let mut slots = [const { None }; N];
-        fill_owned(self, &mut slots, &field);
+        for (key, value) in self {
+            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+                *slot = Some(value);
+            }
+        }
         slots
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
-        f(&self)
-    }
-}
-
-/// [`Source::slots`] of borrowed content, compiled once for every form:
-/// the form is only its `field` map.
-fn fill_borrowed<'c>(
-    content: &'c Content,
-    slots: &mut [Option<&'c Value>],
-    field: &dyn Fn(&str) -> Option<usize>,
-) {
-    for (key, value) in content {
-        if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
-            *slot = Some(value);
-        }
-    }
-}
-
-/// [`Source::slots`] of owned content, compiled once for every form.
-fn fill_owned(
-    content: Content,
-    slots: &mut [Option<Value>],
-    field: &dyn Fn(&str) -> Option<usize>,
-) {
-    for (key, value) in content {
-        if let Some(slot) = field(&key).and_then(|i| slots.get_mut(i)) {
-            *slot = Some(value);
-        }
+        f(self)
     }
 }
 
@@ -257,13 +245,13 @@ impl Entry for &Value {
     }
 }
 
-impl Entry for Value {
+impl Entry for &mut Value {
     #[inline]
     fn get(&self) -> &Value {
         self
     }
     #[inline]
     fn convert<T: Slot>(self, property: &PropertySchema) -> Result<T, FieldErrorKind> {
-        T::check_present_owned(property, self)
+        T::check_present_owned(property, std::mem::take(self))
     }
 }

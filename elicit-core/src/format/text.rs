@@ -35,10 +35,24 @@ pub const fn is_email(s: &str) -> bool {
     if b.len() > EMAIL_MAX_LEN {
         return false;
     }
-    let Some(at) = find_single_at(b) else {
-        return false;
-    };
-    is_email_local(b, 0, at) && is_email_domain(b, at + 1, b.len())
+    // The local part, up to its `@`: `true` at the start, as a local part
+    // may neither start with `.` nor be empty.
+    let mut after_dot = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if LOCAL_BYTES[c as usize] {
+            after_dot = false;
+        } else if after_dot || !matches!(c, b'.' | b'@') {
+            return false;
+        } else if c == b'@' {
+            return is_email_domain(b.split_at(i + 1).1);
+        } else {
+            after_dot = true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Returns `true` if `s` is an absolute URI in the sense of RFC 3986.
@@ -60,11 +74,43 @@ pub const fn is_email(s: &str) -> bool {
 #[must_use]
 #[doc(hidden)] // Public only through `__private`, for the derive.
 pub const fn is_uri(s: &str) -> bool {
-    let b = s.as_bytes();
-    let Some(colon) = scheme_end(b) else {
-        return false;
+    // One pass: the scheme up to its `:`, then every byte after it. The
+    // scheme's own bytes are all allowed URI bytes, so they are not looked
+    // at again.
+    let mut rest = match s.as_bytes() {
+        [first, rest @ ..] if first.is_ascii_alphabetic() => rest,
+        _ => return false,
     };
-    colon + 1 < b.len() && has_only_uri_bytes(b)
+    loop {
+        match rest {
+            [b':', after @ ..] => {
+                rest = after;
+                break;
+            }
+            [c, after @ ..] if URI_BYTES[*c as usize] & SCHEME != 0 => rest = after,
+            _ => return false,
+        }
+    }
+    if rest.is_empty() {
+        return false;
+    }
+    let mut i = 0;
+    while i < rest.len() {
+        if URI_BYTES[rest[i] as usize] & PLAIN == 0 {
+            // Not a plain URI byte: a `%` and two hexadecimal digits, or
+            // not a URI.
+            if rest[i] != b'%'
+                || i + 2 >= rest.len()
+                || URI_BYTES[rest[i + 1] as usize] & HEX == 0
+                || URI_BYTES[rest[i + 2] as usize] & HEX == 0
+            {
+                return false;
+            }
+            i += 2;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Returns `true` if `s` is an RFC 3339 `full-date`.
@@ -166,28 +212,24 @@ pub const fn has_sub_nanosecond_digits(s: &str) -> bool {
 
 // ----- e-mail helpers -------------------------------------------------------
 
-/// Index of the only `@` in `b`, or `None` if there is none or several.
-const fn find_single_at(b: &[u8]) -> Option<usize> {
-    let mut found = None;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'@' {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i);
-        }
-        i += 1;
-    }
-    found
-}
-
-/// Whether `c` may appear in the local part of an e-mail address.
+/// Whether `c` may appear anywhere in the local part of an e-mail address
+/// (`.` may too, but not first, last or twice in a row).
 const fn is_local_byte(c: u8) -> bool {
     matches!(c, b'!'..=b'~')
         && !matches!(
             c,
-            b'@' | b'(' | b')' | b',' | b':' | b';' | b'<' | b'>' | b'[' | b']' | b'\\' | b'"'
+            b'@' | b'.'
+                | b'('
+                | b')'
+                | b','
+                | b':'
+                | b';'
+                | b'<'
+                | b'>'
+                | b'['
+                | b']'
+                | b'\\'
+                | b'"'
         )
 }
 
@@ -219,39 +261,22 @@ const LOCAL_BYTES: [bool; 256] = byte_table!(is_local_byte);
 /// [`is_label_byte`] for every byte.
 const LABEL_BYTES: [bool; 256] = byte_table!(is_label_byte);
 
-/// Whether `b[start..end]` is a valid e-mail local part.
-const fn is_email_local(b: &[u8], start: usize, end: usize) -> bool {
-    if start >= end || b[start] == b'.' || b[end - 1] == b'.' {
-        return false;
-    }
-    let mut i = start;
-    while i < end {
-        // `b[end - 1]` is not a `.`, so a `.` here has a next byte.
-        if !LOCAL_BYTES[b[i] as usize] || (b[i] == b'.' && b[i + 1] == b'.') {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Whether `b[start..end]` is one or more valid dot-separated labels: one
-/// pass checks every byte, and each label's length and ends at its `.`.
-pub(crate) const fn is_email_domain(b: &[u8], start: usize, end: usize) -> bool {
-    let mut label_start = start;
-    let mut i = start;
-    while i < end {
-        if b[i] == b'.' {
-            if !is_label_shape(b, label_start, i) {
+/// Whether `b` is one or more valid dot-separated labels, in one pass:
+/// each label 1 to 63 letters, digits or `-`, not starting or ending with
+/// `-` (so no `@`, and no empty label: no trailing `.`).
+pub(crate) const fn is_email_domain(b: &[u8]) -> bool {
+    let mut label_start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if !LABEL_BYTES[b[i] as usize] {
+            if b[i] != b'.' || !is_label_shape(b, label_start, i) {
                 return false;
             }
             label_start = i + 1;
-        } else if !LABEL_BYTES[b[i] as usize] {
-            return false;
         }
         i += 1;
     }
-    is_label_shape(b, label_start, end)
+    is_label_shape(b, label_start, b.len())
 }
 
 /// Whether the label `b[start..end]`, whose bytes are already known to be
@@ -262,55 +287,50 @@ const fn is_label_shape(b: &[u8], start: usize, end: usize) -> bool {
 
 // ----- URI helpers ----------------------------------------------------------
 
-/// Index of the `:` ending a valid scheme at the start of `b`, if any.
-const fn scheme_end(b: &[u8]) -> Option<usize> {
-    if b.is_empty() || !b[0].is_ascii_alphabetic() {
-        return None;
-    }
-    let mut i = 1;
-    while i < b.len() {
-        match b[i] {
-            b':' => return Some(i),
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'+' | b'-' | b'.' => {}
-            _ => return None,
-        }
-        i += 1;
-    }
-    None
+/// Whether `c` may continue a scheme: an ASCII letter or digit, `+`, `-`
+/// or `.`.
+const fn is_scheme_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
 }
 
-/// Whether `c` may never appear in a URI (controls, space, non-ASCII
-/// and the excluded punctuation).
-const fn is_forbidden_uri_byte(c: u8) -> bool {
-    c <= b' '
+/// Whether `c` may appear in a URI: not a control, a space, non-ASCII or
+/// one of the excluded punctuation.
+const fn is_uri_byte(c: u8) -> bool {
+    !(c <= b' '
         || c >= 0x7F
         || matches!(
             c,
             b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'`'
-        )
+        ))
 }
 
-/// [`is_forbidden_uri_byte`] for every byte.
-const FORBIDDEN_URI_BYTES: [bool; 256] = byte_table!(is_forbidden_uri_byte);
+/// [`URI_BYTES`] bit: [`is_scheme_byte`].
+const SCHEME: u8 = 1;
+/// [`URI_BYTES`] bit: [`is_uri_byte`] and not `%`, which starts an
+/// escape.
+const PLAIN: u8 = 2;
+/// [`URI_BYTES`] bit: an ASCII hexadecimal digit.
+const HEX: u8 = 4;
 
-/// Whether every byte of `b` is allowed in a URI and every `%` starts a
-/// valid percent-encoding.
-const fn has_only_uri_bytes(b: &[u8]) -> bool {
-    let mut i = 0;
-    while i < b.len() {
-        if FORBIDDEN_URI_BYTES[b[i] as usize] {
-            return false;
-        }
-        if b[i] == b'%' {
-            if i + 2 >= b.len() || !b[i + 1].is_ascii_hexdigit() || !b[i + 2].is_ascii_hexdigit() {
-                return false;
+/// The URI byte classes of every byte, as bits.
+const URI_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        // `c < 256`, so the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let byte = c as u8;
+        table[c] = if is_scheme_byte(byte) { SCHEME } else { 0 }
+            | if is_uri_byte(byte) && byte != b'%' {
+                PLAIN
+            } else {
+                0
             }
-            i += 2;
-        }
-        i += 1;
+            | if byte.is_ascii_hexdigit() { HEX } else { 0 };
+        c += 1;
     }
-    true
-}
+    table
+};
 
 // ----- date and time helpers ------------------------------------------------
 

@@ -374,11 +374,11 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
         let _ = __index;
         ::core::option::Option::Some(Self { #(#init,)* })
     };
-    // Without flattened fields, one generic body reads borrowed and owned
-    // content alike (moving strings out of owned content); it is compiled
-    // for owned content only where `from_content_owned` is called. A
-    // flattened form shares its content with the inner form, so it reads
-    // borrowed content only.
+    // Without flattened fields, one generic body reads `&Content` and `&mut
+    // Content` alike (taking strings out of the second); it is compiled for
+    // `&mut Content` only where `from_content_owned` is called. A flattened
+    // form shares its content with the inner form, so it reads `&Content`
+    // only.
     if glue.flattened.is_empty() {
         quote! {
             #[inline]

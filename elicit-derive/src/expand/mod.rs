@@ -6,15 +6,16 @@
 //! - a form (`form.rs`): the `Elicit` and `__private::DerivedForm` impls.
 //!   `schema()` pushes each field's property through its type's
 //!   `__private::FieldGlue::push`, with the attributes as `__private::Attrs`
-//!   and the default; `collect_from` (borrowed or owned content, one generic
-//!   body) sorts the content's entries into one slot per field in one
-//!   `match` on the wire names, then takes each with `FieldGlue::take`;
-//!   `from_content`/`from_content_owned`/`to_content` call elicit-core's
-//!   helpers; `write` puts each field back with `FieldGlue::put`. A flattened
-//!   field delegates to its own `DerivedForm`. A non-generic form keeps its
-//!   schema and its JSON in statics. With `check = path` (or a flattened
-//!   field), `DerivedForm::check` runs the flattened forms' checks and the
-//!   path, as a `fn(&Self) -> Result<(), ContentError>`, through
+//!   and the default; `collect_from` (`&Content`, or `&mut Content` to
+//!   take strings from; one generic body) sorts the content's entries into
+//!   one slot per field in one `match` on the wire names, then takes each
+//!   with `FieldGlue::take`; `from_content`/`from_content_owned`/
+//!   `to_content` call elicit-core's helpers; `write` puts each field back
+//!   with `FieldGlue::put`. A flattened field delegates to its own
+//!   `DerivedForm`. A non-generic form keeps its schema and its JSON in
+//!   statics. With `check = path` (or a flattened field),
+//!   `DerivedForm::check` runs the flattened forms' checks and the path, as
+//!   a `fn(&Self) -> Result<(), ContentError>`, through
 //!   `__private::run_check`; elicit-core's `from_content` calls it once
 //!   every field parsed.
 //! - a sensitive form (`sensitive.rs`): the `sensitive::SensitiveForm` impl,

@@ -154,7 +154,7 @@ fn check_name(a: &mut Analysis, trimmed: &str, labels: &[&str]) {
 /// e-mail domains: 1 to 63 ASCII letters, digits or `-`, not starting or
 /// ending with `-`.
 fn is_label(label: &str) -> bool {
-    crate::format::is_email_domain(label.as_bytes(), 0, label.len())
+    crate::format::is_email_domain(label.as_bytes())
 }
 
 /// Why an ASCII `label` without `.` fails [`is_label`].
