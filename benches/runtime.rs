@@ -24,6 +24,7 @@
 //!   comparison, with `regex::Regex::new` on the same source (the Rust
 //!   dialect, what elicit used before issue 24); then both match the same
 //!   valid input.
+//! - `h_formats`: each format's check on a typical valid answer.
 //!
 //! - `u_forms`: forms that look like users' forms (`benches/forms/users.rs`:
 //!   the issue-10 sign-up form, string-heavy, number-heavy, enum-heavy,
@@ -383,6 +384,31 @@ mod g_pattern_dialect {
         let re = regex::Regex::new(p).expect("compiles");
         assert!(re.is_match(input));
         bencher.bench(|| re.is_match(black_box(input)));
+    }
+}
+
+/// What each format's check costs on a typical valid answer (the checks a
+/// derived form runs on an `email`, `uri`, `date` or `date_time` field);
+/// `g_pattern_dialect` has the patterns'.
+mod h_formats {
+    use super::*;
+    use elicit_core::__private::{is_date, is_date_time, is_email, is_uri};
+
+    const INPUTS: [(&str, fn(&str) -> bool, &str); 4] = [
+        ("email", is_email, "ada@example.com"),
+        ("uri", is_uri, "https://example.com/ada"),
+        ("date", is_date, "2026-12-07"),
+        ("date_time", is_date_time, "2026-12-07T10:30:00Z"),
+    ];
+
+    #[divan::bench(args = ["email", "uri", "date", "date_time"], sample_size = 256, sample_count = 300)]
+    fn check(bencher: Bencher, name: &str) {
+        let (_, check, input) = INPUTS
+            .into_iter()
+            .find(|(n, _, _)| *n == name)
+            .expect("a known format");
+        assert!(check(input));
+        bencher.bench(|| check(black_box(input)));
     }
 }
 
