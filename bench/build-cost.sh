@@ -160,14 +160,20 @@ forms_file() { # $1: elicit|serde, $2: N -> stdout
     done
 }
 
-gen_forms() { # $1: elicit|serde, $2: N -> dir
-    local v="$1" n="$2" dir="$WORK/forms-$1-$2"
-    if [ "$v" = elicit ]; then
-        new_crate "$dir" "forms-$v-$n" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
+# A crate of generated forms: on elicit-core, or on serde, serde_json and
+# schemars.
+new_forms_crate() { # $1: dir, $2: name, $3: elicit|serde
+    if [ "$3" = elicit ]; then
+        new_crate "$1" "$2" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
     else
-        new_crate "$dir" "forms-$v-$n" lib 'serde = { version = "1.0.200", features = ["derive"] }' \
+        new_crate "$1" "$2" lib 'serde = { version = "1.0.200", features = ["derive"] }' \
             'serde_json = "1.0.120"' 'schemars = "1.0"'
     fi
+}
+
+gen_forms() { # $1: elicit|serde, $2: N -> dir
+    local v="$1" n="$2" dir="$WORK/forms-$1-$2"
+    new_forms_crate "$dir" "forms-$v-$n" "$v"
     {
         echo "//! $n generated ten-field forms."
         echo "#![allow(dead_code)]"
@@ -278,12 +284,7 @@ EOF
 
 gen_shapes() { # $1: elicit|serde, $2: N -> dir
     local v="$1" n="$2" dir="$WORK/shapes-$1-$2" i
-    if [ "$v" = elicit ]; then
-        new_crate "$dir" "shapes-$v-$n" lib "elicit-core = { path = \"$ROOT/elicit-core\" }"
-    else
-        new_crate "$dir" "shapes-$v-$n" lib 'serde = { version = "1.0.200", features = ["derive"] }' \
-            'serde_json = "1.0.120"' 'schemars = "1.0"'
-    fi
+    new_forms_crate "$dir" "shapes-$v-$n" "$v"
     {
         echo "//! $n generated ten-field forms, each with its own enum, each read"
         echo "//! from owned content and its schema written."
