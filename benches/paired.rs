@@ -1,0 +1,167 @@
+//! Paired runtime ratios: `cargo bench --bench paired` (see BENCHMARKS.md,
+//! "Reading at serde's floor").
+//!
+//! Each elicit path and its serde counterpart run in alternating batches
+//! (64 reads each, the order swapped every round, 2,000 rounds), and the
+//! ratio is the median of the rounds' ratios. On a shared machine whose
+//! speed shifts for seconds at a time, both sides of a round run at the
+//! same speed, which two divan benchmarks run one after the other do not.
+//! Each read's output is dropped inside its batch on both sides (the same
+//! field types); an owned path's inputs are cloned before its batch, outside
+//! the timing.
+//!
+//! Benchmarks are never asserted; the checks only make sure each path does
+//! what its name says.
+
+mod forms;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use elicit_core::{Content, Elicit};
+use forms::users::{Shape, ShapeTwin};
+use forms::{Bare10, Form10, Twin10};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+const BATCH: usize = 64;
+const ROUNDS: usize = 2000;
+
+fn object(value: Value) -> Content {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("content must be an object, got {other}"),
+    }
+}
+
+/// One side of a pair: a batch of `BATCH` reads, timed.
+trait Side {
+    fn batch(&self) -> Duration;
+}
+
+/// Reads borrowed content with `read`.
+struct Borrowed<I, F> {
+    input: I,
+    read: F,
+}
+
+impl<I, T, F: Fn(&I) -> T> Side for Borrowed<I, F> {
+    fn batch(&self) -> Duration {
+        let start = Instant::now();
+        for _ in 0..BATCH {
+            black_box((self.read)(black_box(&self.input)));
+        }
+        start.elapsed()
+    }
+}
+
+/// Consumes a fresh clone of the input with `read`; the clones are made
+/// before the timing.
+struct Owned<I, F> {
+    input: I,
+    read: F,
+}
+
+impl<I: Clone, T, F: Fn(I) -> T> Side for Owned<I, F> {
+    fn batch(&self) -> Duration {
+        let inputs: Vec<I> = (0..BATCH).map(|_| self.input.clone()).collect();
+        let start = Instant::now();
+        for input in inputs {
+            black_box((self.read)(black_box(input)));
+        }
+        start.elapsed()
+    }
+}
+
+/// Runs the pair and prints each side's median time per read and the median
+/// of the rounds' ratios.
+fn pair(name: &str, elicit: &dyn Side, serde: &dyn Side) {
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    let (mut a, mut b) = (Vec::with_capacity(ROUNDS), Vec::with_capacity(ROUNDS));
+    for round in 0..ROUNDS {
+        let (te, ts) = if round % 2 == 0 {
+            let te = elicit.batch();
+            (te, serde.batch())
+        } else {
+            let ts = serde.batch();
+            (elicit.batch(), ts)
+        };
+        ratios.push(te.as_secs_f64() / ts.as_secs_f64());
+        a.push(te.as_secs_f64());
+        b.push(ts.as_secs_f64());
+    }
+    let per_read = |v: &mut Vec<f64>| median(v) / BATCH as f64 * 1e9;
+    println!(
+        "{name:<42} {:>8.1} ns {:>8.1} ns {:>7.2}x",
+        per_read(&mut a),
+        per_read(&mut b),
+        median(&mut ratios)
+    );
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn borrowed<F: Elicit, T: DeserializeOwned>(name: &str, content: Value) {
+    let map = object(content.clone());
+    assert!(F::from_content(&map).is_ok() && T::deserialize(&content).is_ok());
+    pair(
+        name,
+        &Borrowed {
+            input: map,
+            read: |c: &Content| F::from_content(c),
+        },
+        &Borrowed {
+            input: content,
+            read: |v: &Value| T::deserialize(v),
+        },
+    );
+}
+
+fn owned<F: Elicit, T: DeserializeOwned>(name: &str, content: Value) {
+    let map = object(content.clone());
+    assert!(F::from_content_owned(map.clone()).is_ok());
+    assert!(serde_json::from_value::<T>(content.clone()).is_ok());
+    pair(
+        name,
+        &Owned {
+            input: map,
+            read: F::from_content_owned,
+        },
+        &Owned {
+            input: content,
+            read: serde_json::from_value::<T>,
+        },
+    );
+}
+
+fn main() {
+    // `cargo test --benches` runs bench targets once as tests: nothing to
+    // time then.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    println!(
+        "{:<42} {:>11} {:>11} {:>8}",
+        "path against serde (median per read)", "elicit", "serde", "ratio"
+    );
+    borrowed::<Form10, Twin10>(
+        "Form10 from_content / deserialize(&Value)",
+        forms::valid10(),
+    );
+    borrowed::<Shape, ShapeTwin>(
+        "Shape from_content / deserialize(&Value)",
+        forms::users::shape(),
+    );
+    borrowed::<Bare10, Twin10>(
+        "Bare10 from_content / deserialize(&Value)",
+        forms::valid10(),
+    );
+    owned::<Form10, Twin10>("Form10 from_content_owned / from_value", forms::valid10());
+    owned::<Shape, ShapeTwin>(
+        "Shape from_content_owned / from_value",
+        forms::users::shape(),
+    );
+}
