@@ -199,13 +199,7 @@ impl<'c> Source for &'c Content {
         self,
         field: impl Fn(&str) -> Option<usize>,
     ) -> [Option<&'c Value>; N] {
-        let mut slots = [None; N];
-        for (key, value) in self {
-            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
-                *slot = Some(value);
-            }
-        }
-        slots
+        fill(self, field)
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
         f(self)
@@ -221,17 +215,27 @@ impl<'c> Source for &'c mut Content {
         self,
         field: impl Fn(&str) -> Option<usize>,
     ) -> [Option<&'c mut Value>; N] {
-        let mut slots = [const { None }; N];
-        for (key, value) in self {
-            if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
-                *slot = Some(value);
-            }
-        }
-        slots
+        fill(self, field)
     }
     fn with_content<R>(self, f: impl FnOnce(&Content) -> R) -> R {
         f(self)
     }
+}
+
+/// [`Source::slots`]: each entry whose key `field` maps to a slot goes
+/// into it, in one pass.
+#[inline]
+fn fill<'c, V, const N: usize>(
+    entries: impl IntoIterator<Item = (&'c String, V)>,
+    field: impl Fn(&str) -> Option<usize>,
+) -> [Option<V>; N] {
+    let mut slots = [const { None }; N];
+    for (key, value) in entries {
+        if let Some(slot) = field(key).and_then(|i| slots.get_mut(i)) {
+            *slot = Some(value);
+        }
+    }
+    slots
 }
 
 impl Entry for &Value {

@@ -319,6 +319,23 @@ pub(super) struct SecretAsked<'a, 'c, T> {
     pub(super) check: Option<&'a crate::flow::SecretChecker<'c, T>>,
 }
 
+#[cfg(feature = "sensitive")]
+impl<'a, 'c, T> SecretAsked<'a, 'c, T> {
+    /// What a round asks: `message`, and the page's options as the flow
+    /// engine has them (which a round borrows: it may run again).
+    pub(super) fn new(
+        message: String,
+        page: &'a crate::flow::PageAsked<'c, crate::sensitive::SecretOutcome<T>>,
+    ) -> Self {
+        Self {
+            message,
+            user: page.user,
+            retry: page.retry,
+            check: page.check.as_ref(),
+        }
+    }
+}
+
 /// The sensitive form `T` under `key` in a round (see
 /// [`Rounds::secret`](super::Rounds::secret)): the first round opens the
 /// page and asks its URL; later rounds read the page first, then the

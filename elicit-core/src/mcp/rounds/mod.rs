@@ -250,39 +250,21 @@ impl Rounds {
         // Pages that verify users serve it to this request's user only (no
         // principal: refused, `OpenError::UserRequired`).
         let user = (self.call.principal.as_ref()).filter(|_| pages.verifies_users());
+        let ask = crate::flow::PageAsked { user, retry, check };
         match &self.call.regime {
-            Regime::Requests { peer, connection } => {
-                let ask = crate::flow::PageAsked { user, retry, check };
-                Some(
-                    Flows::new(connection, peer)
-                        .secret(no_scope(), message, pages, ask)
-                        .await,
-                )
-            }
-            Regime::Input(round) => {
-                let asked = input::SecretAsked {
-                    message,
-                    user,
-                    retry,
-                    check: check.as_ref(),
-                };
-                traced(
-                    input::secret(round, key, asked, pages).await,
-                    crate::flow::page::PageOutcome::trace,
-                )
-            }
-            Regime::Sessionless(call) => {
-                let asked = input::SecretAsked {
-                    message,
-                    user,
-                    retry,
-                    check: check.as_ref(),
-                };
-                traced(
-                    sessionless::secret(call, key, asked, pages).await,
-                    crate::flow::page::PageOutcome::trace,
-                )
-            }
+            Regime::Requests { peer, connection } => Some(
+                Flows::new(connection, peer)
+                    .secret(no_scope(), message, pages, ask)
+                    .await,
+            ),
+            Regime::Input(round) => traced(
+                input::secret(round, key, input::SecretAsked::new(message, &ask), pages).await,
+                crate::flow::page::PageOutcome::trace,
+            ),
+            Regime::Sessionless(call) => traced(
+                sessionless::secret(call, key, input::SecretAsked::new(message, &ask), pages).await,
+                crate::flow::page::PageOutcome::trace,
+            ),
         }
     }
 }
