@@ -10,14 +10,22 @@
 //! field types); an owned path's inputs are cloned before its batch, outside
 //! the timing.
 //!
+//! The second table holds serde's read followed by the form's own rules,
+//! checked by hand on the twin with the checks elicit runs (`email`, `uri`,
+//! `date`, the compiled pattern, lengths, ranges, no item twice): the floor
+//! of any reader that checks those rules, against which elicit's read is
+//! then measured.
+//!
 //! Benchmarks are never asserted; the checks only make sure each path does
 //! what its name says.
 
 mod forms;
 
 use std::hint::black_box;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
+use elicit_core::__private::{is_date, is_email, is_uri};
 use elicit_core::{Content, Elicit};
 use forms::users::{Shape, ShapeTwin};
 use forms::{Bare10, Form10, Twin10};
@@ -92,7 +100,7 @@ fn pair(name: &str, elicit: &dyn Side, serde: &dyn Side) {
     }
     let per_read = |v: &mut Vec<f64>| median(v) / BATCH as f64 * 1e9;
     println!(
-        "{name:<42} {:>8.1} ns {:>8.1} ns {:>7.2}x",
+        "{name:<48} {:>8.1} ns {:>8.1} ns {:>7.2}x",
         per_read(&mut a),
         per_read(&mut b),
         median(&mut ratios)
@@ -137,6 +145,115 @@ fn owned<F: Elicit, T: DeserializeOwned>(name: &str, content: Value) {
     );
 }
 
+/// A twin whose form's rules can be checked by hand once serde has read it.
+trait Rules: DeserializeOwned {
+    /// Whether the value passes every rule of the form.
+    fn rules(&self) -> bool;
+
+    /// serde's borrowed read, then the rules.
+    fn read_checked(value: &Value) -> Option<Self> {
+        Self::deserialize(value).ok().filter(Self::rules)
+    }
+
+    /// serde's consuming read, then the rules.
+    fn take_checked(value: Value) -> Option<Self> {
+        serde_json::from_value::<Self>(value)
+            .ok()
+            .filter(Self::rules)
+    }
+}
+
+/// `Form10`'s handle pattern, compiled once as elicit compiles it.
+static HANDLE: LazyLock<elicit_pattern::Regex> = LazyLock::new(|| {
+    elicit_pattern::compile("^[a-z][a-z0-9_]*$").expect("the handle pattern compiles")
+});
+
+/// `length(min, max)` in characters, settled by the byte length when it
+/// can be (as elicit does: a string has between `len / 4` and `len`
+/// characters).
+fn chars_within(text: &str, min: usize, max: usize) -> bool {
+    let bytes = text.len();
+    if bytes <= max && bytes.div_ceil(4) >= min {
+        return true;
+    }
+    (min..=max).contains(&text.chars().count())
+}
+
+/// `length(min, max)` of a selection with no item twice.
+fn selection_within<T: PartialEq>(items: &[T], min: usize, max: usize) -> bool {
+    (min..=max).contains(&items.len())
+        && items
+            .iter()
+            .enumerate()
+            .all(|(i, item)| !items[..i].contains(item))
+}
+
+impl Rules for Twin10 {
+    fn rules(&self) -> bool {
+        chars_within(&self.name, 2, 40)
+            && chars_within(&self.handle, 0, 16)
+            && HANDLE.is_match(&self.handle)
+            && is_email(&self.email)
+            && self.homepage.as_deref().is_none_or(is_uri)
+            && (13..=120).contains(&self.age)
+            && (1..=64).contains(&self.replicas)
+            && (0.0..=1.0).contains(&self.ratio)
+            && selection_within(&self.envs, 1, 3)
+    }
+}
+
+impl Rules for ShapeTwin {
+    fn rules(&self) -> bool {
+        chars_within(&self.name, 2, 40)
+            && is_email(&self.email)
+            && is_date(&self.start)
+            && (1..=64).contains(&self.replicas)
+            && selection_within(&self.levels, 1, 3)
+            && (0.0..=1.0).contains(&self.ratio)
+    }
+}
+
+/// The rules' cost over serde's read, then elicit's reads against serde's
+/// with the rules, borrowed and consuming.
+fn with_rules<F: Elicit, T: Rules>(form: &str, content: Value) {
+    let map = object(content.clone());
+    assert!(T::read_checked(&content).is_some() && T::take_checked(content.clone()).is_some());
+    assert!(F::from_content(&map).is_ok());
+    pair(
+        &format!("{form}'s twin + rules / deserialize(&Value)"),
+        &Borrowed {
+            input: content.clone(),
+            read: T::read_checked,
+        },
+        &Borrowed {
+            input: content.clone(),
+            read: |v: &Value| T::deserialize(v),
+        },
+    );
+    pair(
+        &format!("{form} from_content / twin + rules"),
+        &Borrowed {
+            input: map.clone(),
+            read: |c: &Content| F::from_content(c),
+        },
+        &Borrowed {
+            input: content.clone(),
+            read: T::read_checked,
+        },
+    );
+    pair(
+        &format!("{form} from_content_owned / from_value + rules"),
+        &Owned {
+            input: map,
+            read: F::from_content_owned,
+        },
+        &Owned {
+            input: content,
+            read: T::take_checked,
+        },
+    );
+}
+
 fn main() {
     // `cargo test --benches` runs bench targets once as tests: nothing to
     // time then.
@@ -144,7 +261,7 @@ fn main() {
         return;
     }
     println!(
-        "{:<42} {:>11} {:>11} {:>8}",
+        "{:<48} {:>11} {:>11} {:>8}",
         "path against serde (median per read)", "elicit", "serde", "ratio"
     );
     borrowed::<Form10, Twin10>(
@@ -164,4 +281,10 @@ fn main() {
         "Shape from_content_owned / from_value",
         forms::users::shape(),
     );
+    println!(
+        "\n{:<48} {:>11} {:>11} {:>8}",
+        "the same rules by hand after serde", "first", "second", "ratio"
+    );
+    with_rules::<Form10, Twin10>("Form10", forms::valid10());
+    with_rules::<Shape, ShapeTwin>("Shape", forms::users::shape());
 }
