@@ -95,7 +95,6 @@
 //! | `redis_failed` | `ERROR` | a Redis command failed or timed out (the field `kind` says which: `timeout`, `connection`, `io`, `server`). | `redis::conn` (every command) |
 //! | `check_failed` | `ERROR` | a call's `.check` could not decide (it returned an error of its own: a database down): the flow ends, nothing is asked again. | the flow engine and the rounds |
 //! | `oauth_exchange_failed` | `ERROR` | the token request to the OAuth provider failed, or its answer was unusable: the flow fails. | `sensitive::oauth::routes` (the callback) |
-//! | `page_failed` | `ERROR` | a page's answer passed the page's checks but not the form's (the page's schema and the form disagree: a bug, or a foreign record in a shared store). | the flow that waited for the page |
 //! | `internal` | `ERROR` | the OS RNG, a `requestState`'s seal or the renderer's thread failed. | `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `protocol::client` (the renderer's thread) |
 //!
 //! # Counting
@@ -329,12 +328,6 @@ pub(crate) enum Reason {
     ///
     /// Where: `sensitive::oauth::routes` (the callback).
     OAuthExchangeFailed,
-    /// `page_failed` (`ERROR`): a page's answer passed the page's checks
-    /// but not the form's (the page's schema and the form disagree: a bug,
-    /// or a foreign record in a shared store).
-    ///
-    /// Where: the flow that waited for the page.
-    PageFailed,
     /// `internal` (`ERROR`): the OS RNG, a `requestState`'s seal or the
     /// renderer's thread failed.
     ///
@@ -384,7 +377,6 @@ impl Reason {
         Self::RedisFailed,
         Self::CheckFailed,
         Self::OAuthExchangeFailed,
-        Self::PageFailed,
         Self::Internal,
     ];
 
@@ -429,7 +421,6 @@ impl Reason {
             Self::RedisFailed => "redis_failed",
             Self::CheckFailed => "check_failed",
             Self::OAuthExchangeFailed => "oauth_exchange_failed",
-            Self::PageFailed => "page_failed",
             Self::Internal => "internal",
         }
     }
@@ -477,7 +468,6 @@ impl Reason {
             | Self::RedisFailed
             | Self::CheckFailed
             | Self::OAuthExchangeFailed
-            | Self::PageFailed
             | Self::Internal => Level::ERROR,
         }
     }
@@ -523,7 +513,6 @@ impl Reason {
             Self::RedisFailed => "a Redis command failed",
             Self::CheckFailed => "the answer's check failed",
             Self::OAuthExchangeFailed => "the OAuth token exchange failed",
-            Self::PageFailed => "the page's answer does not fit its form",
             Self::Internal => "an internal failure",
         }
     }

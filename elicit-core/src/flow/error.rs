@@ -111,7 +111,8 @@ pub enum ElicitError {
     #[cfg(feature = "sensitive")]
     PageNotOpened(crate::sensitive::OpenError),
     /// The sensitive page failed after the user consented (feature
-    /// `sensitive`): its store failed, or its answer did not fit the form.
+    /// `sensitive`): its store failed. (An answer the form refuses is asked
+    /// again on a new page, within `.retry(n)`.)
     #[cfg(feature = "sensitive")]
     Page(crate::sensitive::PageError),
 }
@@ -181,7 +182,11 @@ impl ElicitError {
                 match error {
                     PageError::Expired => refused!(PageExpired),
                     PageError::Cancelled => refused!(Cancelled),
-                    PageError::Invalid(_) => refused!(PageFailed),
+                    // The flows ask again instead (`flow::page`); never
+                    // reached from them.
+                    PageError::Invalid(errors) => {
+                        refused!(InvalidSubmission, errors = errors.errors().len());
+                    }
                     _ => refused!(StoreFailed),
                 }
             }
