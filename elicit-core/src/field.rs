@@ -485,7 +485,7 @@ fn multi_from_value<C: Choice>(value: &Value) -> Result<Vec<C>, FieldErrorKind> 
 /// membership check, as for a single-select), then the engine checks the
 /// selection (duplicates, `minItems`, `maxItems`). Anything else goes to
 /// the whole engine check, whose error is reported, then to
-/// [`multi_items`].
+/// [`multi_from_value`].
 fn multi_check<C: Choice>(
     property: &PropertySchema,
     value: &Value,
@@ -498,7 +498,7 @@ fn multi_check<C: Choice>(
         }
     }
     rules::check_value(property, value)?;
-    multi_items(value, C::OPTIONS, &reads::<C>).map(read_items)
+    multi_from_value(value)
 }
 
 /// A selection as the value a client submits.

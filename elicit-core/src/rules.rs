@@ -126,9 +126,6 @@ pub(crate) fn check_text(s: &StringSchema, text: &str) -> Result<(), FieldErrorK
     Ok(())
 }
 
-// The errors below are built apart, out of the way of an answer that
-// passes (`#[cold]`).
-
 /// `minLength` and `maxLength` of `text` counted in characters, when its
 /// byte length did not settle them.
 fn check_length(s: &StringSchema, text: &str) -> Result<(), FieldErrorKind> {
@@ -145,6 +142,9 @@ fn check_length(s: &StringSchema, text: &str) -> Result<(), FieldErrorKind> {
     }
     Ok(())
 }
+
+// The errors below are built apart, out of the way of an answer that
+// passes (`#[cold]`).
 
 #[cold]
 fn invalid_format(format: &Format) -> FieldErrorKind {

@@ -135,9 +135,9 @@ fn push_default<T: Slot>(
     );
 }
 
-/// [`FieldGlue::push`]: the property of a field with its attributes and its default
-/// (as submitted) applied, listed in `required` if the field's type is
-/// `required` and it has no default.
+/// [`FieldGlue::push`]: the property of a field with its attributes and
+/// its default (as submitted) applied, listed in `required` if the field's
+/// type is `required` and it has no default.
 fn push_property(
     schema: &mut ElicitationSchema,
     name: &'static str,

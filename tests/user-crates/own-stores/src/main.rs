@@ -566,9 +566,7 @@ impl Visit {
 }
 
 /// Views the page at `url` (its first visit binds it), then posts `fields`
-/// with its CSRF token: the post's status.
-/// Visits the page at `url` and posts `fields`: the post's status, and the
-/// page the visit showed.
+/// with its CSRF token: the post's status, and the page the visit showed.
 fn submit_page(url: &str, fields: &str) -> (u16, String) {
     let visit = Visit::to(url);
     if visit.status != 200 {
