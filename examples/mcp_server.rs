@@ -6,6 +6,18 @@
 //! cargo run --example mcp_server --features rmcp
 //! ```
 //!
+//! A user's `src/main.rs`, with these `[dependencies]` (its log is
+//! `tracing-subscriber`'s, on stderr when `RUST_LOG` is set):
+//!
+//! ```toml
+//! [dependencies]
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "tracing"] }
+//! rmcp = { version = "3.11", features = ["server", "transport-io"] }
+//! tokio = { version = "1", features = ["macros", "rt"] }
+//! serde_json = "1"
+//! tracing-subscriber = { version = "0.3", features = ["env-filter"] }
+//! ```
+//!
 //! Point an MCP client that supports elicitation at that command (it speaks
 //! newline-delimited JSON-RPC on stdin/stdout) and call the `deploy` tool.
 //! tests/it/rmcp.rs drives this same server with rmcp's client.

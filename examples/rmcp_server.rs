@@ -1,8 +1,11 @@
-//! An MCP server on rmcp, whole: one tool, `deploy`, that asks the user for a
-//! derived form, on MCP 2025-11-25 (an `elicitation/create` request) and on
-//! 2026-07-28 (an input-required result, answered by the client's next
-//! call), served on stdio or over Streamable HTTP. The README's "An MCP tool
-//! on rmcp" is its `deploy`.
+//! An MCP server on rmcp, whole, written as rmcp's README writes servers
+//! (`#[tool_router]`, `#[tool]`, `#[tool_handler]`): a tool, `deploy`, that
+//! asks the user for a derived form; a prompt, `welcome`, and a resource,
+//! `elicit://motd`, that ask too. On MCP 2025-11-25 each question is an
+//! `elicitation/create` request; on 2026-07-28 an input-required result,
+//! answered by the client's next call (`tools/call`, `prompts/get` and
+//! `resources/read` alike). Served on stdio or over Streamable HTTP. The
+//! README's "An MCP tool on rmcp" is its `deploy`.
 //!
 //! A user's `src/main.rs` as it is, with these `[dependencies]`
 //! (tests/user-crates/rmcp-server builds it from them alone, outside this
@@ -11,8 +14,10 @@
 //! ```toml
 //! [dependencies]
 //! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp"] }
-//! rmcp = { version = "3.11", features = ["server", "transport-io", "transport-streamable-http-server"] }
+//! rmcp = { version = "3.11", features = ["server", "macros", "transport-io", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
+//! serde = { version = "1", features = ["derive"] }
+//! schemars = "1"
 //! serde_json = "1"
 //! hyper = { version = "1", features = ["server", "http1"] }
 //! hyper-util = { version = "0.1", features = ["tokio"] }
@@ -28,12 +33,11 @@
 
 // README snippet start
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, RoundsConfig, ask};
+use elicit_core::mcp::{Ask, Asked, RoundsConfig, routed};
 use elicit_core::protocol::agent::Outcome;
-use rmcp::RoleServer;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
-use rmcp::model::{ContentBlock, ErrorData};
-use rmcp::service::RequestContext;
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorData};
+use rmcp::{ServerHandler, schemars::JsonSchema, tool, tool_handler, tool_router};
 
 /// Deploy the current branch.
 #[derive(Elicit, Debug)]
@@ -43,67 +47,182 @@ struct Deploy {
     replicas: u8,
 }
 
-/// The `deploy` tool, on both versions (`ServerHandler::call_tool` below).
-async fn deploy(
-    context: &RequestContext<RoleServer>,
-    request: &CallToolRequestParams,
-    rounds: &RoundsConfig,
-) -> Result<CallToolResponse, ErrorData> {
-    // Runs from the top each round; `answer()` is `None` while the form is
-    // asked. An invalid answer is asked again (twice at most) with its errors.
-    let asked = ask(context, request, rounds, |r| async move {
-        r.form::<Deploy>("deploy", "Replicas?").retry(2).await
-    });
-    let text = match asked.await? {
-        // 2026-07-28: an input-required result; the client calls again.
-        Asked::Respond(response) => return Ok(response),
-        Asked::Answered(Ok(Outcome::Accepted(d))) => format!("Deploying {} replicas.", d.replicas),
-        // Declined or cancelled.
-        Asked::Answered(Ok(_)) => "Not deploying.".to_owned(),
-        Asked::Answered(Err(error)) => format!("Could not ask: {error}"),
-    };
-    Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+/// What the model passes to `deploy`.
+#[derive(serde::Deserialize, JsonSchema)]
+struct DeployArgs {
+    /// The branch to deploy; the current one if none.
+    branch: Option<String>,
 }
-// README snippet end
-
-// The server around the tool.
-use std::sync::Arc;
-
-use rmcp::model::{
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, ServiceExt};
 
 #[derive(Clone)]
 struct Server {
+    tool_router: ToolRouter<Self>,
     /// Seals the state between rounds (MCP 2026-07-28).
-    rounds: Arc<RoundsConfig>,
+    rounds: std::sync::Arc<RoundsConfig>,
 }
 
+#[tool_router]
+impl Server {
+    #[tool(description = "Deploys; asks the user how many replicas.")]
+    async fn deploy(
+        &self,
+        Parameters(args): Parameters<DeployArgs>,
+        // Anywhere among the extractors: `routed` below reads the request first.
+        ask: Ask,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // Runs from the top each round; the form is `None` while it is asked.
+        // An invalid answer is asked again (twice at most) with its errors.
+        let asked = ask.run(&self.rounds, |r| async move {
+            r.form::<Deploy>("deploy", "Replicas?").retry(2).await
+        });
+        let text = match asked.await? {
+            // 2026-07-28: an input-required result; the client calls again.
+            Asked::Respond(response) => return Ok(response),
+            Asked::Answered(Ok(Outcome::Accepted(d))) => match args.branch {
+                Some(branch) => format!("Deploying {} replicas of {branch}.", d.replicas),
+                None => format!("Deploying {} replicas.", d.replicas),
+            },
+            // Declined or cancelled.
+            Asked::Answered(Ok(_)) => "Not deploying.".to_owned(),
+            Asked::Answered(Err(error)) => format!("Could not ask: {error}"),
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+#[tool_handler(router = routed(&self.tool_router))]
 impl ServerHandler for Server {
+    // README skips start: the prompt and the resource, below
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        ServerConfig::new(capabilities.enable_prompts().enable_resources().build())
     }
 
-    async fn list_tools(
+    async fn list_prompts(
         &self,
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let input = serde_json::json!({"type": "object"});
-        let input = Arc::new(input.as_object().cloned().unwrap_or_default());
-        let tool = Tool::new("deploy", "Deploys; asks the user how many replicas.", input);
-        Ok(ListToolsResult::with_all_items(vec![tool]))
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let welcome = Prompt::new("welcome", Some("Greets the user; asks their name."), None);
+        Ok(ListPromptsResult::with_all_items(vec![welcome]))
     }
 
-    async fn call_tool(
+    async fn get_prompt(
         &self,
-        request: CallToolRequestParams,
+        request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        deploy(&context, &request, &self.rounds).await
+    ) -> Result<GetPromptResponse, ErrorData> {
+        match request.name.as_str() {
+            "welcome" => self.welcome(&request, &context).await,
+            _ => Err(ErrorData::invalid_params("no such prompt", None)),
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let motd = Resource::new(MOTD, "motd");
+        Ok(ListResourcesResult::with_all_items(vec![motd]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match request.uri.as_str() {
+            MOTD => self.motd(&request, &context).await,
+            _ => Err(ErrorData::resource_not_found("no such resource", None)),
+        }
+    }
+    // README skips end
+}
+// README snippet end
+
+// A prompt and a resource that ask too. rmcp 3.11's prompt macros drop a
+// request's answers (and a `#[prompt]` function cannot return an
+// input-required result), and it has no macro for resources, so both are
+// `ServerHandler` methods, as rmcp's own tests of these rounds write them.
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::ServiceExt;
+use rmcp::model::{
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+    ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+/// Who the user is, for the prompt.
+#[derive(Elicit, Debug)]
+struct Profile {
+    /// Your name.
+    #[elicit(length(min = 1, max = 40))]
+    name: String,
+}
+
+/// The message of the day, as the user wants it.
+#[derive(Elicit, Debug)]
+struct Motd {
+    /// Shout it?
+    loud: bool,
+}
+
+/// The resource that asks before it is read.
+const MOTD: &str = "elicit://motd";
+
+impl Server {
+    fn new(rounds: RoundsConfig) -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+            rounds: Arc::new(rounds),
+        }
+    }
+
+    /// `prompts/get welcome`: asks the user's name, then greets them.
+    async fn welcome(
+        &self,
+        request: &GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let asked = Ask::prompt(context, request).run(&self.rounds, |r| async move {
+            r.form::<Profile>("profile", "Your name?").retry(2).await
+        });
+        let name = match asked.await? {
+            Asked::Respond(response) => return Ok(response),
+            Asked::Answered(Ok(Outcome::Accepted(profile))) => profile.name,
+            Asked::Answered(Ok(_)) => "there".to_owned(),
+            Asked::Answered(Err(error)) => {
+                return Err(ErrorData::internal_error(error.to_string(), None));
+            }
+        };
+        let text = format!("Greet {name} and offer to deploy.");
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
+    }
+
+    /// `resources/read elicit://motd`: asks how loud, then reads it.
+    async fn motd(
+        &self,
+        request: &ReadResourceRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let asked = Ask::resource(context, request).run(&self.rounds, |r| async move {
+            r.form::<Motd>("motd", "Shout the message of the day?")
+                .await
+        });
+        let loud = match asked.await? {
+            Asked::Respond(response) => return Ok(response),
+            Asked::Answered(Ok(Outcome::Accepted(motd))) => motd.loud,
+            Asked::Answered(_) => false,
+        };
+        let text = if loud { "SHIP IT!" } else { "Ship it." };
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, MOTD)]).into())
     }
 }
 
@@ -111,9 +230,7 @@ impl ServerHandler for Server {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One process serves every round, so a random key will do (replicas
     // share a keyring: `RoundsConfig::new`).
-    let server = Server {
-        rounds: Arc::new(RoundsConfig::with_random_key()?),
-    };
+    let server = Server::new(RoundsConfig::with_random_key()?);
     let args: Vec<String> = std::env::args().collect();
     if let [_, flag, address] = args.as_slice()
         && flag == "--http"

@@ -1393,7 +1393,7 @@ fn the_peer_docs_snippet_runs_against_rmcps_client() {
 fn the_peer_docs_snippet_is_this_code() {
     let docs = docs_block(
         include_str!("../../elicit-core/src/mcp/mod.rs"),
-        "# Outside a tool handler",
+        "# Outside a request's handler",
     );
     assert_eq!(lines(snippet(include_str!("rmcp.rs"))), lines(&docs));
 }
@@ -1602,6 +1602,9 @@ fn a_client_errors_text_stays_in_the_source_not_in_the_message() {
 
 #[path = "rmcp_rounds.rs"]
 pub(crate) mod rounds;
+
+#[path = "rmcp_tools.rs"]
+mod tools;
 
 // ---------------------------------------------------------------------------
 // 2026-07-28: the sealed `requestState` is attacker-controlled input
@@ -2074,14 +2077,20 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
 // examples/rmcp_server.rs: the README's MCP tool, in a whole server
 
 /// The README's MCP tool is the code of examples/rmcp_server.rs (which
-/// carries the comments too).
+/// carries the comments too), but for what the example's `ServerHandler`
+/// adds between its `README skips` lines (the prompt and the resource).
 #[test]
 fn the_readme_tool_is_the_example_servers() {
     use crate::common::readme::code_lines;
-    assert_eq!(
-        lines(readme_block("## An MCP tool on rmcp")),
-        code_lines(snippet(include_str!("../../examples/rmcp_server.rs")))
-    );
+    let example = snippet(include_str!("../../examples/rmcp_server.rs"));
+    let (before, skipped) = example
+        .split_once("// README skips start")
+        .expect("the skipped lines' start");
+    let (_, after) = skipped
+        .split_once("// README skips end")
+        .expect("the skipped lines' end");
+    let shown = [code_lines(before), code_lines(after)].concat();
+    assert_eq!(lines(readme_block("## An MCP tool on rmcp")), shown);
 }
 
 /// Calls `deploy` on a running server: its text, and the forms asked.

@@ -1,4 +1,4 @@
-//! The `mcp` module docs' "One tool handler for MCP 2025-11-25 and 2026-07-28" snippet, compiled and
+//! The `mcp` module docs' "A hand-written `call_tool`" snippet, compiled and
 //! run at both versions against rmcp's client (a child of `rmcp.rs`, whose
 //! scripted client and connections it uses).
 
@@ -98,7 +98,7 @@ fn the_rounds_docs_snippet_is_this_code() {
         lines(snippet(include_str!("rmcp_rounds.rs"))),
         lines(&docs_block(
             include_str!("../../elicit-core/src/mcp/mod.rs"),
-            "# One tool handler for MCP 2025-11-25 and 2026-07-28"
+            "# A hand-written `call_tool`"
         ))
     );
 }

@@ -59,7 +59,7 @@ fn the_acp_agent_user_crate_has_the_readmes_dependency_lines() {
 }
 
 /// examples/rmcp_server.rs names its `[dependencies]`: the user crate that
-/// builds it has those lines, and the README's tool needs the first three.
+/// builds it has those lines, and the README's tool needs the first five.
 #[test]
 fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
     let example = example_dependency_lines(include_str!("../../examples/rmcp_server.rs"));
@@ -69,9 +69,9 @@ fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
         "the user crate's [dependencies] vs the example's"
     );
     let readme = dependency_lines(readme_toml("## An MCP tool on rmcp"));
-    assert_eq!(readme.len(), 3, "{readme:?}");
+    assert_eq!(readme.len(), 5, "{readme:?}");
     // The README's tool: the example's first lines, without Streamable HTTP.
-    let without_http: Vec<String> = example[..3]
+    let without_http: Vec<String> = example[..5]
         .iter()
         .map(|line| {
             line.replace(r#", "transport-streamable-http-server""#, "")

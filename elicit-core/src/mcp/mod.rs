@@ -1,19 +1,24 @@
 //! MCP servers built on [rmcp](https://docs.rs/rmcp) (feature `rmcp`), with
 //! two ways to ask:
 //!
-//! - **Inside a tool handler**, on MCP 2025-11-25 and 2026-07-28 alike:
-//!   [`ask`], whose closure asks through [`Rounds`] (`r.form::<T>(key,
-//!   message)`, `r.url(key, request)`, `r.secret::<T>(key, message,
-//!   &pages)`). On 2025-11-25 each question is an `elicitation/create`
-//!   request through the flow engine (the re-ask, the secret page and its
-//!   completion notification, as everywhere); on 2026-07-28 the questions
-//!   are input-required rounds (SEP-2322) with a sealed `requestState`. The
-//!   client's capabilities are read per request.
-//! - **Outside a tool handler**, from code that holds rmcp's peer (MCP
-//!   2025-11-25 and earlier, since these are requests): an [`Elicitor`]
-//!   from the connection's [`ServerElicitations`], with the ACP SDK's verbs
-//!   and the same [`ElicitError`]: `elicit_form`, `elicit_url`,
-//!   `elicit_secret`, `elicit_oauth`, `complete`.
+//! - **Inside a request's handler**, on MCP 2025-11-25 and 2026-07-28
+//!   alike: an [`Ask`], the extractor of a `#[tool]` function (or
+//!   [`Ask::tool`], [`Ask::prompt`], [`Ask::resource`] in a hand-written
+//!   `call_tool`, `get_prompt`, `read_resource`), whose
+//!   [`run`](Ask::run) takes a closure that asks through [`Rounds`]
+//!   (`r.form::<T>(key, message)`, `r.url(key, request)`,
+//!   `r.secret::<T>(key, message, &pages)`). On 2025-11-25 each question
+//!   is an `elicitation/create` request through the flow engine (the
+//!   re-ask, the secret page and its completion notification, as
+//!   everywhere); on 2026-07-28 the questions are input-required rounds
+//!   (SEP-2322) with a sealed `requestState`, for `tools/call`,
+//!   `prompts/get` and `resources/read` alike. The client's capabilities
+//!   are read per request.
+//! - **Outside a request's handler**, from code that holds rmcp's peer
+//!   (MCP 2025-11-25 and earlier, since these are requests): an
+//!   [`Elicitor`] from the connection's [`ServerElicitations`], with the
+//!   ACP SDK's verbs and the same [`ElicitError`]: `elicit_form`,
+//!   `elicit_url`, `elicit_secret`, `elicit_oauth`, `complete`.
 //!
 //! Underneath, for code that drives rmcp itself: a derived form's schema as
 //! rmcp's `ElicitationSchema` and rmcp's `ElicitResult` as a typed
@@ -21,12 +26,17 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["rmcp"] }
-//! # rmcp's server with its stdio transport, tokio for `main`, serde_json for a tool's input schema:
-//! rmcp = { version = "3.11", features = ["server", "transport-io"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp"] }
+//! # rmcp's server with its macros and its stdio transport, tokio for `main`,
+//! # serde and schemars for a tool's arguments and their schema:
+//! rmcp = { version = "3.11", features = ["server", "macros", "transport-io"] }
 //! tokio = { version = "1", features = ["macros", "rt"] }
-//! serde_json = "1"
+//! serde = { version = "1", features = ["derive"] }
+//! schemars = "1"
 //! ```
+//!
+//! (elicit-core is not on crates.io yet: the path is to a clone of its
+//! repository.)
 //!
 //! A form's properties reach the client in declaration order on both MCP
 //! versions: rmcp sends every message through `serde_json::Value`, so the
@@ -37,23 +47,24 @@
 //! adds (`tests/user-crates/rmcp-server`).
 //!
 //! A whole server is the repository's `examples/rmcp_server.rs`: an rmcp
-//! server on stdio, or on Streamable HTTP with `--http ADDR`, whose tool
-//! asks with the one handler below; a user's `src/main.rs` as it is, its
-//! header listing the dependencies Streamable HTTP adds to these
-//! (`cargo run --example rmcp_server --features rmcp`).
+//! server on stdio, or on Streamable HTTP with `--http ADDR`, with a tool,
+//! a prompt and a resource that each ask the user before they answer; a
+//! user's `src/main.rs` as it is, its header listing the dependencies
+//! Streamable HTTP adds to these (`cargo run --example rmcp_server
+//! --features rmcp`).
 //!
-//! # One tool handler for MCP 2025-11-25 and 2026-07-28
+//! # A `#[tool]` function that asks, on MCP 2025-11-25 and 2026-07-28
 //!
 //! MCP 2026-07-28 removed server-to-client requests: a tool that needs
 //! input returns an *input-required* result (its questions under keys, and
 //! an opaque `requestState`), and the client calls the tool again with the
-//! answers and the state (SEP-2322). rmcp 3.11 speaks both versions;
-//! [`ask`] asks with one closure on both:
+//! answers and the state (SEP-2322). rmcp 3.11 speaks both versions; an
+//! [`Ask`] asks with one closure on both:
 //!
 //! - on 2025-11-25 (and earlier) each question is an `elicitation/create`
-//!   request, awaited where it is asked, in the same call, and [`ask`]
-//!   returns the answers ([`Asked::Answered`]);
-//! - on 2026-07-28 each round is an input-required result that [`ask`]
+//!   request, awaited where it is asked, in the same call, and
+//!   [`run`](Ask::run) returns the answers ([`Asked::Answered`]);
+//! - on 2026-07-28 each round is an input-required result that `run`
 //!   hands back to return ([`Asked::Respond`]), and the closure runs again,
 //!   from the top, when the client calls back with the answers.
 //!
@@ -64,13 +75,11 @@
 //!
 //! ```
 //! use elicit_core::Elicit;
-//! use elicit_core::mcp::{Asked, RoundsConfig, ask};
+//! use elicit_core::mcp::{Ask, Asked, RoundsConfig, routed};
 //! use elicit_core::protocol::agent::Outcome;
-//! use rmcp::RoleServer;
-//! use rmcp::model::{
-//!     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-//! };
-//! use rmcp::service::RequestContext;
+//! use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+//! use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorData};
+//! use rmcp::{ServerHandler, schemars::JsonSchema, tool, tool_handler, tool_router};
 //!
 //! #[derive(Elicit, Debug)]
 //! struct Confirm {
@@ -78,40 +87,86 @@
 //!     proceed: bool,
 //! }
 //!
-//! /// `ServerHandler::call_tool`'s body: the same code on MCP 2025-11-25
-//! /// (`elicitation/create` requests) and 2026-07-28 (input-required rounds).
-//! async fn call_tool(
-//!     context: &RequestContext<RoleServer>,
-//!     request: &CallToolRequestParams,
-//!     rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()?` for a stdio server
-//! ) -> Result<CallToolResponse, ErrorData> {
-//!     // Runs from the top each round; a question is `None` once it is asked in
-//!     // a round that ends the call (2026-07-28), and `?` ends the run.
-//!     let asked = ask(context, request, rounds, |r| async move {
-//!         r.form::<Confirm>("confirm", "Deploy to production?")
-//!             .retry(2)
-//!             .await
-//!     });
-//!     let answer = match asked.await? {
-//!         Asked::Answered(answer) => answer,
-//!         // An input-required round (2026-07-28): the client calls again.
-//!         Asked::Respond(response) => return Ok(response),
-//!     };
-//!     // The tool's own work, on the typed answer.
-//!     let text = match answer {
-//!         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
-//!         Ok(_) => "Not deploying.".to_owned(),
-//!         Err(error) => {
-//!             // The detail (a client's error text) goes to the log (stderr:
-//!             // stdout is the protocol's); the result says a short reason.
-//!             eprintln!("the elicitation failed: {error:?}");
-//!             format!("Could not ask: {error}")
-//!         }
-//!     };
-//!     Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+//! /// What the model passes to the tool.
+//! #[derive(serde::Deserialize, JsonSchema)]
+//! # #[schemars(crate = "rmcp::schemars")]
+//! struct Target {
+//!     /// The environment to deploy to.
+//!     env: String,
 //! }
+//!
+//! #[derive(Clone)]
+//! struct Server {
+//!     tool_router: ToolRouter<Self>,
+//!     // e.g. `RoundsConfig::with_random_key()?` for a stdio server
+//!     rounds: std::sync::Arc<RoundsConfig>,
+//! }
+//!
+//! #[tool_router]
+//! impl Server {
+//!     /// The same code on MCP 2025-11-25 (`elicitation/create` requests) and
+//!     /// 2026-07-28 (input-required rounds).
+//!     #[tool(description = "Deploys to an environment, once the user confirms.")]
+//!     async fn deploy(
+//!         &self,
+//!         Parameters(target): Parameters<Target>,
+//!         ask: Ask, // anywhere among the extractors
+//!     ) -> Result<CallToolResponse, ErrorData> {
+//!         // Runs from the top each round; a question is `None` once it is asked
+//!         // in a round that ends the call (2026-07-28), and `?` ends the run.
+//!         let message = format!("Deploy to {}?", target.env);
+//!         let message = message.as_str();
+//!         let asked = ask.run(&self.rounds, |r| async move {
+//!             r.form::<Confirm>("confirm", message).retry(2).await
+//!         });
+//!         let answer = match asked.await? {
+//!             Asked::Answered(answer) => answer,
+//!             // An input-required round (2026-07-28): the client calls again.
+//!             Asked::Respond(response) => return Ok(response),
+//!         };
+//!         // The tool's own work, on the typed answer.
+//!         let text = match answer {
+//!             Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+//!             Ok(_) => "Not deploying.".to_owned(),
+//!             Err(error) => {
+//!                 // The detail (a client's error text) goes to the log (stderr:
+//!                 // stdout is the protocol's); the result says a short reason.
+//!                 eprintln!("the elicitation failed: {error:?}");
+//!                 format!("Could not ask: {error}")
+//!             }
+//!         };
+//!         Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+//!     }
+//! }
+//!
+//! // `routed` reads each request whole before the extractors take its parts.
+//! #[tool_handler(router = routed(&self.tool_router))]
+//! impl ServerHandler for Server {}
 //! ```
 //!
+//! - **Where `Ask` stands.** rmcp runs a tool's extractors in their order,
+//!   and `Parameters<T>` and `JsonObject` *take* the arguments
+//!   (`InputResponses` and `RequestState` take theirs). The state is bound
+//!   to the arguments, so [`routed`] reads each request whole before any
+//!   extractor runs, and `Ask` finds it wherever it stands. A tool router
+//!   not wrapped in `routed` (`#[tool_handler]` alone, or
+//!   `#[tool_router(server_handler)]`) makes every call of a tool with an
+//!   `Ask` fail with `-32603`, the message naming this fix: never a state
+//!   bound to less than the request.
+//! - **A hand-written `call_tool`** (a server that routes tools itself)
+//!   asks the same way with [`Ask::tool(&context, &request)`](Ask::tool),
+//!   or the shorthand [`ask(&context, &request, &rounds, |r| ..)`](ask).
+//! - **Prompts and resources.** `prompts/get` and `resources/read` ask the
+//!   same way, in `get_prompt` with [`Ask::prompt`] and in `read_resource`
+//!   with [`Ask::resource`]: the same closure and rules, and
+//!   [`Asked::Respond`] holds a `GetPromptResponse` or a
+//!   `ReadResourceResponse` to return. Written by hand: rmcp 3.11's
+//!   `#[prompt_handler]` drops a request's `inputResponses` and
+//!   `requestState`, a `#[prompt]` function cannot return an
+//!   input-required result beside a prompt, and rmcp has no macro for
+//!   resources (`examples/rmcp_server.rs` has one of each). A prompt or a
+//!   resource past [`RoundsConfig::max_rounds`] ends with `-32600` (they
+//!   have no error result).
 //! - **Several questions in a round.** Questions awaited before the first
 //!   `?` go out in one round on 2026-07-28, each under its key
 //!   (`let a = r.form::<A>("a", ..).await; let b = r.form::<B>("b", ..).await;
@@ -178,7 +233,64 @@
 //! cargo test --test it --features rmcp rmcp::
 //! ```
 //!
-//! # Outside a tool handler: the `Elicitor` (MCP 2025-11-25 and earlier)
+//! # A hand-written `call_tool`
+//!
+//! A server that routes its tools itself (no `#[tool_router]`) asks the
+//! same way in `ServerHandler::call_tool`, with [`ask`] (the shorthand of
+//! [`Ask::tool`]`(context, request).run(..)`); `get_prompt` and
+//! `read_resource` with [`Ask::prompt`] and [`Ask::resource`]:
+//!
+//! ```
+//! use elicit_core::Elicit;
+//! use elicit_core::mcp::{Asked, RoundsConfig, ask};
+//! use elicit_core::protocol::agent::Outcome;
+//! use rmcp::RoleServer;
+//! use rmcp::model::{
+//!     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+//! };
+//! use rmcp::service::RequestContext;
+//!
+//! #[derive(Elicit, Debug)]
+//! struct Confirm {
+//!     /// Go ahead with the deployment?
+//!     proceed: bool,
+//! }
+//!
+//! /// `ServerHandler::call_tool`'s body: the same code on MCP 2025-11-25
+//! /// (`elicitation/create` requests) and 2026-07-28 (input-required rounds).
+//! async fn call_tool(
+//!     context: &RequestContext<RoleServer>,
+//!     request: &CallToolRequestParams,
+//!     rounds: &RoundsConfig, // e.g. `RoundsConfig::with_random_key()?` for a stdio server
+//! ) -> Result<CallToolResponse, ErrorData> {
+//!     // Runs from the top each round; a question is `None` once it is asked in
+//!     // a round that ends the call (2026-07-28), and `?` ends the run.
+//!     let asked = ask(context, request, rounds, |r| async move {
+//!         r.form::<Confirm>("confirm", "Deploy to production?")
+//!             .retry(2)
+//!             .await
+//!     });
+//!     let answer = match asked.await? {
+//!         Asked::Answered(answer) => answer,
+//!         // An input-required round (2026-07-28): the client calls again.
+//!         Asked::Respond(response) => return Ok(response),
+//!     };
+//!     // The tool's own work, on the typed answer.
+//!     let text = match answer {
+//!         Ok(Outcome::Accepted(Confirm { proceed: true })) => "Deploying.".to_owned(),
+//!         Ok(_) => "Not deploying.".to_owned(),
+//!         Err(error) => {
+//!             // The detail (a client's error text) goes to the log (stderr:
+//!             // stdout is the protocol's); the result says a short reason.
+//!             eprintln!("the elicitation failed: {error:?}");
+//!             format!("Could not ask: {error}")
+//!         }
+//!     };
+//!     Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+//! }
+//! ```
+//!
+//! # Outside a request's handler: the `Elicitor` (MCP 2025-11-25 and earlier)
 //!
 //! Code that holds rmcp's peer outside a tool call (a notification
 //! handler, a background task of the connection) asks through an
@@ -339,6 +451,6 @@ pub use crate::protocol::agent::UrlRequest;
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
-    Asked, BadStateId, FormAsk, MemoryUsedStates, Rounds, RoundsConfig, StateId, UsedStates,
-    UsedStatesError, ask,
+    Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, RoundResponse, Rounds, RoundsConfig, Routed,
+    StateId, UsedStates, UsedStatesError, ask, routed,
 };

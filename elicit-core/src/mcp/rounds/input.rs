@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use ::rmcp::model::{
-    self, CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, ErrorData,
-    InputRequest, InputRequests, InputRequiredResult,
+    self, ClientCapabilities, ErrorData, InputRequest, InputRequests, InputRequiredResult,
 };
 use serde_json::Value;
 
@@ -16,6 +15,7 @@ use super::super::carrier::{elicitation_capabilities, no_scope};
 use super::super::wire::{params_of, response_of};
 use super::call::{Asked, asked_nothing};
 use super::config::RoundsConfig;
+use super::request::{RoundRequest, RoundResponse};
 use super::state::State;
 use crate::ContentError;
 use crate::Elicit;
@@ -56,7 +56,7 @@ impl InputRound {
     pub(super) fn new(
         capabilities: Option<&ClientCapabilities>,
         state: State,
-        request: &CallToolRequestParams,
+        request: &RoundRequest,
     ) -> Self {
         let first = request.request_state.is_none();
         let responses = request
@@ -222,26 +222,20 @@ impl InputRound {
     }
 
     /// The response that ends this call: the round's questions under their
-    /// keys with the state sealed (bound to `bound`), or, past the cap, a
-    /// tool error.
-    pub(super) fn respond<T>(
+    /// keys with the state sealed (bound to `bound`), or, past the cap,
+    /// the method's end ([`RoundResponse::out_of_rounds`]).
+    pub(super) fn respond<T, R: RoundResponse>(
         mut self,
         config: &RoundsConfig,
         bound: &[u8],
-    ) -> Result<Asked<T>, ErrorData> {
+    ) -> Result<Asked<T, R>, ErrorData> {
         if self.asks.is_empty() {
             refused!(Internal, step = "asked nothing");
             return Err(asked_nothing());
         }
         if self.state.round >= config.max_rounds {
             refused!(MaxRounds, max = config.max_rounds);
-            return Ok(Asked::Respond(
-                CallToolResult::error(vec![ContentBlock::text(format!(
-                    "no answer after {} rounds of questions: nothing was done",
-                    config.max_rounds
-                ))])
-                .into(),
-            ));
+            return R::out_of_rounds(config.max_rounds).map(Asked::Respond);
         }
         self.state.round += 1;
         self.state.asked = self.asks.keys().cloned().collect();

@@ -22,8 +22,12 @@ use std::future::{Future, IntoFuture};
 use std::sync::{Arc, Mutex};
 
 use ::rmcp::model::{CallToolRequestParams, ErrorData};
+
 use ::rmcp::service::RequestContext;
 use ::rmcp::{Peer, RoleServer};
+pub use ask::Ask;
+use request::RoundRequest;
+pub use request::RoundResponse;
 
 use super::carrier::{elicitation_capabilities, no_scope};
 use crate::Elicit;
@@ -35,19 +39,23 @@ use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest};
 use crate::protocol::outcome::Retry;
 use state::{State, associated_data};
 
+mod ask;
 mod call;
 pub(crate) mod config;
+mod extract;
 mod input;
 #[cfg(feature = "sensitive")]
 mod pages;
 pub(crate) mod sessionless;
 
 pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
+pub(crate) mod request;
 mod state;
 mod used;
 
 pub use call::Asked;
 pub use config::RoundsConfig;
+pub use extract::{Routed, routed};
 pub use used::{BadStateId, MemoryUsedStates, StateId, UsedStates, UsedStatesError};
 
 use crate::sync::lock;
@@ -373,61 +381,30 @@ impl<'r, T, O> IntoFuture for FormAsk<'r, T, O> {
 }
 
 /// Asks the user what a tool needs, whatever the peer's protocol version,
-/// with one closure: `questions` gets a [`Rounds`] and asks through it,
-/// each question awaited where it is asked, and returns the answers once
-/// every question has one, or `None` when a question was asked in a round
-/// that ends this call (`?` on a question's `None` does it).
-///
-/// - On 2025-11-25 and earlier, with a session, each question is an
-///   `elicitation/create` request in this call, through the same flow
-///   engine as [`Elicitor`](super::Elicitor) (the re-ask, the secret page
-///   and its completion notification): the result is [`Asked::Answered`].
-/// - On 2026-07-28, where a server no longer sends requests, a round ends
-///   the call: [`Asked::Respond`] holds the input-required result (the
-///   questions under their keys, the state sealed in `requestState`) to
-///   return as the tool's response. The client calls the tool again with
-///   the answers and the state; `questions` runs again, from the top, and
-///   once it has every answer, the result is [`Asked::Answered`].
-/// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`]):
-///   a secret page is `-32042`, and the client retries the call.
-///
-/// `questions` only asks and reads answers: it may run once per round,
-/// so the tool's own work comes after, on the answers. Write it as
-/// `|r| async move { .. }`, capturing references (`&pages`, `&request`).
-///
-/// A `requestState` is good for one call ([single use](RoundsConfig)):
-/// each round's result carries a new one.
-///
-/// A call with `inputResponses` and no `requestState` is read as the
-/// answers to the first round's questions (what a client that skipped the
-/// first round sends; those questions depend only on the arguments). Such a
-/// call starts afresh: round 1, the re-ask count at its start. So a client
-/// that never sends a state is bounded only by its own calls, as a client
-/// that calls the tool again would be: each call costs one run of
-/// `questions` and one validation, keeps nothing on the server (no used
-/// state is recorded; a sensitive page it opens counts against the page
-/// server's cap of open pages and expires), and never gets past the
-/// questions without valid answers. Limit the rate of calls where you limit
-/// any other request.
+/// with one closure, from a hand-written `ServerHandler::call_tool`:
+/// [`Ask::tool(context, request).run(config, questions)`](Ask::run), where
+/// every rule is documented. In a `#[tool]` function, take an [`Ask`] as an
+/// extractor instead.
 ///
 /// # Errors
 ///
-/// A `requestState` that does not open (tampered, expired, sealed for
-/// another user or request, another key) or was used before: `-32602` with
-/// `Invalid or expired requestState`, whatever the
-/// cause. A [`UsedStates`](super::UsedStates) store that cannot record the
-/// use, or a closure that returned `None` without asking anything:
-/// `-32603`. On a server without sessions, a 2025-11-25 call that needs a
-/// page first: `-32042` (URL elicitation required) with the pages in
-/// `data.elicitations`, for the client to complete before it retries. More
-/// rounds than [`RoundsConfig::max_rounds`] end with a tool error
-/// ([`Asked::Respond`]), not a protocol one.
+/// As [`Ask::run`].
 pub async fn ask<T, F: Future<Output = Option<T>>>(
     context: &RequestContext<RoleServer>,
     request: &CallToolRequestParams,
     config: &RoundsConfig,
     questions: impl FnMut(Rounds) -> F,
 ) -> Result<Asked<T>, ErrorData> {
+    Ask::tool(context, request).run(config, questions).await
+}
+
+/// [`Ask::run`]: the rounds of `request`, in their span.
+async fn run<T, R: RoundResponse, F: Future<Output = Option<T>>>(
+    context: &RequestContext<RoleServer>,
+    request: &RoundRequest,
+    config: &RoundsConfig,
+    questions: impl FnMut(Rounds) -> F,
+) -> Result<Asked<T, R>, ErrorData> {
     let span = span!(
         "rounds",
         transport = "mcp",
@@ -435,20 +412,21 @@ pub async fn ask<T, F: Future<Output = Option<T>>>(
             .protocol_version()
             .map(|version| version.to_string())
             .unwrap_or_default(),
-        tool = request.name;
+        method = request.method,
+        name = request.name;
         regime,
         round
     );
     in_span!(span, asked(context, request, config, questions)).await
 }
 
-/// [`ask`], in its span.
-async fn asked<T, F: Future<Output = Option<T>>>(
+/// [`run`], in its span.
+async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
     context: &RequestContext<RoleServer>,
-    request: &CallToolRequestParams,
+    request: &RoundRequest,
     config: &RoundsConfig,
     mut questions: impl FnMut(Rounds) -> F,
-) -> Result<Asked<T>, ErrorData> {
+) -> Result<Asked<T, R>, ErrorData> {
     let capabilities = context.client_capabilities();
     let principal = (config.principal)(context);
     let modern = context

@@ -6,11 +6,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ::rmcp::model::{CallToolRequestParams, ErrorData, RequestStateCodec, SealOptions};
+use ::rmcp::model::{ErrorData, RequestStateCodec, SealOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 
+use super::request::RoundRequest;
 use super::used::{DynUsedStates, StateId};
 
 /// The one error a client gets for a `requestState` that does not open:
@@ -143,58 +144,23 @@ fn millis_since_epoch(at: SystemTime) -> u64 {
         .unwrap_or(0)
 }
 
-/// What a state is bound to: the user, the tool and its arguments. Each
-/// part is length-prefixed; the arguments are hashed in a canonical form
-/// (object keys sorted), so a client that reorders them is still the same
-/// request.
-pub(super) fn associated_data(principal: &str, request: &CallToolRequestParams) -> Vec<u8> {
-    let mut arguments = Vec::new();
-    if let Some(args) = &request.arguments {
-        canonical(&Value::Object(args.clone()), &mut arguments);
-    }
-    let digest = Sha256::digest(&arguments);
+/// What a state is bound to: the user, the method, what it names (a
+/// tool, a prompt, a resource) and its arguments' digest
+/// ([`RoundRequest`]). Each part is length-prefixed, so no two requests
+/// share one.
+pub(super) fn associated_data(principal: &str, request: &RoundRequest) -> Vec<u8> {
     let mut out = Vec::new();
     for part in [
-        b"elicit/mcp-rounds/v1".as_slice(),
+        b"elicit/mcp-rounds/v2".as_slice(),
         principal.as_bytes(),
+        request.method.as_bytes(),
         request.name.as_bytes(),
-        digest.as_slice(),
+        request.arguments.as_slice(),
     ] {
         out.extend_from_slice(&(part.len() as u64).to_be_bytes());
         out.extend_from_slice(part);
     }
     out
-}
-
-/// `value` as JSON with every object's keys sorted.
-fn canonical(value: &Value, out: &mut Vec<u8>) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push(b'{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(&Value::String(key.clone()), out);
-                out.push(b':');
-                canonical(value, out);
-            }
-            out.push(b'}');
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(item, out);
-            }
-            out.push(b']');
-        }
-        other => out.extend_from_slice(other.to_string().as_bytes()),
-    }
 }
 
 /// The key of a 2025-11-25 call without a session: an HMAC-SHA256 under the

@@ -1,5 +1,7 @@
-//! A user's MCP server: one tool, `book`, that asks for the `Flight` form with
-//! `ask` (an `elicitation/create` request on MCP 2025-11-25, an
+//! A user's MCP server, written as rmcp's README writes servers
+//! (`#[tool_router]`, `#[tool]`, `#[tool_handler]`): one tool, `book`, that
+//! asks for the `Flight` form with an `Ask` extractor after `Parameters`
+//! (an `elicitation/create` request on MCP 2025-11-25, an
 //! input-required result on 2026-07-28), with a rule only the server knows
 //! (`.check`: a sold-out destination is asked again, once).
 //! tests/user-crates/check.py reads what it writes on stdout.
@@ -9,51 +11,41 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use elicit_core::FieldError;
-use elicit_core::mcp::{Asked, RoundsConfig, ask};
+use elicit_core::mcp::{Ask, Asked, RoundsConfig, routed};
 use elicit_core::protocol::agent::Outcome;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-};
-use rmcp::service::RequestContext;
-use rmcp::{RoleServer, ServerHandler, ServiceExt};
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorData};
+use rmcp::{ServerHandler, ServiceExt, schemars::JsonSchema, tool, tool_handler, tool_router};
 
 #[path = "../../flight.rs"]
 mod flight;
 use flight::{Flight, booked};
 
+#[derive(Clone)]
 struct Server {
-    rounds: RoundsConfig,
+    tool_router: ToolRouter<Self>,
+    rounds: Arc<RoundsConfig>,
     /// Destinations with no seat left: what only this server knows.
-    sold_out: HashSet<&'static str>,
+    sold_out: Arc<HashSet<&'static str>>,
 }
 
-impl ServerHandler for Server {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
+/// What the model passes to `book`.
+#[derive(serde::Deserialize, JsonSchema)]
+struct BookArgs {
+    /// Who travels, if not the user.
+    traveller: Option<String>,
+}
 
-    async fn list_tools(
+#[tool_router]
+impl Server {
+    #[tool(description = "Books a flight; asks the user where to.")]
+    async fn book(
         &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let mut input_schema = serde_json::Map::new();
-        input_schema.insert("type".into(), "object".into());
-        Ok(ListToolsResult::with_all_items(vec![Tool::new(
-            "book",
-            "Books a flight; asks the user where to.",
-            Arc::new(input_schema),
-        )]))
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        Parameters(args): Parameters<BookArgs>,
+        ask: Ask,
     ) -> Result<CallToolResponse, ErrorData> {
         let sold_out = &self.sold_out;
-        let asked = ask(&context, &request, &self.rounds, |r| async move {
+        let asked = ask.run(&self.rounds, |r| async move {
             r.form::<Flight>("flight", "Where to?")
                 .retry(1)
                 .check(async |flight: &Flight| {
@@ -68,7 +60,10 @@ impl ServerHandler for Server {
         });
         let text = match asked.await? {
             Asked::Respond(response) => return Ok(response),
-            Asked::Answered(Ok(Outcome::Accepted(flight))) => booked(&flight),
+            Asked::Answered(Ok(Outcome::Accepted(flight))) => match args.traveller {
+                Some(traveller) => format!("{} For {traveller}.", booked(&flight)),
+                None => booked(&flight),
+            },
             Asked::Answered(Ok(_)) => "Not booked.".to_owned(),
             Asked::Answered(Err(error)) => format!("Could not ask: {error}"),
         };
@@ -76,13 +71,17 @@ impl ServerHandler for Server {
     }
 }
 
+#[tool_handler(router = routed(&self.tool_router))]
+impl ServerHandler for Server {}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let rounds = RoundsConfig::with_random_key()?;
-    let sold_out = HashSet::from(["LHR"]);
-    let service = Server { rounds, sold_out }
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let server = Server {
+        tool_router: Server::tool_router(),
+        rounds: Arc::new(RoundsConfig::with_random_key()?),
+        sold_out: Arc::new(HashSet::from(["LHR"])),
+    };
+    let service = server.serve(rmcp::transport::stdio()).await?;
     service.waiting().await?;
     Ok(())
 }

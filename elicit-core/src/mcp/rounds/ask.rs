@@ -1,0 +1,152 @@
+//! [`Ask`]: one request's right to ask the user, taken from a tool call, a
+//! prompt or a resource read, and run with the questions' closure.
+
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+
+use ::rmcp::RoleServer;
+use ::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    ReadResourceRequestParams, ReadResourceResponse,
+};
+use ::rmcp::service::RequestContext;
+
+use super::request::{RoundRequest, RoundResponse};
+use super::{Asked, Rounds, RoundsConfig};
+
+/// What a handler asks the user through, for one request: a tool call
+/// (`Ask`, the default), a prompt (`Ask<GetPromptResponse>`) or a resource
+/// read (`Ask<ReadResourceResponse>`), whatever the peer's MCP version.
+///
+/// - In a `#[tool]` function, take it as an extractor, in any place among
+///   the others (`Parameters<T>` included), with the tools routed through
+///   [`routed`](super::routed): `#[tool_handler(router =
+///   elicit_core::mcp::routed(&self.tool_router))]`.
+/// - In a hand-written handler: [`Ask::tool`] in `call_tool`,
+///   [`Ask::prompt`] in `get_prompt` (rmcp's prompt macros cannot carry
+///   these rounds: [`routed`](super::routed) says why), [`Ask::resource`]
+///   in `read_resource` (rmcp has no macro for resources).
+///
+/// Then [`run`](Self::run) asks with one closure, as the module's guide
+/// shows.
+#[must_use = "nothing is asked until `run` is awaited"]
+pub struct Ask<R = CallToolResponse> {
+    context: RequestContext<RoleServer>,
+    request: RoundRequest,
+    response: PhantomData<fn() -> R>,
+}
+
+impl<R: RoundResponse> fmt::Debug for Ask<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ask")
+            .field("method", &R::METHOD)
+            .field("name", &self.request.name)
+            .field("answers", &self.request.input_responses.is_some())
+            .field("state", &self.request.request_state.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R> Ask<R> {
+    /// The request `request` of `context`.
+    pub(super) fn of(context: RequestContext<RoleServer>, request: RoundRequest) -> Self {
+        Self {
+            context,
+            request,
+            response: PhantomData,
+        }
+    }
+}
+
+impl Ask<CallToolResponse> {
+    /// The call `request`, from a hand-written `ServerHandler::call_tool`.
+    pub fn tool(context: &RequestContext<RoleServer>, request: &CallToolRequestParams) -> Self {
+        Self::of(context.clone(), RoundRequest::tool(request))
+    }
+}
+
+impl Ask<GetPromptResponse> {
+    /// The prompt `request`, from a hand-written `ServerHandler::get_prompt`.
+    pub fn prompt(context: &RequestContext<RoleServer>, request: &GetPromptRequestParams) -> Self {
+        Self::of(context.clone(), RoundRequest::prompt(request))
+    }
+}
+
+impl Ask<ReadResourceResponse> {
+    /// The read `request`, from `ServerHandler::read_resource`.
+    pub fn resource(
+        context: &RequestContext<RoleServer>,
+        request: &ReadResourceRequestParams,
+    ) -> Self {
+        Self::of(context.clone(), RoundRequest::resource(request))
+    }
+}
+
+impl<R: RoundResponse> Ask<R> {
+    /// Asks the user what the handler needs, whatever the peer's protocol
+    /// version, with one closure: `questions` gets a [`Rounds`] and asks
+    /// through it, each question awaited where it is asked, and returns the
+    /// answers once every question has one, or `None` when a question was
+    /// asked in a round that ends this call (`?` on a question's `None`
+    /// does it).
+    ///
+    /// - On 2025-11-25 and earlier, with a session, each question is an
+    ///   `elicitation/create` request in this call, through the same flow
+    ///   engine as [`Elicitor`](crate::mcp::Elicitor) (the re-ask, the
+    ///   secret page and its completion notification): the result is
+    ///   [`Asked::Answered`].
+    /// - On 2026-07-28, where a server no longer sends requests, a round
+    ///   ends the call: [`Asked::Respond`] holds the input-required result
+    ///   (the questions under their keys, the state sealed in
+    ///   `requestState`) to return as the handler's response. The client
+    ///   sends the request again with the answers and the state;
+    ///   `questions` runs again, from the top, and once it has every
+    ///   answer, the result is [`Asked::Answered`]. The same for
+    ///   `tools/call`, `prompts/get` and `resources/read`.
+    /// - On 2025-11-25 without a session
+    ///   ([`RoundsConfig::without_sessions`]): a secret page is `-32042`,
+    ///   and the client retries the request.
+    ///
+    /// `questions` only asks and reads answers: it may run once per round,
+    /// so the handler's own work comes after, on the answers. Write it as
+    /// `|r| async move { .. }`, capturing references (`&pages`, `&args`).
+    ///
+    /// A `requestState` is good for one call ([single use](RoundsConfig)):
+    /// each round's result carries a new one. It is bound to the user
+    /// ([`RoundsConfig::principal`]), the method, what the request names
+    /// (the tool, the prompt, the resource's URI) and its arguments.
+    ///
+    /// A request with `inputResponses` and no `requestState` is read as the
+    /// answers to the first round's questions (what a client that skipped
+    /// the first round sends; those questions depend only on the
+    /// arguments). Such a call starts afresh: round 1, the re-ask count at
+    /// its start. So a client that never sends a state is bounded only by
+    /// its own calls, as a client that calls again would be: each call
+    /// costs one run of `questions` and one validation, keeps nothing on
+    /// the server (no used state is recorded; a sensitive page it opens
+    /// counts against the page server's cap of open pages and expires),
+    /// and never gets past the questions without valid answers. Limit the
+    /// rate of calls where you limit any other request.
+    ///
+    /// # Errors
+    ///
+    /// A `requestState` that does not open (tampered, expired, sealed for
+    /// another user or request, another key) or was used before: `-32602`
+    /// with `Invalid or expired requestState`, whatever the cause. A
+    /// [`UsedStates`](super::UsedStates) store that cannot record the use,
+    /// or a closure that returned `None` without asking anything: `-32603`.
+    /// On a server without sessions, a 2025-11-25 call that needs a page
+    /// first: `-32042` (URL elicitation required) with the pages in
+    /// `data.elicitations`, for the client to complete before it retries.
+    /// More rounds than [`RoundsConfig::max_rounds`] end a tool with a
+    /// tool error ([`Asked::Respond`]), and a prompt or a resource with
+    /// `-32600` (they have no error result).
+    pub async fn run<T, F: Future<Output = Option<T>>>(
+        self,
+        config: &RoundsConfig,
+        questions: impl FnMut(Rounds) -> F,
+    ) -> Result<Asked<T, R>, ErrorData> {
+        super::run(&self.context, &self.request, config, questions).await
+    }
+}
