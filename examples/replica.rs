@@ -1,7 +1,8 @@
 //! One replica of a hosted MCP server (Streamable HTTP, MCP 2026-07-28,
-//! stateless): run several behind a load balancer, on one Redis. Its tool
-//! `connect` asks for a token on a page of the server's own (a sensitive
-//! form), and `deploy` for a form (the load test's flow), in
+//! stateless): run several behind a load balancer, on one Redis. Its tools,
+//! `#[tool]` functions listed by `tools/list`: `connect` asks for a token on
+//! a page of the server's own (a sensitive form), and `deploy` for a form
+//! (the load test's flow), each through an `Ask`, in
 //! input-required rounds; any replica serves any round and any
 //! page, because the rounds' state travels in `requestState` (sealed with
 //! a keyring every replica shares, used once across replicas in Redis) and
@@ -46,7 +47,7 @@
 use std::sync::Arc;
 
 use elicit_core::Elicit;
-use elicit_core::mcp::{Asked, RoundsConfig, ask};
+use elicit_core::mcp::{Ask, Asked, RoundsConfig, routed};
 use elicit_core::protocol::agent::VerifiedUser;
 use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
 use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
@@ -55,14 +56,11 @@ use http_body_util::combinators::BoxBody;
 use hyper::body::{Bytes, Incoming};
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    ServerCapabilities, ServerConfig,
-};
-use rmcp::service::RequestContext;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorData};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{RoleServer, ServerHandler};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use tower_service::Service;
 
 /// The token the tool asks for, on the server's page.
@@ -124,30 +122,31 @@ struct Replica {
     name: String,
     config: RoundsConfig,
     pages: Pages,
+    tool_router: ToolRouter<Self>,
 }
 
-impl ServerHandler for Replica {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+#[tool_router]
+impl Replica {
+    /// `deploy`: a form, in rounds (the load test's flow).
+    #[tool(description = "Deploys; asks the user where to, and how many replicas.")]
+    async fn deploy(&self, ask: Ask) -> Result<CallToolResponse, ErrorData> {
+        let asked = ask.run(&self.config, |r| async move {
+            Some(match r.form::<Deploy>("deploy", "Deploy where?").await? {
+                Ok(outcome) => format!("{outcome:?}"),
+                Err(error) => format!("not deployed: {error}"),
+            })
+        });
+        self.answered(asked.await?)
     }
 
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    /// `connect`: a token, on a page of the server's own.
+    #[tool(description = "Connects to the deploy service; asks the user for a token on a page.")]
+    async fn connect(&self, ask: Ask) -> Result<CallToolResponse, ErrorData> {
         let pages = &self.pages;
         // The replica in the message: the tests see which one asked.
         let message = format!("Paste your deploy token (asked by {}).", self.name);
-        let form = request.name == "deploy";
         let message = &message;
-        let asked = ask(&context, &request, &self.config, |r| async move {
-            if form {
-                return Some(match r.form::<Deploy>("deploy", "Deploy where?").await? {
-                    Ok(outcome) => format!("{outcome:?}"),
-                    Err(error) => format!("not deployed: {error}"),
-                });
-            }
+        let asked = ask.run(&self.config, |r| async move {
             Some(
                 match r
                     .secret::<DeployToken>("token", message.clone(), pages)
@@ -164,7 +163,15 @@ impl ServerHandler for Replica {
                 },
             )
         });
-        Ok(match asked.await? {
+        self.answered(asked.await?)
+    }
+}
+
+impl Replica {
+    /// The tool's result once answered (the replica that answered the last
+    /// round in it), or the round to return.
+    fn answered(&self, asked: Asked<String>) -> Result<CallToolResponse, ErrorData> {
+        Ok(match asked {
             Asked::Answered(text) => {
                 let text = format!("{text} (round answered by {})", self.name);
                 CallToolResult::success(vec![ContentBlock::text(text)]).into()
@@ -173,6 +180,9 @@ impl ServerHandler for Replica {
         })
     }
 }
+
+#[tool_handler(router = routed(&self.tool_router))]
+impl ServerHandler for Replica {}
 
 /// `/signin?token=..`: the browser's session, as a login would set it (a
 /// stand-in for the server's own sign-in).
@@ -274,6 +284,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         name,
         config,
         pages: pages.clone(),
+        tool_router: Replica::tool_router(),
     };
     let mut http = StreamableHttpServerConfig::default();
     http.legacy_session_mode = false;

@@ -1,10 +1,13 @@
 //! An MCP server on rmcp, whole, written as rmcp's README writes servers
 //! (`#[tool_router]`, `#[tool]`, `#[tool_handler]`): a tool, `deploy`, that
 //! asks the user for a derived form; a prompt, `welcome`, and a resource,
-//! `elicit://motd`, that ask too. On MCP 2025-11-25 each question is an
+//! `elicit://motd`, that ask too; and a tool, `migrate`, that runs as a
+//! task (SEP-2663) where the client declares the tasks extension, and asks
+//! from inside it. On MCP 2025-11-25 each question is an
 //! `elicitation/create` request; on 2026-07-28 an input-required result,
 //! answered by the client's next call (`tools/call`, `prompts/get` and
-//! `resources/read` alike). Served on stdio or over Streamable HTTP. The
+//! `resources/read` alike); inside a task, an input request of the task,
+//! answered by `tasks/update`. Served on stdio or over Streamable HTTP. The
 //! README's "An MCP tool on rmcp" is its `deploy`.
 //!
 //! A user's `src/main.rs` as it is, with these `[dependencies]`
@@ -59,6 +62,9 @@ struct Server {
     tool_router: ToolRouter<Self>,
     /// Seals the state between rounds (MCP 2026-07-28).
     rounds: std::sync::Arc<RoundsConfig>,
+    // README skips start: the tasks `migrate` runs as (rmcp's `TaskManager`)
+    tasks: rmcp::task_manager::TaskManager,
+    // README skips end
 }
 
 #[tool_router]
@@ -94,8 +100,33 @@ impl Server {
 impl ServerHandler for Server {
     // README skips start: the prompt and the resource, below
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_tasks();
         ServerConfig::new(capabilities.enable_prompts().enable_resources().build())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Ok(GetTaskResult::new(self.tasks.get_task(&request.task_id)?))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel_task(&request.task_id)
     }
 
     async fn list_prompts(
@@ -141,6 +172,59 @@ impl ServerHandler for Server {
 }
 // README snippet end
 
+// A tool that runs as a task where the client declares the tasks extension
+// (SEP-2663): the call returns at once, and the task asks the user from
+// inside it, each question an input request of the task (`tasks/get`
+// shows it, `tasks/update` answers it). Elsewhere it asks as `deploy` does.
+#[tool_router(router = task_router)]
+impl Server {
+    #[tool(
+        description = "Migrates the database, once the user confirms; a task where the client has tasks."
+    )]
+    async fn migrate(&self, ask: Ask) -> Result<CallToolResponse, ErrorData> {
+        let questions = |r: Rounds| async move {
+            r.form::<Migrate>("migrate", "Migrate the database now?")
+                .retry(1)
+                .await
+        };
+        if ask.client_has_tasks() {
+            let rounds = Arc::clone(&self.rounds);
+            let task = self.tasks.spawn(TaskOptions::new(), move |task| {
+                Box::pin(async move {
+                    // `?`: a cancelled task (`tasks/cancel`) ends as cancelled.
+                    let answer = ask.in_task(task).run(&rounds, questions).await?;
+                    Ok(CallToolResult::success(vec![ContentBlock::text(migrated(
+                        answer,
+                    ))]))
+                })
+            });
+            return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
+        }
+        Ok(match ask.run(&self.rounds, questions).await? {
+            Asked::Respond(response) => response,
+            Asked::Answered(answer) => {
+                CallToolResult::success(vec![ContentBlock::text(migrated(answer))]).into()
+            }
+        })
+    }
+}
+
+/// Whether to migrate now.
+#[derive(Elicit, Debug)]
+struct Migrate {
+    /// Go ahead?
+    now: bool,
+}
+
+/// What `migrate` says, once asked.
+fn migrated(answer: Result<Outcome<Migrate>, ElicitError>) -> String {
+    match answer {
+        Ok(Outcome::Accepted(Migrate { now: true })) => "Migrated.".to_owned(),
+        Ok(_) => "Not migrated.".to_owned(),
+        Err(error) => format!("Could not ask: {error}"),
+    }
+}
+
 // A prompt and a resource that ask too. rmcp 3.11's prompt macros drop a
 // request's answers (and a `#[prompt]` function cannot return an
 // input-required result), and it has no macro for resources, so both are
@@ -149,6 +233,12 @@ use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::ServiceExt;
+use rmcp::model::{
+    CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
+};
+use rmcp::task_manager::{TaskManager, TaskOptions};
+
+use elicit_core::mcp::{ElicitError, Rounds};
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams,
@@ -180,8 +270,9 @@ const MOTD: &str = "elicit://motd";
 impl Server {
     fn new(rounds: RoundsConfig) -> Self {
         Self {
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::task_router(),
             rounds: Arc::new(rounds),
+            tasks: TaskManager::new(),
         }
     }
 

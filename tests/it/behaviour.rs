@@ -1,7 +1,9 @@
 //! One behaviour table, every transport: each behaviour of a form
 //! elicitation is one test body, run over each adapter of the flow engine
 //! (`elicit_core::flow`): the ACP SDK, rmcp's requests (MCP 2025-11-25),
-//! and rmcp's rounds at both MCP versions (`requestState` on 2026-07-28).
+//! and rmcp's rounds at both MCP versions (`requestState` on 2026-07-28),
+//! in a tool's call, a prompt (`prompts/get`), a resource
+//! (`resources/read`) and a task (SEP-2663's input requests).
 //! Each behaviour of a page of the agent's (a secret form, an OAuth flow)
 //! is one test body too, run over the transports that await a page in one
 //! call (the ACP SDK, rmcp's requests) and, for a secret page, a tool's
@@ -26,7 +28,7 @@ use elicit_core::protocol::{ElicitationId, Mode};
 use elicit_core::sensitive::Pages;
 use serde_json::{Value, json};
 
-use crate::rmcp::rounds::call;
+use crate::rmcp::rounds::{Place, call_at};
 use crate::rmcp::{ScriptedClient, Version, form_message, form_mode, runtime, with_peer};
 
 /// What the user answers one request with.
@@ -111,11 +113,29 @@ impl Rule {
     }
 }
 
-const TRANSPORTS: [(&str, Ask); 4] = [
+const TRANSPORTS: [(&str, Ask); 10] = [
     ("ACP SDK", acp_sdk),
     ("rmcp requests (MCP 2025-11-25)", rmcp_requests),
     ("rmcp rounds at MCP 2025-11-25", rounds_legacy),
     ("rmcp rounds at MCP 2026-07-28", rounds_modern),
+    ("rmcp prompt at MCP 2025-11-25", |f, a, r, c| {
+        rounds_in(Place::Prompt, Version::Legacy, f, a, r, c)
+    }),
+    ("rmcp prompt at MCP 2026-07-28", |f, a, r, c| {
+        rounds_in(Place::Prompt, Version::Modern, f, a, r, c)
+    }),
+    ("rmcp resource at MCP 2025-11-25", |f, a, r, c| {
+        rounds_in(Place::Resource, Version::Legacy, f, a, r, c)
+    }),
+    ("rmcp resource at MCP 2026-07-28", |f, a, r, c| {
+        rounds_in(Place::Resource, Version::Modern, f, a, r, c)
+    }),
+    ("rmcp task at MCP 2025-11-25", |f, a, r, c| {
+        rounds_in(Place::Task, Version::Legacy, f, a, r, c)
+    }),
+    ("rmcp task at MCP 2026-07-28", |f, a, r, c| {
+        rounds_in(Place::Task, Version::Modern, f, a, r, c)
+    }),
 ];
 
 // ---------------------------------------------------------------------------
@@ -388,6 +408,19 @@ fn rounds_at(
     retry: u32,
     rule: Rule,
 ) -> (Got, Vec<String>) {
+    rounds_in(Place::Tool, version, form_mode, answers, retry, rule)
+}
+
+/// [`rounds_at`], asked at `place` (a tool's call, a prompt, a resource, a
+/// task).
+fn rounds_in(
+    place: Place,
+    version: Version,
+    form_mode: bool,
+    answers: &[Answer],
+    retry: u32,
+    rule: Rule,
+) -> (Got, Vec<String>) {
     let ask: crate::rmcp::rounds::Questions = match (retry, rule) {
         (0, Rule::Unchecked) => ask_deploy::<0, 0>,
         (1, Rule::Unchecked) => ask_deploy::<1, 0>,
@@ -398,7 +431,7 @@ fn rounds_at(
         _ => panic!("the table asks with 0, 1 or 2 retries, and rules as listed"),
     };
     let client = client(form_mode, answers);
-    let text = call(Some(ask), &client, version);
+    let text = call_at(place, ask, &client, version);
     let shown = client
         .seen()
         .iter()

@@ -475,6 +475,8 @@ pub(crate) struct ScriptedClient {
     notified: mpsc::UnboundedSender<CustomNotification>,
     /// The name in its `clientInfo`.
     name: &'static str,
+    /// Whether it declares the tasks extension (SEP-2663).
+    tasks: bool,
 }
 
 impl ScriptedClient {
@@ -498,6 +500,7 @@ impl ScriptedClient {
             ids: Arc::default(),
             notified,
             name: "scripted",
+            tasks: false,
         };
         (client, received)
     }
@@ -505,11 +508,30 @@ impl ScriptedClient {
     pub(crate) fn seen(&self) -> Vec<ElicitRequestParams> {
         self.seen.lock().unwrap().clone()
     }
+
+    /// This client, declaring the tasks extension too.
+    pub(crate) fn with_tasks(mut self) -> Self {
+        self.tasks = true;
+        self
+    }
+
+    /// Its next scripted answer to `request` (an input request of a task,
+    /// which the test fulfils), recorded as seen; an error's JSON when none
+    /// is left.
+    pub(crate) fn answer(&self, request: ElicitRequestParams) -> Value {
+        self.seen.lock().unwrap().push(request);
+        let next = self.answers.lock().unwrap().pop_front();
+        serde_json::to_value(next).unwrap()
+    }
 }
 
 impl ClientHandler for ScriptedClient {
     fn get_info(&self) -> InitializeRequestParams {
-        let mut capabilities = ClientCapabilities::default();
+        let mut capabilities = if self.tasks {
+            ClientCapabilities::builder().enable_tasks().build()
+        } else {
+            ClientCapabilities::default()
+        };
         capabilities.elicitation = self.capability.clone();
         InitializeRequestParams::new(capabilities, Implementation::new(self.name, "0"))
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
@@ -2077,19 +2099,21 @@ fn elicit_oauth_without_url_mode_opens_nothing_and_a_decline_ends_the_flow() {
 // examples/rmcp_server.rs: the README's MCP tool, in a whole server
 
 /// The README's MCP tool is the code of examples/rmcp_server.rs (which
-/// carries the comments too), but for what the example's `ServerHandler`
-/// adds between its `README skips` lines (the prompt and the resource).
+/// carries the comments too), but for what the example adds between its
+/// `README skips` lines (the tasks, the prompt and the resource).
 #[test]
 fn the_readme_tool_is_the_example_servers() {
     use crate::common::readme::code_lines;
-    let example = snippet(include_str!("../../examples/rmcp_server.rs"));
-    let (before, skipped) = example
-        .split_once("// README skips start")
-        .expect("the skipped lines' start");
-    let (_, after) = skipped
-        .split_once("// README skips end")
-        .expect("the skipped lines' end");
-    let shown = [code_lines(before), code_lines(after)].concat();
+    let mut rest = snippet(include_str!("../../examples/rmcp_server.rs"));
+    let mut shown = Vec::new();
+    while let Some((before, skipped)) = rest.split_once("// README skips start") {
+        shown.extend(code_lines(before));
+        rest = skipped
+            .split_once("// README skips end")
+            .expect("each skipped region ends")
+            .1;
+    }
+    shown.extend(code_lines(rest));
     assert_eq!(lines(readme_block("## An MCP tool on rmcp")), shown);
 }
 

@@ -3,11 +3,16 @@
 //! scripted client and connections it uses).
 
 use ::rmcp::model::{
-    CallToolRequestParams as Params, CallToolResponse as Response, ErrorData as Error,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams as Params, CallToolResponse as Response, CancelTaskParams,
+    CreateTaskResult, ErrorData as Error, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, GetTaskParams, GetTaskResult, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, Role, ServerCapabilities,
+    ServerConfig, UpdateTaskParams,
 };
 use ::rmcp::service::RequestContext as Context;
+use ::rmcp::task_manager::{TaskManager, TaskOptions};
 use ::rmcp::{ServerHandler, ServiceExt};
+use elicit_core::mcp::Ask;
 use elicit_core::mcp::Rounds;
 
 /// A tool's questions, as a function: what `Handler` asks with.
@@ -15,7 +20,7 @@ pub(crate) type Questions = fn(Rounds) -> Asking;
 /// The questions' run: the tool's text once every question is answered.
 pub(crate) type Asking =
     std::pin::Pin<Box<dyn std::future::Future<Output = Option<String>> + Send>>;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{ScriptedClient, VERSIONS, connect_at, form_mode, runtime};
 use crate::common::readme::{docs_block, lines, snippet};
@@ -104,12 +109,20 @@ fn the_rounds_docs_snippet_is_this_code() {
 }
 
 /// A server whose every tool is the module docs' snippet (`None`), or asks with a
-/// function and says its answer.
-struct Handler(RoundsConfig, Option<Questions>);
+/// function and says its answer; and whose every prompt and resource asks with
+/// the function too, and the tool `task` in a task (SEP-2663) where the
+/// client has tasks.
+struct Handler(RoundsConfig, Option<Questions>, TaskManager);
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts()
+            .enable_resources()
+            .enable_tasks()
+            .build();
+        ServerConfig::new(capabilities)
     }
 
     async fn call_tool(
@@ -120,11 +133,204 @@ impl ServerHandler for Handler {
         let Some(questions) = self.1 else {
             return call_tool(&context, &request, &self.0).await;
         };
-        Ok(match ask(&context, &request, &self.0, questions).await? {
+        let asking = Ask::tool(&context, &request);
+        if request.name == "task" && asking.client_has_tasks() {
+            let config = self.0.clone();
+            let task = self.2.spawn(TaskOptions::new(), move |task| {
+                Box::pin(async move {
+                    let text = asking.in_task(task).run(&config, questions).await?;
+                    Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+                })
+            });
+            return Ok(Response::Task(CreateTaskResult::new(task)));
+        }
+        Ok(match asking.run(&self.0, questions).await? {
             Asked::Answered(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
             Asked::Respond(response) => response,
         })
     }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: Context<RoleServer>,
+    ) -> Result<GetPromptResponse, Error> {
+        let questions = self.1.expect("prompts ask with a function");
+        Ok(
+            match Ask::prompt(&context, &request)
+                .run(&self.0, questions)
+                .await?
+            {
+                Asked::Answered(text) => {
+                    GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into()
+                }
+                Asked::Respond(response) => response,
+            },
+        )
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: Context<RoleServer>,
+    ) -> Result<ReadResourceResponse, Error> {
+        let questions = self.1.expect("resources ask with a function");
+        let uri = request.uri.clone();
+        Ok(
+            match Ask::resource(&context, &request)
+                .run(&self.0, questions)
+                .await?
+            {
+                Asked::Answered(text) => {
+                    ReadResourceResult::new(vec![ResourceContents::text(text, uri)]).into()
+                }
+                Asked::Respond(response) => response,
+            },
+        )
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _: Context<RoleServer>,
+    ) -> Result<GetTaskResult, Error> {
+        Ok(GetTaskResult::new(self.2.get_task(&request.task_id)?))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _: Context<RoleServer>,
+    ) -> Result<(), Error> {
+        self.2
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _: Context<RoleServer>,
+    ) -> Result<(), Error> {
+        self.2.cancel_task(&request.task_id)
+    }
+}
+
+/// A client whose answers the test hands to a task's input requests.
+pub(crate) trait InputAnswers: ::rmcp::ClientHandler + Clone {
+    /// The answer to `request`, as `tasks/update` carries it.
+    async fn answer_input(&self, request: ::rmcp::model::ElicitRequestParams) -> Value;
+}
+
+impl InputAnswers for ScriptedClient {
+    async fn answer_input(&self, request: ::rmcp::model::ElicitRequestParams) -> Value {
+        self.answer(request)
+    }
+}
+
+impl InputAnswers for PageUser {
+    async fn answer_input(&self, request: ::rmcp::model::ElicitRequestParams) -> Value {
+        let answer = self.answer_url(request).await.unwrap();
+        serde_json::to_value(answer).unwrap()
+    }
+}
+
+/// Where a `Handler` asks: a tool's call, a prompt, a resource, a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    Tool,
+    Prompt,
+    Resource,
+    Task,
+}
+
+/// Asks at `place` of `Handler(.., ask)` with `client` at `version` (for a
+/// task, the test answers each input request of the task with `client`'s
+/// next scripted answer); the text the place ended with.
+pub(crate) fn call_at(
+    place: Place,
+    ask: Questions,
+    client: &ScriptedClient,
+    version: super::Version,
+) -> String {
+    let config = RoundsConfig::with_random_key().unwrap();
+    match place {
+        Place::Tool => call_with(config, Some(ask), client, version),
+        Place::Prompt => serve_rounds(config, Some(ask), client, version, async |running| {
+            let prompt = running
+                .get_prompt(GetPromptRequestParams::new("prompt"))
+                .await
+                .unwrap();
+            let said = serde_json::to_value(&prompt.messages[0]).unwrap();
+            said["content"]["text"].as_str().unwrap().to_owned()
+        }),
+        Place::Resource => serve_rounds(config, Some(ask), client, version, async |running| {
+            let read = running
+                .read_resource(ReadResourceRequestParams::new("elicit://resource"))
+                .await
+                .unwrap();
+            match &read.contents[0] {
+                ResourceContents::TextResourceContents { text, .. } => text.clone(),
+                other => panic!("{other:?}"),
+            }
+        }),
+        Place::Task => {
+            let client = client.clone().with_tasks();
+            serve_rounds(config, Some(ask), &client, version, async |running| {
+                task_text(running, &client).await
+            })
+        }
+    }
+}
+
+/// Calls the tool `task`, answers each input request of the task it
+/// becomes with `client`'s scripted answers, and gives the text it ended
+/// with (its result's, or how it ended).
+pub(crate) async fn task_text<C: InputAnswers>(
+    running: &::rmcp::service::RunningService<::rmcp::service::RoleClient, C>,
+    client: &C,
+) -> String {
+    use ::rmcp::model::{InputRequest, TaskPayload};
+    let created = running.call_tool_once(Params::new("task")).await.unwrap();
+    let Response::Task(created) = created else {
+        panic!("a task: {created:?}");
+    };
+    let id = created.task.task_id;
+    for _ in 0..1000 {
+        let got = running
+            .peer()
+            .get_task(GetTaskParams::new(id.clone()))
+            .await
+            .unwrap();
+        match got.task.payload {
+            TaskPayload::Working => {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+            TaskPayload::InputRequired { input_requests } => {
+                let answers = input_requests
+                    .into_iter()
+                    .map(|(key, request)| match request {
+                        InputRequest::Elicitation(request) => (key, request.params),
+                        other => panic!("an elicitation: {other:?}"),
+                    })
+                    .collect::<Vec<_>>();
+                let mut responses = ::rmcp::model::InputResponses::new();
+                for (key, request) in answers {
+                    responses.insert(key, client.answer_input(request).await);
+                }
+                let answers = responses;
+                running
+                    .peer()
+                    .update_task(UpdateTaskParams::new(id.clone(), answers))
+                    .await
+                    .unwrap();
+            }
+            TaskPayload::Completed { result } => {
+                return result["content"][0]["text"].as_str().unwrap().to_owned();
+            }
+            other => return format!("{other:?}"),
+        }
+    }
+    panic!("the task {id} did not end");
 }
 
 /// Calls a tool of `Handler(.., ask)` with `client` at `version`; the
@@ -194,7 +400,10 @@ pub(crate) fn serve_rounds<C: ::rmcp::ClientHandler + Clone, R>(
     runtime().block_on(async move {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
-            let running = Handler(config, ask).serve(server_io).await.unwrap();
+            let running = Handler(config, ask, TaskManager::new())
+                .serve(server_io)
+                .await
+                .unwrap();
             running.waiting().await.unwrap();
         });
         let running = connect_at(client, client_io, version).await;
@@ -362,6 +571,8 @@ fn form_and_url_client(name: &str) -> ::rmcp::model::InitializeRequestParams {
 
 #[derive(Clone, Default)]
 pub(crate) struct PageUser {
+    /// Whether it declares the tasks extension (SEP-2663).
+    tasks: bool,
     decline: bool,
     /// Says yes before submitting the page: on 2026-07-28 the page is then
     /// asked again, and submitted before the second yes; on 2025-11-25 it is
@@ -375,13 +586,32 @@ pub(crate) struct PageUser {
 
 impl ::rmcp::ClientHandler for PageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        form_and_url_client("page-user")
+        let mut info = form_and_url_client("page-user");
+        if self.tasks {
+            let elicitation = info.capabilities.elicitation.take();
+            info.capabilities = ::rmcp::model::ClientCapabilities::builder()
+                .enable_tasks()
+                .build();
+            info.capabilities.elicitation = elicitation;
+        }
+        info
     }
 
     async fn create_elicitation(
         &self,
         request: ::rmcp::model::ElicitRequestParams,
         _context: Context<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, Error> {
+        self.answer_url(request).await
+    }
+}
+
+impl PageUser {
+    /// Shown the URL request `request`: opens the page and submits it (or
+    /// declines), then answers.
+    async fn answer_url(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
     ) -> Result<::rmcp::model::ElicitResult, Error> {
         use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
         let ElicitRequestParams::UrlElicitationParams { url, message, .. } = request else {
@@ -443,6 +673,62 @@ fn a_sensitive_form_in_rounds_at_both_versions() {
                 assert_eq!(seen, ["Paste your token.", again]);
             } else {
                 assert_eq!(seen, ["Paste your token."], "{version:?} late: {late}");
+            }
+        }
+    }
+}
+
+/// A secret page asked in a prompt, a resource and a task, at both
+/// versions: the value reaches the place, and a decline is a decline.
+#[test]
+fn a_sensitive_form_in_a_prompt_a_resource_and_a_task_at_both_versions() {
+    for place in [Place::Prompt, Place::Resource, Place::Task] {
+        for decline in [false, true] {
+            for version in VERSIONS {
+                let user = PageUser {
+                    decline,
+                    tasks: place == Place::Task,
+                    ..PageUser::default()
+                };
+                let config = RoundsConfig::with_random_key().unwrap();
+                let text =
+                    serve_rounds(
+                        config,
+                        Some(token),
+                        &user,
+                        version,
+                        async |running| match place {
+                            Place::Prompt => {
+                                let prompt = running
+                                    .get_prompt(GetPromptRequestParams::new("prompt"))
+                                    .await
+                                    .unwrap();
+                                let said = serde_json::to_value(&prompt.messages[0]).unwrap();
+                                said["content"]["text"].as_str().unwrap().to_owned()
+                            }
+                            Place::Resource => {
+                                let read = running
+                                    .read_resource(ReadResourceRequestParams::new("elicit://r"))
+                                    .await
+                                    .unwrap();
+                                match &read.contents[0] {
+                                    ResourceContents::TextResourceContents { text, .. } => {
+                                        text.clone()
+                                    }
+                                    other => panic!("{other:?}"),
+                                }
+                            }
+                            Place::Task | Place::Tool => task_text(running, &user).await,
+                        },
+                    );
+                let expected = if decline {
+                    "Declined"
+                } else {
+                    "a token of 14 characters"
+                };
+                assert_eq!(text, expected, "{place:?} at {version:?}");
+                let seen = user.seen.lock().unwrap().clone();
+                assert_eq!(seen, ["Paste your token."], "{place:?} at {version:?}");
             }
         }
     }

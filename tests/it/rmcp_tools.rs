@@ -434,3 +434,188 @@ fn a_prompts_state_is_refused_by_a_resource() {
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
     assert_eq!(error.message, "Invalid or expired requestState");
 }
+
+// ---------------------------------------------------------------------------
+// examples/rmcp_server.rs's `migrate`, as a task (SEP-2663)
+
+/// A client that declares form mode and the tasks extension; it answers
+/// nothing by itself (the test answers each input request of the task).
+#[derive(Clone)]
+struct TasksClient;
+
+impl ::rmcp::ClientHandler for TasksClient {
+    fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
+        let mut capabilities = ::rmcp::model::ClientCapabilities::builder()
+            .enable_tasks()
+            .build();
+        capabilities.elicitation = form_mode();
+        ::rmcp::model::InitializeRequestParams::new(
+            capabilities,
+            ::rmcp::model::Implementation::new("tasks", "0"),
+        )
+        .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
+    }
+}
+
+/// Polls the task `id` until it is terminal or asks (its input requests'
+/// keys and messages), a few seconds at most.
+async fn next_state(
+    client: &RunningService<RoleClient, TasksClient>,
+    id: &str,
+) -> ::rmcp::model::TaskPayload {
+    use ::rmcp::model::{GetTaskParams, TaskPayload};
+    for _ in 0..500 {
+        let got = client
+            .peer()
+            .get_task(GetTaskParams::new(id))
+            .await
+            .unwrap();
+        if !matches!(got.task.payload, TaskPayload::Working) {
+            return got.task.payload;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the task {id} neither asked nor ended");
+}
+
+/// The keys and messages of the input requests the task `payload` waits on.
+fn asks_of(payload: &::rmcp::model::TaskPayload) -> Vec<(String, String)> {
+    use ::rmcp::model::{InputRequest, TaskPayload};
+    let TaskPayload::InputRequired { input_requests } = payload else {
+        panic!("an input-required task: {payload:?}");
+    };
+    input_requests
+        .iter()
+        .map(|(key, request)| match request {
+            InputRequest::Elicitation(request) => {
+                (key.clone(), form_message(&request.params).to_owned())
+            }
+            other => panic!("an elicitation: {other:?}"),
+        })
+        .collect()
+}
+
+/// Connects a [`TasksClient`] to the example at `version` (a child on
+/// stdio), calls `migrate` once and gives `f` the client and the task's id.
+fn with_task<R>(
+    version: Version,
+    f: impl AsyncFnOnce(&RunningService<RoleClient, TasksClient>, String) -> R,
+) -> R {
+    use ::rmcp::transport::TokioChildProcess;
+    let binary = example_server();
+    runtime().block_on(async move {
+        let child = TokioChildProcess::new(tokio::process::Command::new(&binary)).unwrap();
+        let client = connect_at(&TasksClient, child, version).await;
+        let created = client
+            .call_tool_once(CallToolRequestParams::new("migrate"))
+            .await
+            .unwrap();
+        let CallToolResponse::Task(created) = created else {
+            panic!("a task: {created:?}");
+        };
+        let value = f(&client, created.task.task_id.clone()).await;
+        client.cancel().await.unwrap();
+        value
+    })
+}
+
+fn answer(key: &str, content: serde_json::Value) -> ::rmcp::model::UpdateTaskParams {
+    ::rmcp::model::UpdateTaskParams::new(
+        String::new(),
+        [(
+            key.to_owned(),
+            json!({"action": "accept", "content": content}),
+        )]
+        .into_iter()
+        .collect(),
+    )
+}
+
+/// Inside a task, at both versions: the form is an input request of the
+/// task under its key, an invalid answer (by `tasks/update`) is asked again
+/// under a key of its own with the errors in the message, and the valid one
+/// ends the task with the tool's result.
+#[test]
+fn a_task_asks_through_its_input_requests_at_both_versions() {
+    use ::rmcp::model::TaskPayload;
+    for version in VERSIONS {
+        let (asked, result) = with_task(version, async |client, id| {
+            let mut asked = Vec::new();
+            let first = asks_of(&next_state(client, &id).await);
+            let mut update = answer(&first[0].0, json!({"now": "yes"}));
+            update.task_id = id.clone();
+            client.peer().update_task(update).await.unwrap();
+            asked.extend(first);
+            let again = asks_of(&next_state(client, &id).await);
+            let mut update = answer(&again[0].0, json!({"now": true}));
+            update.task_id = id.clone();
+            client.peer().update_task(update).await.unwrap();
+            asked.extend(again);
+            (asked, next_state(client, &id).await)
+        });
+        let at = format!("{version:?}");
+        assert_eq!(asked.len(), 2, "{at}: {asked:?}");
+        assert_eq!(asked[0].0, "migrate", "{at}");
+        assert_eq!(asked[0].1, "Migrate the database now?", "{at}");
+        assert_eq!(asked[1].0, "migrate#2", "{at}");
+        assert!(
+            asked[1].1.contains("The previous answer was not accepted")
+                && asked[1].1.contains("`now`"),
+            "{at}: {}",
+            asked[1].1
+        );
+        let TaskPayload::Completed { result } = result else {
+            panic!("{at}: a completed task: {result:?}");
+        };
+        assert_eq!(result["content"][0]["text"], "Migrated.", "{at}");
+    }
+}
+
+/// `tasks/cancel` while the task waits on the user ends the ask and the
+/// task as cancelled, at both versions.
+#[test]
+fn a_cancelled_task_ends_its_ask_as_cancelled_at_both_versions() {
+    use ::rmcp::model::{CancelTaskParams, TaskPayload};
+    for version in VERSIONS {
+        let ended = with_task(version, async |client, id| {
+            let asked = asks_of(&next_state(client, &id).await);
+            assert_eq!(asked[0].0, "migrate");
+            client
+                .peer()
+                .cancel_task(CancelTaskParams::new(id.clone()))
+                .await
+                .unwrap();
+            next_state(client, &id).await
+        });
+        assert!(
+            matches!(ended, TaskPayload::Cancelled),
+            "{version:?}: {ended:?}"
+        );
+    }
+}
+
+/// A client without the tasks extension gets `migrate` as any tool: asked
+/// in the call (or its rounds), no task.
+#[test]
+fn without_the_tasks_extension_the_tool_asks_in_the_call() {
+    use ::rmcp::transport::TokioChildProcess;
+    let binary = example_server();
+    for version in VERSIONS {
+        let (client, _) = ScriptedClient::with(
+            form_mode(),
+            vec![json!({"action": "accept", "content": {"now": false}})],
+        );
+        let text = runtime().block_on(async {
+            let child = TokioChildProcess::new(tokio::process::Command::new(&binary)).unwrap();
+            let running = connect_at(&client, child, version).await;
+            let result = running
+                .call_tool(CallToolRequestParams::new("migrate"))
+                .await
+                .unwrap();
+            running.cancel().await.unwrap();
+            result.content[0].as_text().unwrap().text.clone()
+        });
+        assert_eq!(text, "Not migrated.", "{version:?}");
+        assert_eq!(client.seen().len(), 1, "{version:?}");
+    }
+}

@@ -233,6 +233,45 @@
 //! cargo test --test it --features rmcp rmcp::
 //! ```
 //!
+//! # Inside a task (SEP-2663)
+//!
+//! A `tools/call` the server materializes as a task (rmcp's
+//! `TaskManager::spawn`, where the client declared the tasks extension:
+//! [`Ask::client_has_tasks`]) returns at once; the task runs on and asks
+//! from inside it with [`Ask::in_task`]: the same closure, each question
+//! awaited where it is asked, an input request of the task (`tasks/get`
+//! shows it as `input_required`, `tasks/update` answers it). The flow
+//! engine runs on it as on any request transport: the re-ask (each
+//! attempt under a key of its own, `key`, `key#2`, ..: a task refuses a
+//! key it used before), the `.check`, the URL review, the secret page (the
+//! task waits while the user submits it). `tasks/cancel` ends the question
+//! it interrupts with `ElicitError::Request` (`RequestFailure::Cancelled`)
+//! and the run with `TaskExit::Cancelled`, so `?` settles the task as
+//! cancelled. `examples/rmcp_server.rs`'s `migrate` is one:
+//!
+//! ```text
+//! if ask.client_has_tasks() {
+//!     let rounds = Arc::clone(&self.rounds);
+//!     let task = self.tasks.spawn(TaskOptions::new(), move |task| Box::pin(async move {
+//!         let answer = ask.in_task(task).run(&rounds, questions).await?;
+//!         Ok(CallToolResult::success(vec![ContentBlock::text(migrated(answer))]))
+//!     }));
+//!     return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
+//! }
+//! ```
+//!
+//! # Which regime a call gets, and why
+//!
+//! | the call | each question is | why |
+//! |---|---|---|
+//! | MCP 2025-11-25 (or earlier) with a session | an `elicitation/create` request, awaited in the call | the server may send requests on the session |
+//! | MCP 2025-11-25 without a session ([`RoundsConfig::without_sessions`]) | a secret page in `-32042`, a form refused (`SendError::NoSession`) | no session to send a request on; `-32042` is that version's way to send the user to a URL |
+//! | MCP 2026-07-28 (`tools/call`, `prompts/get`, `resources/read`) | an input-required round: the call ends, the client calls again with the answers and the sealed `requestState` | that version has no server-to-client requests (SEP-2322) |
+//! | a task ([`Ask::in_task`]), either version | an input request of the task, answered by `tasks/update`, awaited in the task | the task outlives the call, so it waits where it asks; nothing is sealed (the task holds its state) |
+//!
+//! The modes are the ones the client declared, read per request on
+//! 2026-07-28 and for the call that made a task.
+//!
 //! # A hand-written `call_tool`
 //!
 //! A server that routes its tools itself (no `#[tool_router]`) asks the

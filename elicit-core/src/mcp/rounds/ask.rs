@@ -64,6 +64,23 @@ impl Ask<CallToolResponse> {
     pub fn tool(context: &RequestContext<RoleServer>, request: &CallToolRequestParams) -> Self {
         Self::of(context.clone(), RoundRequest::tool(request))
     }
+
+    /// Whether the client declared the tasks extension (SEP-2663,
+    /// `io.modelcontextprotocol/tasks`) with this call: the tool may then
+    /// run as a task (`CallToolResponse::Task`), asking with
+    /// [`in_task`](Self::in_task).
+    pub fn client_has_tasks(&self) -> bool {
+        super::task::client_has_tasks(&self.context)
+    }
+
+    /// This call's questions inside the task `task` it was materialized as
+    /// (rmcp's `TaskManager::spawn` gives the operation its
+    /// `TaskContext`): each question awaited where it is asked, an input
+    /// request of the task answered by `tasks/update`
+    /// ([`TaskAsk::run`](super::TaskAsk::run)).
+    pub fn in_task(self, task: ::rmcp::task_manager::TaskContext) -> super::TaskAsk {
+        super::TaskAsk::new(self.context, task, self.request.name)
+    }
 }
 
 impl Ask<GetPromptResponse> {

@@ -51,6 +51,7 @@ pub(crate) mod sessionless;
 pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
 pub(crate) mod request;
 mod state;
+mod task;
 mod used;
 
 pub use call::Asked;
@@ -62,6 +63,8 @@ use crate::sync::lock;
 use call::asked_nothing;
 use input::InputRound;
 use sessionless::Sessionless;
+pub use task::TaskAsk;
+use task::TaskCarrier;
 
 /// What the tool's closure asks through, in one call: a cheap handle
 /// (clones share the call), made by [`ask`].
@@ -98,6 +101,13 @@ enum Regime {
     Input(Mutex<InputRound>),
     /// MCP 2025-11-25 without a session: `-32042`.
     Sessionless(Mutex<Sessionless>),
+    /// Inside a task (SEP-2663): each request an input request of the task,
+    /// through the flow engine.
+    Task {
+        peer: Peer<RoleServer>,
+        task: ::rmcp::task_manager::TaskContext,
+        connection: Mutex<AgentConnection>,
+    },
 }
 
 impl fmt::Debug for Rounds {
@@ -106,6 +116,7 @@ impl fmt::Debug for Rounds {
             Regime::Requests { .. } => "requests",
             Regime::Input(_) => "input-required rounds",
             Regime::Sessionless(_) => "without a session",
+            Regime::Task { .. } => "in a task",
         };
         f.debug_struct("Rounds")
             .field("regime", &regime)
@@ -132,6 +143,7 @@ impl Rounds {
             Regime::Requests { connection, .. } => lock(connection).supports(mode),
             Regime::Input(round) => lock(round).connection.supports(mode),
             Regime::Sessionless(call) => lock(call).connection.supports(mode),
+            Regime::Task { connection, .. } => lock(connection).supports(mode),
         }
     }
 
@@ -164,6 +176,18 @@ impl Rounds {
                         ))),
                         outcome_event::<T>,
                     ),
+                    Regime::Task {
+                        peer,
+                        task,
+                        connection,
+                    } => {
+                        let carrier = TaskCarrier::new(task, peer, &key);
+                        Some(
+                            Flows::new(connection, &carrier)
+                                .form::<T>(no_scope(), ask)
+                                .await,
+                        )
+                    }
                 }
             })
         })
@@ -196,6 +220,18 @@ impl Rounds {
                 ))),
                 url_outcome_event,
             ),
+            Regime::Task {
+                peer,
+                task,
+                connection,
+            } => {
+                let carrier = TaskCarrier::new(task, peer, key);
+                Some(
+                    Flows::new(connection, &carrier)
+                        .url(no_scope(), request)
+                        .await,
+                )
+            }
         }
     }
 
@@ -273,6 +309,18 @@ impl Rounds {
                 sessionless::secret(call, key, input::SecretAsked::new(message, &ask), pages).await,
                 crate::flow::page::PageOutcome::trace,
             ),
+            Regime::Task {
+                peer,
+                task,
+                connection,
+            } => {
+                let carrier = TaskCarrier::new(task, peer, key);
+                Some(
+                    Flows::new(connection, &carrier)
+                        .secret(no_scope(), message, pages, ask)
+                        .await,
+                )
+            }
         }
     }
 }
