@@ -974,7 +974,7 @@ pub(crate) mod readme_sensitive {
 }
 
 #[test]
-fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
+fn the_sensitive_docs_snippet_asks_on_a_page_and_completes() {
     let script = Script {
         urls: [UrlAnswer::Consent].into(),
         ..Script::default()
@@ -999,23 +999,16 @@ fn the_readme_sensitive_snippet_asks_on_a_page_and_completes() {
 }
 
 #[test]
-fn the_readme_sensitive_snippet_sends_nothing_without_url_mode() {
+fn the_sensitive_docs_snippet_sends_nothing_without_url_mode() {
     let pages = elicit_core::sensitive::Pages::loopback().build();
     let run = run(form_only(), Script::default(), Flow::Secret(pages.clone()));
     assert_needs_url_mode(&run, Some(&pages));
 }
 
+/// The `sensitive` module docs' first snippet (the README points there) is
+/// this code, with its comments.
 #[test]
-fn the_readme_sensitive_snippet_is_this_code() {
-    assert_eq!(
-        crate::common::readme::code_lines(crate::common::readme::snippet(include_str!(
-            "acp_sdk.rs"
-        ))),
-        crate::common::readme::lines(crate::common::readme::readme_block(
-            "## A secret, on the agent's own page"
-        ))
-    );
-    // The `sensitive` module docs show it too, with its comments.
+fn the_sensitive_docs_snippet_is_this_code() {
     assert_eq!(
         crate::common::readme::lines(crate::common::readme::snippet(include_str!("acp_sdk.rs"))),
         crate::common::readme::lines(&crate::common::readme::docs_block(

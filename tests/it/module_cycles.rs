@@ -69,9 +69,14 @@ fn use_items(text: &str) -> Vec<(bool, String)> {
         while !item.trim_end().ends_with(';') {
             item.push_str(lines.next().expect("a `use` ends with `;`").trim());
         }
+        // ` as ` (an alias) as `=>` before the spaces go, so a name that
+        // holds `as` (`ask::Ask`) stays whole.
         items.push((
             public,
-            item.trim_end().trim_end_matches(';').replace(' ', ""),
+            item.trim_end()
+                .trim_end_matches(';')
+                .replace(" as ", "=>")
+                .replace(' ', ""),
         ));
     }
     items
@@ -110,7 +115,7 @@ fn inline_paths(text: &str) -> Vec<String> {
 /// `x as y` kept as the path they name).
 fn expand(tree: &str) -> Vec<String> {
     let Some(open) = tree.find('{') else {
-        let path = tree.split("as").next().unwrap_or(tree);
+        let path = tree.split("=>").next().unwrap_or(tree);
         let path = path.strip_suffix("::self").unwrap_or(path);
         return vec![path.to_owned()];
     };
@@ -430,7 +435,8 @@ fn every_request_transport_goes_through_the_flow_engine() {
     for transport in [
         "crate::acp::sdk::agent",
         "crate::mcp::carrier",
-        "crate::mcp::rounds",
+        // The rounds' handle, where each question goes to its regime.
+        "crate::mcp::rounds::handle",
     ] {
         assert!(
             into_flow
@@ -477,4 +483,19 @@ fn the_page_servers_core_imports_no_flow_that_plugs_in() {
             );
         }
     }
+}
+
+/// A name that holds `as` is a name; ` as ` is an alias.
+#[test]
+fn an_alias_is_cut_and_a_name_with_as_is_kept() {
+    let items = use_items("pub use ask::Ask;\nuse task::{TaskAsk as Asking, basis};\n");
+    assert_eq!(
+        items,
+        [
+            (true, "ask::Ask".to_owned()),
+            (false, "task::{TaskAsk=>Asking,basis}".to_owned())
+        ]
+    );
+    assert_eq!(expand(&items[0].1), ["ask::Ask"]);
+    assert_eq!(expand(&items[1].1), ["task::TaskAsk", "task::basis"]);
 }

@@ -6,9 +6,9 @@
 use crate::common::readme::{docs_block, lines, module_docs, readme_toml, toml_block};
 
 /// The dependency lines of a `[dependencies]` table: neither comments nor
-/// the table header, with elicit-core as the README has it (a clone beside
-/// the user's project) or as the docs have it (its crates.io version)
-/// written as the user crates' (inside this clone).
+/// the table header, with elicit-core as the README and the guides have it
+/// (a clone beside the user's project; its crates.io version once
+/// published) written as the user crates' (inside this clone).
 fn dependency_lines(toml: &str) -> Vec<String> {
     // The table's header starts a line (a comment may name it too).
     let toml = format!("\n{toml}");
@@ -81,9 +81,8 @@ fn the_rmcp_server_user_crate_has_the_examples_dependency_lines() {
     assert_eq!(readme, without_http);
 }
 
-/// examples/replica.rs names its `[dependencies]`, the redis guide's (there
-/// in their crates.io form): the user crate that builds the example has
-/// those lines.
+/// examples/replica.rs names its `[dependencies]`, the redis guide's: the
+/// user crate that builds the example has those lines.
 #[test]
 fn the_replica_user_crate_has_the_examples_and_the_redis_guides_dependency_lines() {
     let example = example_dependency_lines(include_str!("../../examples/replica.rs"));
@@ -104,8 +103,8 @@ fn the_replica_user_crate_has_the_examples_and_the_redis_guides_dependency_lines
 /// The MCP host guide (`mcp::client`'s docs).
 const HOST_GUIDE: &str = include_str!("../../elicit-core/src/mcp/client/mod.rs");
 
-/// The MCP host's `[dependencies]` are the host guide's (there in their
-/// crates.io form, `version = "0.1"`), serde_json and tokio's `process`
+/// The MCP host's `[dependencies]` are the host guide's, serde_json and
+/// tokio's `process`
 /// included: what the guide's code uses.
 #[test]
 fn the_mcp_host_user_crate_has_the_client_docs_dependency_lines() {
@@ -142,5 +141,63 @@ fn the_mcp_host_user_crate_is_the_client_docs_code() {
         lines(&guide),
         crate_,
         "the user crate's code vs the guide's"
+    );
+}
+
+/// Every guide's and example's dependency line names elicit-core as the
+/// README does (a clone beside the project): it is not on crates.io yet,
+/// so a `version = ".."` line would not build as written.
+#[test]
+fn every_guide_names_elicit_core_as_the_readme_does() {
+    let sources = [
+        ("README.md", include_str!("../../README.md")),
+        ("types.md", include_str!("../../elicit-core/docs/types.md")),
+        ("acp", include_str!("../../elicit-core/src/acp/mod.rs")),
+        (
+            "acp::sdk",
+            include_str!("../../elicit-core/src/acp/sdk/mod.rs"),
+        ),
+        ("mcp", include_str!("../../elicit-core/src/mcp/mod.rs")),
+        (
+            "mcp::client",
+            include_str!("../../elicit-core/src/mcp/client/mod.rs"),
+        ),
+        ("redis", include_str!("../../elicit-core/src/redis/mod.rs")),
+        (
+            "mcp_server.rs",
+            include_str!("../../examples/mcp_server.rs"),
+        ),
+        (
+            "rmcp_server.rs",
+            include_str!("../../examples/rmcp_server.rs"),
+        ),
+        ("replica.rs", include_str!("../../examples/replica.rs")),
+    ];
+    for (name, source) in sources {
+        let named: Vec<&str> = source
+            .lines()
+            .map(|line| line.trim_start_matches("//!").trim())
+            .filter(|line| line.starts_with("elicit-core = {"))
+            .collect();
+        assert!(!named.is_empty(), "{name} names no elicit-core line");
+        for line in named {
+            assert!(
+                line.starts_with(r#"elicit-core = { path = "../elicit/elicit-core""#),
+                "{name}: {line}"
+            );
+        }
+    }
+}
+
+/// examples/mcp_server.rs names its `[dependencies]`: the user crate that
+/// builds it has those lines.
+#[test]
+fn the_mcp_server_user_crate_has_the_examples_dependency_lines() {
+    let example = example_dependency_lines(include_str!("../../examples/mcp_server.rs"));
+    let crate_ = dependency_lines(include_str!("../user-crates/mcp-server/Cargo.toml"));
+    assert!(!crate_.is_empty());
+    assert_eq!(
+        crate_, example,
+        "the user crate's [dependencies] vs the example's"
     );
 }

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["acp"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["acp"] }
 //! ```
 //!
 //! With feature `acp-sdk`, the `sdk` submodule adds one call per elicitation

@@ -491,5 +491,5 @@ pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
     Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, RoundResponse, Rounds, RoundsConfig, Routed,
-    StateId, UsedStates, UsedStatesError, ask, routed,
+    StateId, TaskAsk, UsedStates, UsedStatesError, ask, routed,
 };

@@ -45,7 +45,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["rmcp", "sensitive", "redis", "tracing"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "sensitive", "redis", "tracing"] }
 //! rmcp = { version = "3.11", features = ["server", "request-state", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
 //! hyper = { version = "1", features = ["server", "http1"] }

@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! elicit-core = { version = "0.1", features = ["acp-sdk"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["acp-sdk"] }
 //! # The official SDK, with its stdio transport, and an executor for `main`:
 //! agent-client-protocol = { version = "5.2", features = ["stdio"] }
 //! futures = { version = "0.3", features = ["executor"] }

@@ -54,7 +54,7 @@
 //! ```toml
 //! [dependencies]
 //! # The MCP host's side, and the terminal renderer (feature `terminal`):
-//! elicit-core = { version = "0.1", features = ["rmcp", "terminal"] }
+//! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp", "terminal"] }
 //! # rmcp's client, and `TokioChildProcess`, which launches the server on stdio:
 //! rmcp = { version = "3.11", features = ["client", "transport-child-process"] }
 //! # `#[tokio::main]`, and `tokio::process::Command`, the server's command:

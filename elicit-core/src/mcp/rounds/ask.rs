@@ -12,8 +12,14 @@ use ::rmcp::model::{
 };
 use ::rmcp::service::RequestContext;
 
+use super::super::carrier::elicitation_capabilities;
+use super::call::{Asked, asked_nothing};
+use super::config::RoundsConfig;
+use super::handle::{Regime, Rounds};
 use super::request::{RoundRequest, RoundResponse};
-use super::{Asked, Rounds, RoundsConfig};
+use crate::protocol::agent::AgentConnection;
+use ::rmcp::task_manager::{TaskContext, TaskExit};
+use std::sync::Mutex;
 
 /// What a handler asks the user through, for one request: a tool call
 /// (`Ask`, the default), a prompt (`Ask<GetPromptResponse>`) or a resource
@@ -78,8 +84,8 @@ impl Ask<CallToolResponse> {
     /// `TaskContext`): each question awaited where it is asked, an input
     /// request of the task answered by `tasks/update`
     /// ([`TaskAsk::run`](super::TaskAsk::run)).
-    pub fn in_task(self, task: ::rmcp::task_manager::TaskContext) -> super::TaskAsk {
-        super::TaskAsk::new(self.context, task, self.request.name)
+    pub fn in_task(self, task: TaskContext) -> TaskAsk {
+        TaskAsk::new(self.context, task, self.request.name)
     }
 }
 
@@ -164,6 +170,127 @@ impl<R: RoundResponse> Ask<R> {
         config: &RoundsConfig,
         questions: impl FnMut(Rounds) -> F,
     ) -> Result<Asked<T, R>, ErrorData> {
-        super::run(&self.context, &self.request, config, questions).await
+        super::run::run(&self.context, &self.request, config, questions).await
+    }
+}
+
+/// Asks the user what a tool needs, whatever the peer's protocol version,
+/// with one closure, from a hand-written `ServerHandler::call_tool`:
+/// [`Ask::tool(context, request).run(config, questions)`](Ask::run), where
+/// every rule is documented. In a `#[tool]` function, take an [`Ask`] as an
+/// extractor instead.
+///
+/// # Errors
+///
+/// As [`Ask::run`].
+pub async fn ask<T, F: Future<Output = Option<T>>>(
+    context: &RequestContext<RoleServer>,
+    request: &CallToolRequestParams,
+    config: &RoundsConfig,
+    questions: impl FnMut(Rounds) -> F,
+) -> Result<Asked<T>, ErrorData> {
+    Ask::tool(context, request).run(config, questions).await
+}
+
+/// What a task's operation asks through: [`Ask::in_task`](super::Ask::in_task),
+/// then [`run`](Self::run) with the closure a tool's `Ask` takes.
+#[must_use = "nothing is asked until `run` is awaited"]
+pub struct TaskAsk {
+    context: RequestContext<RoleServer>,
+    task: TaskContext,
+    /// The tool's name, for the span.
+    tool: String,
+}
+
+impl fmt::Debug for TaskAsk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskAsk")
+            .field("task", &self.task.task_id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TaskAsk {
+    pub(super) fn new(
+        context: RequestContext<RoleServer>,
+        task: TaskContext,
+        tool: String,
+    ) -> Self {
+        Self {
+            context,
+            task,
+            tool,
+        }
+    }
+
+    /// Asks the user what the task needs, with the closure of
+    /// [`Ask::run`](super::Ask::run): each question awaited where it is
+    /// asked (an input request of the task, under its key, re-asks under
+    /// `key#2`, ..), every question answered in this run, so a question
+    /// never gives `None`. The modes are those the client declared with
+    /// the `tools/call` that made the task; a page is for that request's
+    /// user ([`RoundsConfig::principal`]); nothing is sealed (the task
+    /// holds its state).
+    ///
+    /// # Errors
+    ///
+    /// [`TaskExit::Cancelled`] once the client cancelled the task
+    /// (`tasks/cancel`): a question it interrupted gives
+    /// `ElicitError::Request` (`RequestFailure::Cancelled`, "the task was
+    /// cancelled"), and the run ends as cancelled, so `?` settles the task
+    /// as `cancelled`. A closure that returned `None` without asking:
+    /// [`TaskExit::Error`] (`-32603`).
+    pub async fn run<T, F: Future<Output = Option<T>>>(
+        self,
+        config: &RoundsConfig,
+        questions: impl FnOnce(Rounds) -> F,
+    ) -> Result<T, TaskExit> {
+        let span = span!(
+            "rounds",
+            transport = "mcp",
+            protocol_version = self
+                .context
+                .protocol_version()
+                .map(|version| version.to_string())
+                .unwrap_or_default(),
+            method = "tools/call",
+            name = self.tool;
+            regime,
+            round
+        );
+        in_span!(span, self.asked(config, questions)).await
+    }
+
+    /// [`run`](Self::run), in its span.
+    async fn asked<T, F: Future<Output = Option<T>>>(
+        self,
+        config: &RoundsConfig,
+        questions: impl FnOnce(Rounds) -> F,
+    ) -> Result<T, TaskExit> {
+        record!(regime = "task");
+        let capabilities = self.context.client_capabilities();
+        let connection = AgentConnection::new(elicitation_capabilities(capabilities.as_ref()));
+        let principal = (config.principal)(&self.context);
+        let task = self.task.clone();
+        let rounds = Rounds::new(
+            principal,
+            Regime::Task {
+                peer: self.context.peer.clone(),
+                task: self.task,
+                connection: Mutex::new(connection),
+            },
+        );
+        let answers = questions(rounds).await;
+        if task.is_cancel_requested() {
+            note!("task cancelled");
+            return Err(TaskExit::Cancelled);
+        }
+        match answers {
+            Some(answers) => Ok(answers),
+            None => {
+                refused!(Internal, step = "asked nothing");
+                Err(TaskExit::Error(asked_nothing()))
+            }
+        }
     }
 }

@@ -5,12 +5,11 @@
 //! ([`TaskContext::request_input`]), under a key unique for the task,
 //! answered by the client's `tasks/update`. The flow engine runs on it as
 //! on any request transport: the re-ask, the `.check`, the URL review, the
-//! secret page.
+//! secret page. What a task's operation asks through is
+//! [`TaskAsk`](super::TaskAsk), in `ask.rs`.
 
 use std::error::Error as StdError;
 use std::fmt;
-use std::future::Future;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use ::rmcp::model;
@@ -18,12 +17,9 @@ use ::rmcp::service::RequestContext;
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use ::rmcp::{Peer, RoleServer};
 
-use super::super::carrier::{elicitation_capabilities, notify_complete};
+use super::super::carrier::notify_complete;
 use super::super::wire::{params_of, response_of};
-use super::call::asked_nothing;
-use super::{Regime, Rounds, RoundsConfig};
 use crate::flow::{Carrier, ElicitError, RequestError, RequestFailure};
-use crate::protocol::agent::AgentConnection;
 use crate::protocol::{CompleteElicitationNotification, CreateElicitationRequest};
 
 /// One question's carrier inside a task: each `elicitation/create` it
@@ -119,109 +115,6 @@ impl Carrier for TaskCarrier<'_> {
             return Ok(());
         }
         notify_complete(self.peer, notification.elicitation_id).await
-    }
-}
-
-/// What a task's operation asks through: [`Ask::in_task`](super::Ask::in_task),
-/// then [`run`](Self::run) with the closure a tool's `Ask` takes.
-#[must_use = "nothing is asked until `run` is awaited"]
-pub struct TaskAsk {
-    context: RequestContext<RoleServer>,
-    task: TaskContext,
-    /// The tool's name, for the span.
-    tool: String,
-}
-
-impl fmt::Debug for TaskAsk {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TaskAsk")
-            .field("task", &self.task.task_id())
-            .finish_non_exhaustive()
-    }
-}
-
-impl TaskAsk {
-    pub(super) fn new(
-        context: RequestContext<RoleServer>,
-        task: TaskContext,
-        tool: String,
-    ) -> Self {
-        Self {
-            context,
-            task,
-            tool,
-        }
-    }
-
-    /// Asks the user what the task needs, with the closure of
-    /// [`Ask::run`](super::Ask::run): each question awaited where it is
-    /// asked (an input request of the task, under its key, re-asks under
-    /// `key#2`, ..), every question answered in this run, so a question
-    /// never gives `None`. The modes are those the client declared with
-    /// the `tools/call` that made the task; a page is for that request's
-    /// user ([`RoundsConfig::principal`]); nothing is sealed (the task
-    /// holds its state).
-    ///
-    /// # Errors
-    ///
-    /// [`TaskExit::Cancelled`] once the client cancelled the task
-    /// (`tasks/cancel`): a question it interrupted gives
-    /// `ElicitError::Request` (`RequestFailure::Cancelled`, "the task was
-    /// cancelled"), and the run ends as cancelled, so `?` settles the task
-    /// as `cancelled`. A closure that returned `None` without asking:
-    /// [`TaskExit::Error`] (`-32603`).
-    pub async fn run<T, F: Future<Output = Option<T>>>(
-        self,
-        config: &RoundsConfig,
-        questions: impl FnOnce(Rounds) -> F,
-    ) -> Result<T, TaskExit> {
-        let span = span!(
-            "rounds",
-            transport = "mcp",
-            protocol_version = self
-                .context
-                .protocol_version()
-                .map(|version| version.to_string())
-                .unwrap_or_default(),
-            method = "tools/call",
-            name = self.tool;
-            regime,
-            round
-        );
-        in_span!(span, self.asked(config, questions)).await
-    }
-
-    /// [`run`](Self::run), in its span.
-    async fn asked<T, F: Future<Output = Option<T>>>(
-        self,
-        config: &RoundsConfig,
-        questions: impl FnOnce(Rounds) -> F,
-    ) -> Result<T, TaskExit> {
-        record!(regime = "task");
-        let capabilities = self.context.client_capabilities();
-        let connection = AgentConnection::new(elicitation_capabilities(capabilities.as_ref()));
-        let principal = (config.principal)(&self.context);
-        let task = self.task.clone();
-        let rounds = Rounds::new(
-            principal,
-            Regime::Task {
-                peer: self.context.peer.clone(),
-                task: self.task,
-                connection: Mutex::new(connection),
-            },
-        );
-        let answers = questions(rounds).await;
-        if task.is_cancel_requested() {
-            note!("task cancelled");
-            return Err(TaskExit::Cancelled);
-        }
-        match answers {
-            Some(answers) => Ok(answers),
-            None => {
-                refused!(Internal, step = "asked nothing");
-                Err(TaskExit::Error(asked_nothing()))
-            }
-        }
     }
 }
 
