@@ -92,9 +92,9 @@ pub(crate) enum Flow {
     UrlThenComplete,
     /// A raw `elicitation/create`, bypassing the agent-side checks.
     Raw(Box<CreateElicitationRequest>),
-    /// The README's sensitive-input snippet, on these pages.
+    /// The sensitive guide's first snippet, on these pages.
     Secret(elicit_core::sensitive::Pages),
-    /// `elicit_secret` of the README's form on these pages, for this user
+    /// `elicit_secret` of the sensitive guide's form on these pages, for this user
     /// (`.for_user`) if any.
     SecretFor(
         elicit_core::sensitive::Pages,
