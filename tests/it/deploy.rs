@@ -530,3 +530,45 @@ fn replicas_with_clocks_a_minute_apart_agree_on_every_flow_and_expiry() {
     }
     panic!("the skewed replicas {skewed:?} never opened a page: {opened_by:?}");
 }
+
+/// `tools/list` through the balancer, on each replica in turn (round
+/// robin): both `#[tool]` functions, each with its description and input
+/// schema, so a host that discovers tools offers them to its model.
+#[test]
+fn every_replica_lists_its_tools_with_their_input_schemas() {
+    let Some(deployment) = deploy() else {
+        return;
+    };
+    let addr: std::net::SocketAddr = ([127, 0, 0, 1], deployment.port).into();
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}, "url": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "elicit-tests", "version": "0"}
+        }}
+    });
+    for _ in 0..3 {
+        let reply = crate::common::http::Req::post("/mcp", body.to_string())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("authorization", "Bearer token-alice")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/list")
+            .send(addr);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let listed: serde_json::Value = serde_json::from_str(&reply.body).expect("JSON");
+        let tools = listed["result"]["tools"].as_array().expect("tools");
+        let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+        assert_eq!(names, ["connect", "deploy"], "{listed}");
+        for tool in tools {
+            assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+            assert!(
+                tool["description"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("asks the user")),
+                "{tool}"
+            );
+        }
+    }
+}
