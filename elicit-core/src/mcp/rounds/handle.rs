@@ -11,7 +11,9 @@ use ::rmcp::{Peer, RoleServer};
 
 use super::super::carrier::no_scope;
 use super::input::{self, InputRound};
-use super::sessionless::{self, Sessionless};
+#[cfg(feature = "sensitive")]
+use super::sessionless;
+use super::sessionless::Sessionless;
 use super::task::TaskCarrier;
 use crate::Elicit;
 use crate::flow::{
