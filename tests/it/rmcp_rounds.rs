@@ -1113,3 +1113,132 @@ fn without_sessions_a_refused_secret_is_asked_again_in_the_next_32042() {
     assert!(seen[1].1.contains("was revoked"), "{}", seen[1].1);
     assert!(!seen[1].1.contains(REVOKED), "the refused token");
 }
+
+/// A prompt's `requestState` is good for one call, as a tool's: the same
+/// state sent twice is refused the second time, whatever the answers.
+#[test]
+fn a_prompts_state_is_good_for_one_call() {
+    fn confirm(r: Rounds) -> Asking {
+        Box::pin(async move {
+            Some(match r.form::<Confirm>("confirm", "Deploy?").await? {
+                Ok(outcome) => format!("{outcome:?}"),
+                Err(error) => format!("error: {error}"),
+            })
+        })
+    }
+    let client = ScriptedClient::with(form_mode(), vec![]).0;
+    let config = RoundsConfig::with_random_key().unwrap();
+    let (first, again) = serve_rounds(
+        config,
+        Some(confirm),
+        &client,
+        super::Version::Modern,
+        async |running| {
+            let asked = running
+                .get_prompt_once(GetPromptRequestParams::new("prompt"))
+                .await
+                .unwrap();
+            let GetPromptResponse::InputRequired(asked) = asked else {
+                panic!("an input-required result: {asked:?}");
+            };
+            let state = asked.request_state.expect("a state");
+            let answer = || {
+                let mut params = GetPromptRequestParams::new("prompt");
+                params.input_responses = Some(
+                    [(
+                        "confirm".to_owned(),
+                        json!({"action": "accept", "content": {"proceed": true}}),
+                    )]
+                    .into_iter()
+                    .collect(),
+                );
+                params.request_state = Some(state.clone());
+                params
+            };
+            let first = running.get_prompt_once(answer()).await;
+            let again = running.get_prompt_once(answer()).await;
+            (first, again)
+        },
+    );
+    let Ok(GetPromptResponse::Complete(first)) = first else {
+        panic!("the first use completes: {first:?}");
+    };
+    let said = serde_json::to_value(&first.messages[0]).unwrap();
+    assert_eq!(
+        said["content"]["text"],
+        "Accepted(Confirm { proceed: true })"
+    );
+    let Err(::rmcp::ServiceError::McpError(error)) = again else {
+        panic!("the second use is refused: {again:?}");
+    };
+    assert_eq!(error.message, "Invalid or expired requestState");
+}
+
+/// A form and a URL asked together in a prompt, a resource and a task, at
+/// both versions: one round on 2026-07-28 (two requests on 2025-11-25, two
+/// input requests in a task), the URL checked and consented to.
+#[test]
+fn a_form_and_a_url_in_a_prompt_a_resource_and_a_task_at_both_versions() {
+    for place in [Place::Prompt, Place::Resource, Place::Task] {
+        for version in VERSIONS {
+            let (client, _) = ScriptedClient::with(
+                form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new())),
+                vec![
+                    json!({"action": "accept", "content": {"proceed": true}}),
+                    json!({"action": "accept"}),
+                ],
+            );
+            let text = call_at(place, form_and_url, &client, version);
+            assert_eq!(
+                text, "proceed: true, consented to page-1",
+                "{place:?} at {version:?}"
+            );
+            assert_eq!(client.seen().len(), 2, "{place:?} at {version:?}");
+        }
+    }
+}
+
+/// On a 2025-11-25 server without sessions, a prompt and a resource that
+/// need a page end with `-32042`, the page listed for the client to open
+/// before it retries, nothing sent mid-call.
+#[test]
+fn without_sessions_a_prompt_and_a_resource_are_32042_for_a_page() {
+    let config = || {
+        principal_is_client_name(RoundsConfig::with_random_key().unwrap()).without_sessions([5; 32])
+    };
+    let url = form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
+    let client = ScriptedClient::with(url, vec![]).0;
+    let (prompt, resource) = serve_rounds(
+        config(),
+        Some(hosted_token),
+        &client,
+        super::Version::Legacy,
+        async |running| {
+            let prompt = running
+                .get_prompt_once(GetPromptRequestParams::new("prompt"))
+                .await;
+            let resource = running
+                .read_resource_once(ReadResourceRequestParams::new("elicit://r"))
+                .await;
+            (
+                prompt.map(|p| format!("{p:?}")),
+                resource.map(|r| format!("{r:?}")),
+            )
+        },
+    );
+    for (place, result) in [("prompt", prompt), ("resource", resource)] {
+        let Err(::rmcp::ServiceError::McpError(error)) = result else {
+            panic!("{place}: {result:?}");
+        };
+        assert_eq!(error.code.0, -32042, "{place}: {error:?}");
+        let listed = &error.data.as_ref().expect("data")["elicitations"];
+        assert_eq!(listed[0]["mode"], "url", "{place}: {error:?}");
+        assert!(
+            listed[0]["url"]
+                .as_str()
+                .is_some_and(|u| u.contains("/elicit/")),
+            "{place}: {error:?}"
+        );
+    }
+    assert!(client.seen().is_empty(), "nothing was sent mid-call");
+}
