@@ -64,6 +64,8 @@ struct Server {
     rounds: std::sync::Arc<RoundsConfig>,
     // README skips start: the tasks `migrate` runs as (rmcp's `TaskManager`)
     tasks: rmcp::task_manager::TaskManager,
+    // The prompts (`#[prompt_router]`).
+    prompt_router: rmcp::handler::server::router::prompt::PromptRouter<Self>,
     // README skips end
 }
 
@@ -129,13 +131,14 @@ impl ServerHandler for Server {
         self.tasks.cancel_task(&request.task_id)
     }
 
+    // `#[prompt_handler]` would drop a request's answers: these two instead.
     async fn list_prompts(
         &self,
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let welcome = Prompt::new("welcome", Some("Greets the user; asks their name."), None);
-        Ok(ListPromptsResult::with_all_items(vec![welcome]))
+        let prompts = routed(&self.prompt_router).list_all();
+        Ok(ListPromptsResult::with_all_items(prompts))
     }
 
     async fn get_prompt(
@@ -143,10 +146,9 @@ impl ServerHandler for Server {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        match request.name.as_str() {
-            "welcome" => self.welcome(&request, &context).await,
-            _ => Err(ErrorData::invalid_params("no such prompt", None)),
-        }
+        routed(&self.prompt_router)
+            .get_prompt(self, request, context)
+            .await
     }
 
     async fn list_resources(
@@ -209,6 +211,29 @@ impl Server {
     }
 }
 
+// The prompt, a `#[prompt]` function that asks: its `Ask<GetPromptResponse>`
+// anywhere among its extractors, `get_prompt` written as `routed` below.
+#[prompt_router]
+impl Server {
+    /// `prompts/get welcome`: asks the user's name, then greets them.
+    #[prompt(name = "welcome", description = "Greets the user; asks their name.")]
+    async fn welcome(&self, ask: Ask<GetPromptResponse>) -> Result<PromptReply, ErrorData> {
+        let asked = ask.run(&self.rounds, |r| async move {
+            r.form::<Profile>("profile", "Your name?").retry(2).await
+        });
+        let name = match asked.await? {
+            Asked::Respond(response) => return Ok(response.into()),
+            Asked::Answered(Ok(Outcome::Accepted(profile))) => profile.name,
+            Asked::Answered(Ok(_)) => "there".to_owned(),
+            Asked::Answered(Err(error)) => {
+                return Err(ErrorData::internal_error(error.to_string(), None));
+            }
+        };
+        let text = format!("Greet {name} and offer to deploy.");
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
+    }
+}
+
 /// Whether to migrate now.
 #[derive(Elicit, Debug)]
 struct Migrate {
@@ -225,10 +250,9 @@ fn migrated(answer: Result<Outcome<Migrate>, ElicitError>) -> String {
     }
 }
 
-// A prompt and a resource that ask too. rmcp 3.11's prompt macros drop a
-// request's answers (and a `#[prompt]` function cannot return an
-// input-required result), and it has no macro for resources, so both are
-// `ServerHandler` methods, as rmcp's own tests of these rounds write them.
+// A prompt and a resource that ask too: the prompt a `#[prompt]` function
+// (below), the resource a method `read_resource` calls (rmcp has no macro
+// for resources).
 use std::sync::Arc;
 
 use rmcp::RoleServer;
@@ -238,16 +262,17 @@ use rmcp::model::{
 };
 use rmcp::task_manager::{TaskManager, TaskOptions};
 
-use elicit_core::mcp::{ElicitError, Rounds};
+use elicit_core::mcp::{ElicitError, PromptReply, Rounds};
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
-    ListResourcesResult, PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams,
+    ListResourcesResult, PaginatedRequestParams, PromptMessage, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
     ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{prompt, prompt_router};
 
 /// Who the user is, for the prompt.
 #[derive(Elicit, Debug)]
@@ -273,28 +298,8 @@ impl Server {
             tool_router: Self::tool_router() + Self::task_router(),
             rounds: Arc::new(rounds),
             tasks: TaskManager::new(),
+            prompt_router: Self::prompt_router(),
         }
-    }
-
-    /// `prompts/get welcome`: asks the user's name, then greets them.
-    async fn welcome(
-        &self,
-        request: &GetPromptRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        let asked = Ask::prompt(context, request).run(&self.rounds, |r| async move {
-            r.form::<Profile>("profile", "Your name?").retry(2).await
-        });
-        let name = match asked.await? {
-            Asked::Respond(response) => return Ok(response),
-            Asked::Answered(Ok(Outcome::Accepted(profile))) => profile.name,
-            Asked::Answered(Ok(_)) => "there".to_owned(),
-            Asked::Answered(Err(error)) => {
-                return Err(ErrorData::internal_error(error.to_string(), None));
-            }
-        };
-        let text = format!("Greet {name} and offer to deploy.");
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).into())
     }
 
     /// `resources/read elicit://motd`: asks how loud, then reads it.

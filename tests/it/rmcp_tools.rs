@@ -619,3 +619,61 @@ fn without_the_tasks_extension_the_tool_asks_in_the_call() {
         assert_eq!(client.seen().len(), 1, "{version:?}");
     }
 }
+
+/// A prompt that asks, behind rmcp's `#[prompt_handler]` (which builds the
+/// prompt's context without the request's answers and state).
+#[derive(Clone)]
+struct PromptHandled {
+    prompt_router: ::rmcp::handler::server::router::prompt::PromptRouter<Self>,
+    rounds: std::sync::Arc<RoundsConfig>,
+}
+
+#[::rmcp::prompt_router]
+impl PromptHandled {
+    #[::rmcp::prompt(name = "welcome", description = "Asks the user's name.")]
+    async fn welcome(
+        &self,
+        ask: Ask<::rmcp::model::GetPromptResponse>,
+    ) -> Result<elicit_core::mcp::PromptReply, ErrorData> {
+        let asked = ask.run(&self.rounds, |r| async move {
+            r.form::<Confirm>("confirm", "Go?").await
+        });
+        match asked.await? {
+            Asked::Respond(response) => Ok(response.into()),
+            Asked::Answered(_) => Ok(::rmcp::model::GetPromptResult::new(vec![]).into()),
+        }
+    }
+}
+
+#[::rmcp::prompt_handler]
+impl ServerHandler for PromptHandled {}
+
+/// Behind `#[prompt_handler]`, a prompt with an `Ask` is refused at both
+/// versions, the message naming the fix (`get_prompt` through `routed`);
+/// nothing is asked.
+#[test]
+fn a_prompt_behind_prompt_handler_is_refused_naming_the_fix() {
+    for version in VERSIONS {
+        let server = PromptHandled {
+            prompt_router: PromptHandled::prompt_router(),
+            rounds: rounds(),
+        };
+        let client = ScriptedClient::with(form_mode(), vec![]).0;
+        let result = with(server, &client, version, async |c| {
+            c.get_prompt_once(GetPromptRequestParams::new("welcome"))
+                .await
+        });
+        let Err(ServiceError::McpError(error)) = result else {
+            panic!("{version:?}: {result:?}");
+        };
+        assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+        assert!(
+            error
+                .message
+                .contains("write `get_prompt` as `elicit_core::mcp::routed(&self.prompt_router)"),
+            "{}",
+            error.message
+        );
+        assert!(client.seen().is_empty(), "{version:?}");
+    }
+}

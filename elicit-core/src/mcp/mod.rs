@@ -157,16 +157,21 @@
 //!   asks the same way with [`Ask::tool(&context, &request)`](Ask::tool),
 //!   or the shorthand [`ask(&context, &request, &rounds, |r| ..)`](ask).
 //! - **Prompts and resources.** `prompts/get` and `resources/read` ask the
-//!   same way, in `get_prompt` with [`Ask::prompt`] and in `read_resource`
-//!   with [`Ask::resource`]: the same closure and rules, and
-//!   [`Asked::Respond`] holds a `GetPromptResponse` or a
-//!   `ReadResourceResponse` to return. Written by hand: rmcp 3.11's
-//!   `#[prompt_handler]` drops a request's `inputResponses` and
-//!   `requestState`, a `#[prompt]` function cannot return an
-//!   input-required result beside a prompt, and rmcp has no macro for
-//!   resources (`examples/rmcp_server.rs` has one of each). A prompt or a
-//!   resource past [`RoundsConfig::max_rounds`] ends with `-32600` (they
-//!   have no error result).
+//!   same way. A `#[prompt]` function takes an `Ask<GetPromptResponse>`
+//!   and returns a [`PromptReply`] (`Ok(response.into())` for a round,
+//!   `Ok(GetPromptResult::new(..).into())` once answered), with
+//!   `get_prompt` written as
+//!   `routed(&self.prompt_router).get_prompt(self, request, context)` and
+//!   `list_prompts` as `routed(&self.prompt_router).list_all()`: rmcp
+//!   3.11's `#[prompt_handler]` drops a request's `inputResponses` and
+//!   `requestState` (and replaces a `get_prompt` beside it), and none of
+//!   its prompt results is a prompt *or* a round. `read_resource` asks with
+//!   [`Ask::resource`] (rmcp has no macro for resources), a hand-written
+//!   `get_prompt` with [`Ask::prompt`]; [`Asked::Respond`] holds the
+//!   `GetPromptResponse` or `ReadResourceResponse` to return.
+//!   `examples/rmcp_server.rs` has one of each. A prompt or a resource past
+//!   [`RoundsConfig::max_rounds`] ends with `-32600` (they have no error
+//!   result).
 //! - **Several questions in a round.** Questions awaited before the first
 //!   `?` go out in one round on 2026-07-28, each under its key
 //!   (`let a = r.form::<A>("a", ..).await; let b = r.form::<B>("b", ..).await;
@@ -490,6 +495,6 @@ pub use crate::protocol::agent::UrlRequest;
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
-    Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, RoundResponse, Rounds, RoundsConfig, Routed,
-    StateId, TaskAsk, UsedStates, UsedStatesError, ask, routed,
+    Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, PromptReply, RoundResponse, Rounds,
+    RoundsConfig, Routed, StateId, TaskAsk, UsedStates, UsedStatesError, ask, routed,
 };

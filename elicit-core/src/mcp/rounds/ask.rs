@@ -29,10 +29,13 @@ use std::sync::Mutex;
 ///   the others (`Parameters<T>` included), with the tools routed through
 ///   [`routed`](super::routed): `#[tool_handler(router =
 ///   elicit_core::mcp::routed(&self.tool_router))]`.
+/// - In a `#[prompt]` function, the same as `Ask<GetPromptResponse>`, with
+///   `get_prompt` written as
+///   [`Routed::get_prompt`](super::Routed::get_prompt), the function
+///   returning a [`PromptReply`](super::PromptReply).
 /// - In a hand-written handler: [`Ask::tool`] in `call_tool`,
-///   [`Ask::prompt`] in `get_prompt` (rmcp's prompt macros cannot carry
-///   these rounds: [`routed`](super::routed) says why), [`Ask::resource`]
-///   in `read_resource` (rmcp has no macro for resources).
+///   [`Ask::prompt`] in `get_prompt`, [`Ask::resource`] in
+///   `read_resource` (rmcp has no macro for resources).
 ///
 /// Then [`run`](Self::run) asks with one closure, as the module's guide
 /// shows.

@@ -1,5 +1,6 @@
-//! [`Ask`] in rmcp's `#[tool]` functions: an extractor, and [`routed`],
-//! which reads each request whole before rmcp's extractors take its parts.
+//! [`Ask`] in rmcp's `#[tool]` and `#[prompt]` functions: an extractor,
+//! [`routed`], which reads each request whole before rmcp's extractors take
+//! its parts, and [`PromptReply`], what a `#[prompt]` that asks returns.
 //!
 //! Why the router, and not the extractor alone: rmcp runs a function's
 //! extractors in their order, and `Parameters<T>` and `JsonObject` *take*
@@ -10,18 +11,24 @@
 //! where `Ask` finds it whatever its place; without it, `Ask` refuses the
 //! call, naming the fix, rather than lose the binding.
 //!
-//! Not for prompts: rmcp 3.11's `#[prompt_handler]` builds a prompt's
-//! context without the request's `inputResponses` and `requestState`, and
-//! a `#[prompt]` function cannot return an input-required result beside a
-//! prompt (its `IntoGetPromptResult` takes one or the other), so a prompt
-//! that asks is written in `get_prompt`, as rmcp's own tests of these
-//! rounds write it, with [`Ask::prompt`].
+//! Prompts: rmcp 3.11's `#[prompt_handler]` builds a prompt's context
+//! without the request's `inputResponses` and `requestState` (and replaces
+//! a `get_prompt` written beside it), so `get_prompt` is
+//! [`Routed::get_prompt`] instead, written by hand; and a `#[prompt]`
+//! function's result is one of rmcp's `IntoGetPromptResult`s, none of
+//! which is a prompt *or* an input-required round, so it returns a
+//! [`PromptReply`].
 
 use ::rmcp::RoleServer;
 use ::rmcp::handler::server::common::FromContextPart;
+use ::rmcp::handler::server::prompt::{IntoGetPromptResult, PromptContext};
+use ::rmcp::handler::server::router::prompt::PromptRouter;
 use ::rmcp::handler::server::router::tool::ToolRouter;
 use ::rmcp::handler::server::tool::ToolCallContext;
-use ::rmcp::model::{CallToolResponse, ErrorData, Tool};
+use ::rmcp::model::{
+    CallToolResponse, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    InputRequiredResult, Prompt, Tool,
+};
 use ::rmcp::service::{MaybeSend, RequestContext};
 
 use super::Ask;
@@ -31,7 +38,7 @@ use super::request::{RoundRequest, RoundResponse};
 #[derive(Clone)]
 struct WholeRequest(RoundRequest);
 
-/// rmcp's tool router `router`, reading
+/// rmcp's router `router` (a `ToolRouter` or a `PromptRouter`), reading
 /// each request whole before its extractors run, so an [`Ask`] extractor
 /// sees the arguments, the answers and the state wherever it stands among
 /// them:
@@ -42,7 +49,7 @@ struct WholeRequest(RoundRequest);
 /// ```
 ///
 /// It calls, lists and finds tools as the router does: nothing else
-/// changes.
+/// changes. Prompts: [`Routed::get_prompt`].
 pub fn routed<R>(router: &R) -> Routed<'_, R> {
     Routed { router }
 }
@@ -88,6 +95,66 @@ impl<'a, S: MaybeSend + 'static> Routed<'a, ToolRouter<S>> {
     }
 }
 
+impl<S: MaybeSend + 'static> Routed<'_, PromptRouter<S>> {
+    /// `ServerHandler::get_prompt`'s body: `PromptRouter::get_prompt`, the
+    /// request read whole first, so a `#[prompt]` function's
+    /// `Ask<GetPromptResponse>` has its answers and its state.
+    /// `#[prompt_handler]` would drop them (and replace this method): write
+    /// `get_prompt` and `list_prompts` by hand, each a line.
+    ///
+    /// # Errors
+    ///
+    /// As `PromptRouter::get_prompt`: an unknown prompt, a prompt's own
+    /// error.
+    pub async fn get_prompt(
+        &self,
+        server: &S,
+        request: GetPromptRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        context
+            .extensions
+            .insert(WholeRequest(RoundRequest::prompt(&request)));
+        let context = PromptContext::new(server, request.name, request.arguments, context);
+        self.router.get_prompt(context).await
+    }
+
+    /// `PromptRouter::list_all`: every prompt, with its arguments.
+    pub fn list_all(&self) -> Vec<Prompt> {
+        self.router.list_all()
+    }
+}
+
+/// What a `#[prompt]` function that asks returns: the prompt, or the
+/// input-required round that [`Asked::Respond`](super::Asked::Respond)
+/// holds (`Ok(response.into())`, `Ok(GetPromptResult::new(..).into())`).
+#[derive(Debug)]
+pub struct PromptReply(pub GetPromptResponse);
+
+impl From<GetPromptResponse> for PromptReply {
+    fn from(response: GetPromptResponse) -> Self {
+        Self(response)
+    }
+}
+
+impl From<GetPromptResult> for PromptReply {
+    fn from(result: GetPromptResult) -> Self {
+        Self(result.into())
+    }
+}
+
+impl From<InputRequiredResult> for PromptReply {
+    fn from(round: InputRequiredResult) -> Self {
+        Self(round.into())
+    }
+}
+
+impl IntoGetPromptResult for PromptReply {
+    fn into_get_prompt_result(self) -> Result<GetPromptResponse, ErrorData> {
+        Ok(self.0)
+    }
+}
+
 /// The `Ask` of the request `context` carries, if [`Routed`] read it for
 /// the method `R` answers.
 fn whole<R: RoundResponse>(context: &RequestContext<RoleServer>) -> Result<Ask<R>, ErrorData> {
@@ -97,20 +164,25 @@ fn whole<R: RoundResponse>(context: &RequestContext<RoleServer>) -> Result<Ask<R
         }
         _ => {
             refused!(Internal, step = "not routed");
-            Err(not_routed())
+            Err(not_routed(R::METHOD))
         }
     }
 }
 
 /// The server's mistake, named with its fix: an `Ask` whose request was
 /// not read whole first.
-fn not_routed() -> ErrorData {
-    ErrorData::internal_error(
+fn not_routed(method: &str) -> ErrorData {
+    let message = if method == GetPromptResponse::METHOD {
+        "elicit's `Ask` needs the whole request, read before the other extractors take its \
+         parts: write `get_prompt` as `elicit_core::mcp::routed(&self.prompt_router)\
+         .get_prompt(self, request, context).await` (not `#[prompt_handler]`, which drops \
+         the request's answers)"
+    } else {
         "elicit's `Ask` needs the whole request, read before the other extractors take its \
          parts: route the tools through elicit, `#[tool_handler(router = \
-         elicit_core::mcp::routed(&self.tool_router))]`",
-        None,
-    )
+         elicit_core::mcp::routed(&self.tool_router))]`"
+    };
+    ErrorData::internal_error(message, None)
 }
 
 /// `Ask` as an extractor of a `#[tool]` function, in any place among the
@@ -118,5 +190,14 @@ fn not_routed() -> ErrorData {
 impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask<CallToolResponse> {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         whole(&context.request_context)
+    }
+}
+
+/// `Ask<GetPromptResponse>` as an extractor of a `#[prompt]` function, in
+/// any place among the others, once `get_prompt` is
+/// [`Routed::get_prompt`].
+impl<S> FromContextPart<PromptContext<'_, S>> for Ask<GetPromptResponse> {
+    fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
+        whole(&context.context)
     }
 }

@@ -45,7 +45,7 @@ mod used;
 pub use ask::{Ask, TaskAsk, ask};
 pub use call::Asked;
 pub use config::RoundsConfig;
-pub use extract::{Routed, routed};
+pub use extract::{PromptReply, Routed, routed};
 pub use handle::{FormAsk, Rounds};
 pub use request::RoundResponse;
 pub(crate) use sessionless::URL_ELICITATION_REQUIRED;
