@@ -25,7 +25,7 @@ use crate::protocol::outcome::Retry;
 use crate::sync::lock;
 
 /// What the tool's closure asks through, in one call: a cheap handle
-/// (clones share the call), made by [`ask`].
+/// (clones share the call), made by [`Ask::run`](super::Ask::run).
 ///
 /// Each question is awaited where it is asked, and gives `Some(answer)`
 /// once there is one; `None` means it was asked in a round that ends this
@@ -41,7 +41,7 @@ pub struct Rounds {
 
 /// One call: who it is from, and its protocol regime.
 pub(super) struct Call {
-    /// Who the request is from ([`RoundsConfig::principal`]; `None`: no
+    /// Who the request is from ([`RoundsConfig::principal`](super::RoundsConfig::principal); `None`: no
     /// one), as the user a page is for.
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     principal: Option<crate::protocol::agent::VerifiedUser>,
@@ -199,7 +199,7 @@ impl Rounds {
     /// nothing: a client without it gets
     /// `SendError::SensitiveInputNeedsUrlMode`, and no page is opened. On
     /// pages that verify users, the page is for this request's user
-    /// ([`RoundsConfig::principal`]).
+    /// ([`RoundsConfig::principal`](super::RoundsConfig::principal)).
     ///
     /// - On 2025-11-25 with a session: the flow engine's secret page, as
     ///   `Elicitor::elicit_secret` runs it: the URL asked, the page awaited
@@ -212,7 +212,7 @@ impl Rounds {
     ///   its answer. A decline or a cancel closes the page. The secret never
     ///   travels in `requestState` (only the page's id does), and it is read
     ///   once: ask a sensitive form in the last round.
-    /// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`]):
+    /// - On 2025-11-25 without a session ([`RoundsConfig::without_sessions`](super::RoundsConfig::without_sessions)):
     ///   the page is listed in `-32042` until it has ended.
     ///
     /// With [`retry(n)`](FormAsk::retry) and [`check`](FormAsk::check), a
