@@ -645,7 +645,7 @@ impl PromptHandled {
     }
 }
 
-#[::rmcp::prompt_handler]
+#[::rmcp::prompt_handler(router = self.prompt_router)]
 impl ServerHandler for PromptHandled {}
 
 /// Behind `#[prompt_handler]`, a prompt with an `Ask` is refused at both

@@ -17,6 +17,7 @@ use super::call::{Asked, asked_nothing};
 use super::config::RoundsConfig;
 use super::handle::{Regime, Rounds};
 use super::request::{RoundRequest, RoundResponse};
+use super::task::Requests;
 use crate::protocol::agent::AgentConnection;
 use ::rmcp::task_manager::{TaskContext, TaskExit};
 use std::sync::Mutex;
@@ -277,9 +278,11 @@ impl TaskAsk {
         let task = self.task.clone();
         let rounds = Rounds::new(
             principal,
-            Regime::Task {
-                peer: self.context.peer.clone(),
-                task: self.task,
+            Regime::Requests {
+                via: Requests::Task {
+                    peer: self.context.peer.clone(),
+                    task: self.task,
+                },
                 connection: Mutex::new(connection),
             },
         );

@@ -7,14 +7,12 @@ use std::fmt;
 use std::future::IntoFuture;
 use std::sync::{Arc, Mutex};
 
-use ::rmcp::{Peer, RoleServer};
-
 use super::super::carrier::no_scope;
 use super::input::{self, InputRound};
 #[cfg(feature = "sensitive")]
 use super::sessionless;
 use super::sessionless::Sessionless;
-use super::task::TaskCarrier;
+use super::task::Requests;
 use crate::Elicit;
 use crate::flow::{
     Check, ElicitError, Flows, FormAsked, checker, outcome_event, url_outcome_event,
@@ -50,31 +48,31 @@ pub(super) struct Call {
 
 /// How this call asks.
 pub(super) enum Regime {
-    /// MCP 2025-11-25 with a session: requests, through the flow engine.
+    /// Requests, through the flow engine: `elicitation/create` on an MCP
+    /// 2025-11-25 session, or a task's input requests (SEP-2663).
     Requests {
-        peer: Peer<RoleServer>,
+        via: Requests,
         connection: Mutex<AgentConnection>,
     },
     /// MCP 2026-07-28: input-required rounds.
     Input(Mutex<InputRound>),
     /// MCP 2025-11-25 without a session: `-32042`.
     Sessionless(Mutex<Sessionless>),
-    /// Inside a task (SEP-2663): each request an input request of the task,
-    /// through the flow engine.
-    Task {
-        peer: Peer<RoleServer>,
-        task: ::rmcp::task_manager::TaskContext,
-        connection: Mutex<AgentConnection>,
-    },
 }
 
 impl fmt::Debug for Rounds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let regime = match &self.call.regime {
-            Regime::Requests { .. } => "requests",
+            Regime::Requests {
+                via: Requests::Session(_),
+                ..
+            } => "requests",
+            Regime::Requests {
+                via: Requests::Task { .. },
+                ..
+            } => "in a task",
             Regime::Input(_) => "input-required rounds",
             Regime::Sessionless(_) => "without a session",
-            Regime::Task { .. } => "in a task",
         };
         f.debug_struct("Rounds")
             .field("regime", &regime)
@@ -101,7 +99,6 @@ impl Rounds {
             Regime::Requests { connection, .. } => lock(connection).supports(mode),
             Regime::Input(round) => lock(round).connection.supports(mode),
             Regime::Sessionless(call) => lock(call).connection.supports(mode),
-            Regime::Task { connection, .. } => lock(connection).supports(mode),
         }
     }
 
@@ -120,8 +117,8 @@ impl Rounds {
         FormAsk::new(key, message.into(), move |key, ask| {
             Box::pin(async move {
                 match &self.call.regime {
-                    Regime::Requests { peer, connection } => Some(
-                        Flows::new(connection, peer)
+                    Regime::Requests { via, connection } => Some(
+                        Flows::new(connection, &via.carrier(&key))
                             .form::<T>(no_scope(), ask)
                             .await,
                     ),
@@ -134,18 +131,6 @@ impl Rounds {
                         ))),
                         outcome_event::<T>,
                     ),
-                    Regime::Task {
-                        peer,
-                        task,
-                        connection,
-                    } => {
-                        let carrier = TaskCarrier::new(task, peer, &key);
-                        Some(
-                            Flows::new(connection, &carrier)
-                                .form::<T>(no_scope(), ask)
-                                .await,
-                        )
-                    }
                 }
             })
         })
@@ -168,9 +153,11 @@ impl Rounds {
             None => request.elicitation_id(key),
         };
         match &self.call.regime {
-            Regime::Requests { peer, connection } => {
-                Some(Flows::new(connection, peer).url(no_scope(), request).await)
-            }
+            Regime::Requests { via, connection } => Some(
+                Flows::new(connection, &via.carrier(key))
+                    .url(no_scope(), request)
+                    .await,
+            ),
             Regime::Input(round) => traced(lock(round).url(key, request), url_outcome_event),
             Regime::Sessionless(_) => traced(
                 Some(Err(ElicitError::NotSent(
@@ -178,18 +165,6 @@ impl Rounds {
                 ))),
                 url_outcome_event,
             ),
-            Regime::Task {
-                peer,
-                task,
-                connection,
-            } => {
-                let carrier = TaskCarrier::new(task, peer, key);
-                Some(
-                    Flows::new(connection, &carrier)
-                        .url(no_scope(), request)
-                        .await,
-                )
-            }
         }
     }
 
@@ -254,8 +229,8 @@ impl Rounds {
         let user = (self.call.principal.as_ref()).filter(|_| pages.verifies_users());
         let ask = crate::flow::PageAsked { user, retry, check };
         match &self.call.regime {
-            Regime::Requests { peer, connection } => Some(
-                Flows::new(connection, peer)
+            Regime::Requests { via, connection } => Some(
+                Flows::new(connection, &via.carrier(key))
                     .secret(no_scope(), message, pages, ask)
                     .await,
             ),
@@ -267,18 +242,6 @@ impl Rounds {
                 sessionless::secret(call, key, input::SecretAsked::new(message, &ask), pages).await,
                 crate::flow::page::PageOutcome::trace,
             ),
-            Regime::Task {
-                peer,
-                task,
-                connection,
-            } => {
-                let carrier = TaskCarrier::new(task, peer, key);
-                Some(
-                    Flows::new(connection, &carrier)
-                        .secret(no_scope(), message, pages, ask)
-                        .await,
-                )
-            }
         }
     }
 }

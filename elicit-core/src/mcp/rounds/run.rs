@@ -17,6 +17,7 @@ use super::input::InputRound;
 use super::request::{RoundRequest, RoundResponse};
 use super::sessionless::Sessionless;
 use super::state::{self, State, associated_data};
+use super::task::Requests;
 use crate::protocol::agent::AgentConnection;
 use crate::sync::lock;
 
@@ -99,7 +100,7 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
     let rounds = Rounds::new(
         principal,
         Regime::Requests {
-            peer: context.peer.clone(),
+            via: Requests::Session(context.peer.clone()),
             connection: Mutex::new(connection),
         },
     );

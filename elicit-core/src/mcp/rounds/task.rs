@@ -34,7 +34,7 @@ pub(super) struct TaskCarrier<'a> {
 }
 
 impl<'a> TaskCarrier<'a> {
-    pub(super) fn new(task: &'a TaskContext, peer: &'a Peer<RoleServer>, key: &'a str) -> Self {
+    fn new(task: &'a TaskContext, peer: &'a Peer<RoleServer>, key: &'a str) -> Self {
         Self {
             task,
             peer,
@@ -115,6 +115,63 @@ impl Carrier for TaskCarrier<'_> {
             return Ok(());
         }
         notify_complete(self.peer, notification.elicitation_id).await
+    }
+}
+
+/// Who carries a call's requests to the flow engine: the session's peer
+/// (`elicitation/create`, MCP 2025-11-25), or a task's input requests.
+pub(super) enum Requests {
+    Session(Peer<RoleServer>),
+    Task {
+        peer: Peer<RoleServer>,
+        task: TaskContext,
+    },
+}
+
+impl Requests {
+    /// The carrier of the question `key`.
+    pub(super) fn carrier<'a>(&'a self, key: &'a str) -> RequestCarrier<'a> {
+        match self {
+            Self::Session(peer) => RequestCarrier::Session(peer),
+            Self::Task { peer, task } => RequestCarrier::Task(TaskCarrier::new(task, peer, key)),
+        }
+    }
+}
+
+/// One question's carrier: the session's peer, or the task's.
+pub(super) enum RequestCarrier<'a> {
+    Session(&'a Peer<RoleServer>),
+    Task(TaskCarrier<'a>),
+}
+
+impl Carrier for RequestCarrier<'_> {
+    const TRANSPORT: &'static str = "mcp";
+
+    fn protocol_version(&self) -> String {
+        match self {
+            Self::Session(peer) => peer.protocol_version(),
+            Self::Task(task) => task.protocol_version(),
+        }
+    }
+
+    async fn create(
+        &self,
+        request: CreateElicitationRequest,
+    ) -> Result<crate::protocol::CreateElicitationResponse, ElicitError> {
+        match self {
+            Self::Session(peer) => peer.create(request).await,
+            Self::Task(task) => task.create(request).await,
+        }
+    }
+
+    async fn complete(
+        &self,
+        notification: CompleteElicitationNotification,
+    ) -> Result<(), ElicitError> {
+        match self {
+            Self::Session(peer) => peer.complete(notification).await,
+            Self::Task(task) => task.complete(notification).await,
+        }
     }
 }
 
