@@ -12,7 +12,7 @@
 //! | span | where | fields |
 //! |---|---|---|
 //! | `flow` | each call of the flow engine: a form, a URL request, a secret page, an OAuth flow, on the ACP SDK and on rmcp (MCP 2025-11-25) | `transport` (`acp`, `mcp`), `protocol_version` (ACP: `1`; MCP: the negotiated one), `flow` (`form`, `url`, `secret`, `oauth`), `mode`, `form` (the Rust type), `elicitation_id`, `page`, `attempt` |
-//! | `rounds` | each request an `mcp::Ask` runs (`tools/call`, `prompts/get`, `resources/read`) | `transport` (`mcp`), `protocol_version`, `method`, `name` (the tool's or the prompt's, the resource's URI), `regime` (`requests`, `input_rounds`, `sessionless`), `round` |
+//! | `rounds` | each request an `mcp::Ask` runs (`tools/call`, `prompts/get`, `resources/read`) | `transport` (`mcp`), `protocol_version`, `method`, `name` (the tool's or the prompt's; the resource's URI without its user info, query and fragment), `regime` (`requests`, `input_rounds`, `sessionless`), `round` |
 //! | `page_request` | each request to the page server (pages, OAuth start and callback) | `method`, `page` |
 //! | `client_request` | each `elicitation/create` a client (the ACP SDK's handler, the MCP host's) answers | `transport`, `mode`, `elicitation_id` |
 //!

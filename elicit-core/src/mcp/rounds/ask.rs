@@ -51,7 +51,7 @@ impl<R: RoundResponse> fmt::Debug for Ask<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Ask")
             .field("method", &R::METHOD)
-            .field("name", &self.request.name)
+            .field("name", &self.request.logged_name())
             .field("answers", &self.request.input_responses.is_some())
             .field("state", &self.request.request_state.is_some())
             .finish_non_exhaustive()

@@ -50,6 +50,25 @@ impl RoundRequest {
         }
     }
 
+    /// What the request names, as a log may show it: a tool's or a
+    /// prompt's name as it is; a resource's URI without its user info, its
+    /// query and its fragment (where a URI may carry a credential).
+    pub(crate) fn logged_name(&self) -> &str {
+        if self.method != ReadResourceResponse::METHOD {
+            return &self.name;
+        }
+        let uri = self.name.as_str();
+        let uri = uri.split(['?', '#']).next().unwrap_or(uri);
+        match uri.split_once("://") {
+            Some((scheme, rest)) => match rest.split('/').next().and_then(|a| a.rfind('@')) {
+                // `scheme://user:secret@host/..`: the part after the `@`.
+                Some(at) => &uri[scheme.len() + 3 + at + 1..],
+                None => uri,
+            },
+            None => uri,
+        }
+    }
+
     /// A `tools/call` request.
     pub(crate) fn tool(request: &CallToolRequestParams) -> Self {
         Self::new(
@@ -185,6 +204,26 @@ mod tests {
 
     fn object(value: Value) -> JsonObject {
         value.as_object().cloned().expect("an object")
+    }
+
+    #[test]
+    fn a_resources_logged_name_has_no_user_info_query_or_fragment() {
+        let logged = |method, name: &str| {
+            RoundRequest::new(method, name, None, None, None)
+                .logged_name()
+                .to_owned()
+        };
+        let read = ReadResourceResponse::METHOD;
+        assert_eq!(logged(read, "elicit://motd"), "elicit://motd");
+        assert_eq!(
+            logged(read, "db://ada:s3cret@db.example/orders?token=x#f"),
+            "db.example/orders"
+        );
+        assert_eq!(logged(read, "file:///srv/a@b/c?x=1"), "file:///srv/a@b/c");
+        assert_eq!(logged(read, "urn:x?secret"), "urn:x");
+        // A tool's and a prompt's names are the server's own: as they are.
+        assert_eq!(logged(CallToolResponse::METHOD, "a?b"), "a?b");
+        assert_eq!(logged(GetPromptResponse::METHOD, "p@q"), "p@q");
     }
 
     #[test]

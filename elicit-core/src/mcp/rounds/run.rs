@@ -36,7 +36,7 @@ pub(super) async fn run<T, R: RoundResponse, F: Future<Output = Option<T>>>(
             .map(|version| version.to_string())
             .unwrap_or_default(),
         method = request.method,
-        name = request.name;
+        name = request.logged_name();
         regime,
         round
     );
