@@ -4,6 +4,7 @@
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::sync::Mutex;
 
 use ::rmcp::RoleServer;
 use ::rmcp::model::{
@@ -11,6 +12,7 @@ use ::rmcp::model::{
     ReadResourceRequestParams, ReadResourceResponse,
 };
 use ::rmcp::service::RequestContext;
+use ::rmcp::task_manager::{TaskContext, TaskExit};
 
 use super::super::carrier::elicitation_capabilities;
 use super::call::{Asked, asked_nothing};
@@ -19,8 +21,6 @@ use super::handle::{Regime, Rounds};
 use super::request::{RoundRequest, RoundResponse};
 use super::task::Requests;
 use crate::protocol::agent::AgentConnection;
-use ::rmcp::task_manager::{TaskContext, TaskExit};
-use std::sync::Mutex;
 
 /// What a handler asks the user through, for one request: a tool call
 /// (`Ask`, the default), a prompt (`Ask<GetPromptResponse>`) or a resource
