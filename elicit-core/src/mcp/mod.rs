@@ -252,7 +252,11 @@
 //! task waits while the user submits it). `tasks/cancel` ends the question
 //! it interrupts with `ElicitError::Request` (`RequestFailure::Cancelled`)
 //! and the run with `TaskExit::Cancelled`, so `?` settles the task as
-//! cancelled. `examples/rmcp_server.rs`'s `migrate` is one:
+//! cancelled. Who may answer: rmcp's `TaskManager` binds a task to no
+//! user, so its id (a random UUID) is what lets a client read it and
+//! answer it; a secret page asked in a task is still served only to the
+//! user of the `tools/call` that made it ([`RoundsConfig::principal`], on
+//! pages that verify users). `examples/rmcp_server.rs`'s `migrate` is one:
 //!
 //! ```text
 //! if ask.client_has_tasks() {
