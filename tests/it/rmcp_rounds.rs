@@ -749,17 +749,45 @@ pub(crate) fn hosted_token(r: Rounds) -> Asking {
 #[derive(Clone, Default)]
 struct HostedPageUser {
     statuses: std::sync::Arc<std::sync::Mutex<Vec<u16>>>,
+    /// Whether it declares the tasks extension (SEP-2663).
+    tasks: bool,
 }
 
 impl ::rmcp::ClientHandler for HostedPageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        form_and_url_client("alice")
+        let mut info = form_and_url_client("alice");
+        if self.tasks {
+            let elicitation = info.capabilities.elicitation.take();
+            info.capabilities = ::rmcp::model::ClientCapabilities::builder()
+                .enable_tasks()
+                .build();
+            info.capabilities.elicitation = elicitation;
+        }
+        info
     }
 
     async fn create_elicitation(
         &self,
         request: ::rmcp::model::ElicitRequestParams,
         _context: Context<::rmcp::service::RoleClient>,
+    ) -> Result<::rmcp::model::ElicitResult, Error> {
+        self.open_as_bob_then_submit(request).await
+    }
+}
+
+impl InputAnswers for HostedPageUser {
+    async fn answer_input(&self, request: ::rmcp::model::ElicitRequestParams) -> Value {
+        let answer = self.open_as_bob_then_submit(request).await.unwrap();
+        serde_json::to_value(answer).unwrap()
+    }
+}
+
+impl HostedPageUser {
+    /// Shown the page's URL request: Bob opens the page (refused), Alice
+    /// submits it, then she says yes.
+    async fn open_as_bob_then_submit(
+        &self,
+        request: ::rmcp::model::ElicitRequestParams,
     ) -> Result<::rmcp::model::ElicitResult, Error> {
         use crate::sensitive_server::hosted::{call, get, submit_as};
         use ::rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
@@ -792,6 +820,29 @@ fn a_hosted_page_in_rounds_is_for_the_requests_principal_at_both_versions() {
         let user = HostedPageUser::default();
         let config = principal_is_client_name(RoundsConfig::with_random_key().unwrap());
         let text = text_of(call_result(config, Some(hosted_token), &user, version));
+        assert_eq!(text, "a token of 14 characters", "{version:?}");
+        assert_eq!(*user.statuses.lock().unwrap(), [403, 200], "{version:?}");
+    }
+}
+
+/// In a task too (the guide's promise): the page the task opens is for the
+/// user of the `tools/call` that made it; Bob is refused it, Alice answers
+/// it, at both versions.
+#[test]
+fn a_hosted_page_in_a_task_is_for_the_calls_principal_at_both_versions() {
+    for version in VERSIONS {
+        let user = HostedPageUser {
+            tasks: true,
+            ..HostedPageUser::default()
+        };
+        let config = principal_is_client_name(RoundsConfig::with_random_key().unwrap());
+        let text = serve_rounds(
+            config,
+            Some(hosted_token),
+            &user,
+            version,
+            async |running| task_text(running, &user).await,
+        );
         assert_eq!(text, "a token of 14 characters", "{version:?}");
         assert_eq!(*user.statuses.lock().unwrap(), [403, 200], "{version:?}");
     }
