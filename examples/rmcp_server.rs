@@ -19,9 +19,6 @@
 //! elicit-core = { path = "../elicit/elicit-core", features = ["rmcp"] }
 //! rmcp = { version = "3.11", features = ["server", "macros", "transport-io", "transport-streamable-http-server"] }
 //! tokio = { version = "1", features = ["macros", "rt", "net"] }
-//! serde = { version = "1", features = ["derive"] }
-//! schemars = "1"
-//! serde_json = "1"
 //! hyper = { version = "1", features = ["server", "http1"] }
 //! hyper-util = { version = "0.1", features = ["tokio"] }
 //! tower-service = "0.3"
@@ -36,24 +33,19 @@
 
 // README snippet start
 use elicit_core::Elicit;
-use elicit_core::mcp::{Ask, Asked, RoundsConfig, routed};
-use elicit_core::protocol::agent::Outcome;
-use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use elicit_core::mcp::{Ask, Asked, RoundsConfig, input_schema, routed};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorData};
-use rmcp::{ServerHandler, schemars::JsonSchema, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
-/// Deploy the current branch.
+/// Deploy a branch: the tool's arguments, and the form the user completes.
 #[derive(Elicit, Debug)]
 struct Deploy {
     /// How many instances to run.
-    #[elicit(range(min = 1, max = 16), default = 2)]
+    #[elicit(range(min = 1, max = 16))]
     replicas: u8,
-}
-
-/// What the model passes to `deploy`.
-#[derive(serde::Deserialize, JsonSchema)]
-struct DeployArgs {
     /// The branch to deploy; the current one if none.
+    #[elicit(pattern = "^[a-z0-9/_-]+$")]
     branch: Option<String>,
 }
 
@@ -71,28 +63,27 @@ struct Server {
 
 #[tool_router]
 impl Server {
-    #[tool(description = "Deploys; asks the user how many replicas.")]
-    async fn deploy(
-        &self,
-        Parameters(args): Parameters<DeployArgs>,
-        // Anywhere among the extractors: `routed` below reads the request first.
-        ask: Ask,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // Runs from the top each round; the form is `None` while it is asked.
-        // An invalid answer is asked again (twice at most) with its errors.
+    #[tool(
+        description = "Deploys; asks the user what the model left out.",
+        input_schema = input_schema::<Deploy>()
+    )]
+    async fn deploy(&self, ask: Ask) -> Result<CallToolResponse, ErrorData> {
+        // The model's arguments read as the form: what it left out or gave
+        // wrong is asked of the user, only that (an invalid answer twice more
+        // at most); no question when they are complete.
         let asked = ask.run(&self.rounds, |r| async move {
-            r.form::<Deploy>("deploy", "Replicas?").retry(2).await
+            r.arguments::<Deploy>("deploy", "Replicas?").retry(2).await
         });
-        let text = match asked.await? {
+        let deploy = match asked.await? {
             // 2026-07-28: an input-required result; the client calls again.
             Asked::Respond(response) => return Ok(response),
-            Asked::Answered(Ok(Outcome::Accepted(d))) => match args.branch {
-                Some(branch) => format!("Deploying {} replicas of {branch}.", d.replicas),
-                None => format!("Deploying {} replicas.", d.replicas),
-            },
-            // Declined or cancelled.
-            Asked::Answered(Ok(_)) => "Not deploying.".to_owned(),
-            Asked::Answered(Err(error)) => format!("Could not ask: {error}"),
+            // Declined, cancelled, refused: a result the model reads.
+            Asked::Answered(Err(ended)) => return Ok(ended.into()),
+            Asked::Answered(Ok(deploy)) => deploy,
+        };
+        let text = match deploy.branch {
+            Some(branch) => format!("Deploying {} replicas of {branch}.", deploy.replicas),
+            None => format!("Deploying {} replicas.", deploy.replicas),
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
     }
@@ -234,6 +225,53 @@ impl Server {
     }
 }
 
+// A tool whose arguments hold a field the model may not fill: the user
+// alone confirms a release, whatever the model sends; and a rule only the
+// server knows (`.check`), run on the model's arguments merged with the
+// user's answer.
+#[tool_router(router = release_router)]
+impl Server {
+    #[tool(
+        description = "Releases a version, once the user confirms.",
+        input_schema = input_schema::<Release>()
+    )]
+    async fn release(&self, ask: Ask) -> Result<CallToolResponse, ErrorData> {
+        let asked = ask.run(&self.rounds, |r| async move {
+            r.arguments::<Release>("release", "Release it?")
+                .retry(1)
+                .check(async |release: &Release| {
+                    if release.version == "0.0.0" {
+                        let withdrawn = FieldError::rule("version", "is withdrawn");
+                        return Ok(Err(withdrawn.into()));
+                    }
+                    Ok::<_, std::convert::Infallible>(Ok(()))
+                })
+                .await
+        });
+        let release = match asked.await? {
+            Asked::Respond(response) => return Ok(response),
+            Asked::Answered(Err(ended)) => return Ok(ended.into()),
+            Asked::Answered(Ok(release)) => release,
+        };
+        let text = match release.confirm {
+            true => format!("Released {}.", release.version),
+            false => format!("Not released: {} was not confirmed.", release.version),
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+/// A release: the `release` tool's arguments.
+#[derive(Elicit, Debug)]
+struct Release {
+    /// The version, as `1.2.3`.
+    #[elicit(pattern = "^[0-9]+\\.[0-9]+\\.[0-9]+$")]
+    version: String,
+    /// Release it now? Only the user says.
+    #[elicit(user_only)]
+    confirm: bool,
+}
+
 /// Whether to migrate now.
 #[derive(Elicit, Debug)]
 struct Migrate {
@@ -262,7 +300,9 @@ use rmcp::model::{
 };
 use rmcp::task_manager::{TaskManager, TaskOptions};
 
+use elicit_core::FieldError;
 use elicit_core::mcp::{ElicitError, PromptReply, Rounds};
+use elicit_core::protocol::agent::Outcome;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourcesResult, PaginatedRequestParams, PromptMessage, ReadResourceRequestParams,
@@ -295,7 +335,7 @@ const MOTD: &str = "elicit://motd";
 impl Server {
     fn new(rounds: RoundsConfig) -> Self {
         Self {
-            tool_router: Self::tool_router() + Self::task_router(),
+            tool_router: Self::tool_router() + Self::task_router() + Self::release_router(),
             rounds: Arc::new(rounds),
             tasks: TaskManager::new(),
             prompt_router: Self::prompt_router(),

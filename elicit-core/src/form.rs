@@ -50,6 +50,29 @@ pub trait Elicit: Sized {
     /// The content a client would submit for this value.
     fn to_content(&self) -> Content;
 
+    /// The wire names of the fields only the user may fill
+    /// (`#[elicit(user_only)]`): when the form is a tool's arguments
+    /// (`Rounds::arguments`, feature `rmcp`), the model's value for them is
+    /// ignored and the user is always asked; a tool's input schema
+    /// (`mcp::input_schema`) leaves them out. None unless a field says so.
+    ///
+    /// ```
+    /// use elicit_core::Elicit;
+    ///
+    /// #[derive(Elicit)]
+    /// struct Transfer {
+    ///     amount: u32,
+    ///     /// Send it now?
+    ///     #[elicit(user_only)]
+    ///     confirm: bool,
+    /// }
+    ///
+    /// assert_eq!(Transfer::user_only_fields(), ["confirm"]);
+    /// ```
+    fn user_only_fields() -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// The form's `requestedSchema` as JSON text: what
     /// `serde_json::to_string(&Self::schema())` gives.
     ///

@@ -155,6 +155,8 @@ pub struct FieldAttrs {
     pub flatten: Option<Span>,
     /// `#[secret]` or `#[elicit(secret)]`.
     pub secret: Option<Span>,
+    /// `user_only`, spanned on the key: the model may not fill it.
+    pub user_only: Option<Span>,
     /// `not_secret = "reason"`.
     pub not_secret: Option<Sp<String>>,
 }
@@ -180,6 +182,7 @@ impl FieldAttrs {
         add("default", self.default.is_some());
         add("rename", self.rename.is_some());
         add("flatten", self.flatten.is_some());
+        add("user_only", self.user_only.is_some());
         names
     }
 }
@@ -279,6 +282,7 @@ fn field_keys() -> Vec<&'static str> {
         "flatten",
         "secret",
         "not_secret",
+        "user_only",
     ]);
     keys
 }
@@ -406,6 +410,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut flatten = Attr::<()>::none(cx, "flatten");
     let mut secret = Attr::<()>::none(cx, "secret");
     let mut not_secret = Attr::none(cx, "not_secret");
+    let mut user_only = Attr::<()>::none(cx, "user_only");
     for attr in attrs {
         if attr.path().is_ident("secret") {
             secret.overwrite(sp((), attr.path().span()));
@@ -446,6 +451,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     "skip" => skip.set_flag(&meta)?,
                     "flatten" => flatten.set_flag(&meta)?,
                     "secret" => secret.set_flag(&meta)?,
+                    "user_only" => user_only.set_flag(&meta)?,
                     "check" => misplaced_check(cx, &meta, "a field")?,
                     other => match KnownFormat::from_key(other) {
                         Some(known) => {
@@ -474,6 +480,7 @@ pub fn parse_field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         flatten: flatten.span(),
         secret: secret.span(),
         not_secret: not_secret.get(),
+        user_only: user_only.span(),
     }
 }
 

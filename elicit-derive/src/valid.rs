@@ -150,6 +150,7 @@ fn check_transparent_field(cx: &Ctxt, transparent: &Transparent<'_>) {
         ("skip", a.skip),
         ("flatten", a.flatten),
         ("not_secret", a.not_secret.as_ref().map(|n| n.span)),
+        ("user_only", a.user_only),
     ];
     for (name, span) in misplaced {
         if let Some(span) = span {

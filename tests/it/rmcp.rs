@@ -1628,6 +1628,9 @@ pub(crate) mod rounds;
 #[path = "rmcp_tools.rs"]
 mod tools;
 
+#[path = "rmcp_arguments.rs"]
+mod arguments;
+
 // ---------------------------------------------------------------------------
 // 2026-07-28: the sealed `requestState` is attacker-controlled input
 

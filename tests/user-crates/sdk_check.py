@@ -69,11 +69,66 @@ async def run(binary, mode):
         fail(f"the questions asked: {asked!r}")
 
 
+async def arguments(binary, mode):
+    """A tool's own arguments as the form: what the model left out or gave
+    wrong, the user fills in; the rest of the model's values kept."""
+    answers = []
+    asked = []
+
+    async def elicit(context, params):
+        schema = params.requested_schema
+        asked.append((list(schema["properties"].keys()), params.message))
+        answer = answers.pop(0)
+        if answer is None:
+            return ElicitResult(action="decline")
+        return ElicitResult(action="accept", content=answer)
+
+    def expect(what, got, wanted):
+        if got != wanted:
+            fail(f"{mode}: {what}: {got!r}, expected {wanted!r}")
+
+    server = StdioServerParameters(command=binary, args=[])
+    async with Client(server, mode=mode, elicitation_callback=elicit) as client:
+        version = str(client.protocol_version)
+        print(f"-- MCP {version} (official Python SDK, mode {mode}): a tool's arguments as the form")
+
+        async def call(tool, arguments, scripted):
+            answers[:] = scripted
+            asked.clear()
+            result = await client.call_tool(tool, arguments)
+            text = result.content[0].text
+            print(f"   tools/call {tool} {arguments} -> {text!r} (asked: {asked!r})")
+            return result, text
+
+        # All valid: no question.
+        _, text = await call("deploy", {"replicas": 3, "branch": "main"}, [])
+        expect("all valid", (text, asked), ("Deploying 3 replicas of main.", []))
+        # One missing: a form of that field alone.
+        _, text = await call("deploy", {"branch": "main"}, [{"replicas": 5}])
+        expect("one missing", (text, [f for f, _ in asked]), ("Deploying 5 replicas of main.", [["replicas"]]))
+        # Two refused: a form of those two, their errors in the message.
+        _, text = await call("deploy", {"replicas": 40, "branch": "Not A Branch"}, [{"replicas": 4, "branch": "dev"}])
+        expect("two refused", (text, [f for f, _ in asked]), ("Deploying 4 replicas of dev.", [["replicas", "branch"]]))
+        if "`replicas` must be at most 16, got 40" not in asked[0][1] or "`branch`" not in asked[0][1]:
+            fail(f"{mode}: the refused values' errors are not in the message: {asked[0][1]!r}")
+        # Decline: a result the model reads, not a parse error.
+        result, text = await call("deploy", {}, [None])
+        expect("decline", (text, result.is_error), ("the user declined to give `replicas`: nothing was done", True))
+        # A user-only field the model tried to fill is asked anyway; the
+        # check refuses the merged answer's version: asked again with it.
+        _, text = await call("release", {"version": "0.0.0", "confirm": True}, [{"confirm": True}, {"version": "1.0.0", "confirm": True}])
+        expect("user only, check", (text, [f for f, _ in asked]), ("Released 1.0.0.", [["confirm"], ["version", "confirm"]]))
+        if "`version` is withdrawn" not in asked[1][1]:
+            fail(f"{mode}: the check's error is not in the message: {asked[1][1]!r}")
+
+
 def main():
     binary = sys.argv[1]
     for mode in ("legacy", "auto"):
         anyio.run(run, binary, mode)
+        anyio.run(arguments, binary, mode)
     print("ok: the official Python SDK's tool, prompt and resource calls at both versions")
+    print("ok: the official Python SDK's calls whose arguments the user completed, at both versions")
 
 
 if __name__ == "__main__":

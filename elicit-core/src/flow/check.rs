@@ -147,6 +147,9 @@ pub(crate) struct FormAsked<'a, T> {
     pub(crate) retry: Retry,
     /// The call's own rule on a valid answer.
     pub(crate) check: Option<Checker<'a, T>>,
+    /// Some of the form's fields only, the rest kept (a tool's arguments
+    /// completed by the user); the whole form when `None`.
+    pub(crate) partial: Option<super::partial::Partial>,
 }
 
 impl<T> FormAsked<'_, T> {
@@ -156,6 +159,7 @@ impl<T> FormAsked<'_, T> {
             message,
             retry: Retry::NEVER,
             check: None,
+            partial: None,
         }
     }
 }

@@ -122,24 +122,37 @@ impl<'a, C: Carrier> Flows<'a, C> {
             message,
             retry,
             check,
+            mut partial,
         } = ask;
         let mut next = message.clone();
         let mut attempts: u32 = 0;
         loop {
             attempts = attempts.saturating_add(1);
             record!(attempt = attempts);
-            let (request, pending) = self
-                .lock()
-                .form::<T>(scope.clone(), next)
-                .map_err(ElicitError::NotSent)?;
+            let built = match &partial {
+                None => self.lock().form::<T>(scope.clone(), next),
+                Some(partial) => {
+                    self.lock()
+                        .form_narrowed::<T>(scope.clone(), next, partial.schema())
+                }
+            };
+            let (request, pending) = built.map_err(ElicitError::NotSent)?;
             note!("elicitation/create sent", mode = "form", attempt = attempts);
             let response = self.carrier.create(request).await?;
             note!("answer received", action = action_name(&response.action));
-            let read = pending.outcome(&response);
+            let read = match &partial {
+                None => pending.outcome(&response),
+                Some(partial) => pending.outcome(&partial.merged(&response)),
+            };
             let read = match &check {
                 Some(check) => check(read).await?,
                 None => read,
             };
+            // A merged answer refused for a value kept from the model: that
+            // field is asked too.
+            if let (Some(partial), Err(errors)) = (&mut partial, &read) {
+                partial.widen::<T>(errors);
+            }
             match after_answer(read, &message, attempts, retry) {
                 AfterAnswer::Done(outcome) => return Ok(outcome),
                 AfterAnswer::AskAgain(message) => {

@@ -105,6 +105,7 @@ mod engine;
 mod error;
 #[cfg(feature = "sensitive")]
 pub(crate) mod page;
+pub(crate) mod partial;
 
 pub use call::FormCall;
 #[cfg(feature = "oauth")]

@@ -499,6 +499,7 @@ pub use crate::protocol::agent::UrlRequest;
 pub use dropped::{Dropped, DroppedPart, dropped};
 pub use elicitor::{Elicitor, ServerElicitations};
 pub use rounds::{
-    Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, PromptReply, RoundResponse, Rounds,
-    RoundsConfig, Routed, StateId, TaskAsk, UsedStates, UsedStatesError, ask, routed,
+    ArgumentsAsk, Ask, Asked, BadStateId, FormAsk, MemoryUsedStates, PromptReply, RoundResponse,
+    Rounds, RoundsConfig, Routed, StateId, TaskAsk, UsedStates, UsedStatesError, ask, input_schema,
+    routed,
 };

@@ -528,6 +528,24 @@ impl AgentConnection {
         ))
     }
 
+    /// [`form`](Self::form) for some of `T`'s fields only: `schema`, the
+    /// form's own narrowed to them (`flow::partial`). Refused as `form`
+    /// refuses `T` (what holds for the whole form holds for its part).
+    #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
+    pub(crate) fn form_narrowed<T: Elicit>(
+        &self,
+        scope: ElicitationScope,
+        message: impl Into<String>,
+        schema: &crate::ElicitationSchema,
+    ) -> Result<(CreateElicitationRequest, PendingForm<T>), SendError> {
+        self.require(Mode::Form)?;
+        sendable_schema::<T>().map_err(SendError::from)?;
+        Ok((
+            CreateElicitationRequest::form(scope, message, schema.clone()),
+            PendingForm { _form: PhantomData },
+        ))
+    }
+
     /// Builds a URL-mode request and records it as outstanding, bound to
     /// this connection and the user the request is bound to ([`UrlRequest::for_user`]).
     ///

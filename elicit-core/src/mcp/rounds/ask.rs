@@ -89,7 +89,7 @@ impl Ask<CallToolResponse> {
     /// request of the task answered by `tasks/update`
     /// ([`TaskAsk::run`](super::TaskAsk::run)).
     pub fn in_task(self, task: TaskContext) -> TaskAsk {
-        TaskAsk::new(self.context, task, self.request.name)
+        TaskAsk::new(self.context, task, self.request)
     }
 }
 
@@ -204,6 +204,8 @@ pub struct TaskAsk {
     task: TaskContext,
     /// The tool's name, for the span.
     tool: String,
+    /// The tool's arguments ([`Rounds::arguments`]).
+    arguments: Option<::rmcp::model::JsonObject>,
 }
 
 impl fmt::Debug for TaskAsk {
@@ -215,15 +217,12 @@ impl fmt::Debug for TaskAsk {
 }
 
 impl TaskAsk {
-    pub(super) fn new(
-        context: RequestContext<RoleServer>,
-        task: TaskContext,
-        tool: String,
-    ) -> Self {
+    fn new(context: RequestContext<RoleServer>, task: TaskContext, request: RoundRequest) -> Self {
         Self {
             context,
             task,
-            tool,
+            tool: request.name,
+            arguments: request.raw_arguments,
         }
     }
 
@@ -285,6 +284,7 @@ impl TaskAsk {
                 },
                 connection: Mutex::new(connection),
             },
+            self.arguments,
         );
         let answers = questions(rounds).await;
         if task.is_cancel_requested() {

@@ -44,6 +44,8 @@ pub(super) struct Call {
     #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
     principal: Option<crate::protocol::agent::VerifiedUser>,
     pub(super) regime: Regime,
+    /// The tool's arguments, as the model gave them ([`Rounds::arguments`]).
+    pub(super) arguments: Option<crate::Content>,
 }
 
 /// How this call asks.
@@ -81,12 +83,17 @@ impl fmt::Debug for Rounds {
 }
 
 impl Rounds {
-    pub(super) fn new(principal: String, regime: Regime) -> Self {
+    pub(super) fn new(
+        principal: String,
+        regime: Regime,
+        arguments: Option<crate::Content>,
+    ) -> Self {
         Self {
             call: Arc::new(Call {
                 principal: (!principal.is_empty())
                     .then(|| crate::protocol::agent::VerifiedUser::new(principal)),
                 regime,
+                arguments,
             }),
         }
     }
@@ -115,25 +122,30 @@ impl Rounds {
         message: impl Into<String>,
     ) -> FormAsk<'r, T> {
         FormAsk::new(key, message.into(), move |key, ask| {
-            Box::pin(async move {
-                match &self.call.regime {
-                    Regime::Requests { via, connection } => Some(
-                        Flows::new(connection, &via.carrier(&key))
-                            .form::<T>(no_scope(), ask)
-                            .await,
-                    ),
-                    Regime::Input(round) => {
-                        traced(input::form(round, &key, ask).await, outcome_event::<T>)
-                    }
-                    Regime::Sessionless(_) => traced(
-                        Some(Err(ElicitError::NotSent(
-                            crate::protocol::agent::SendError::NoSession,
-                        ))),
-                        outcome_event::<T>,
-                    ),
-                }
-            })
+            Box::pin(async move { self.form_asked(&key, ask).await })
         })
+    }
+
+    /// [`form`](Self::form), once awaited: `ask` in this call's regime.
+    pub(super) async fn form_asked<T: Elicit + Send>(
+        &self,
+        key: &str,
+        ask: FormAsked<'_, T>,
+    ) -> Option<Result<Outcome<T>, ElicitError>> {
+        match &self.call.regime {
+            Regime::Requests { via, connection } => Some(
+                Flows::new(connection, &via.carrier(key))
+                    .form::<T>(no_scope(), ask)
+                    .await,
+            ),
+            Regime::Input(round) => traced(input::form(round, key, ask).await, outcome_event::<T>),
+            Regime::Sessionless(_) => traced(
+                Some(Err(ElicitError::NotSent(
+                    crate::protocol::agent::SendError::NoSession,
+                ))),
+                outcome_event::<T>,
+            ),
+        }
     }
 
     /// The URL request under `key` (URL mode): `Some` with the user's
@@ -222,6 +234,7 @@ impl Rounds {
             message,
             retry,
             check,
+            partial: _,
         } = ask;
         let check = check.map(crate::flow::secret_checker);
         // Pages that verify users serve it to this request's user only (no
@@ -294,7 +307,7 @@ impl<T, O> fmt::Debug for FormAsk<'_, T, O> {
 
 impl<'r, T, O> FormAsk<'r, T, O> {
     /// A question under `key` that runs `run(key, ask)` when awaited.
-    fn new(
+    pub(super) fn new(
         key: &str,
         message: String,
         run: impl FnOnce(

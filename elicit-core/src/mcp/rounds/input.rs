@@ -19,6 +19,7 @@ use super::request::{RoundRequest, RoundResponse};
 use super::state::State;
 use crate::ContentError;
 use crate::Elicit;
+use crate::flow::partial::Partial;
 use crate::flow::{AfterAnswer, ElicitError, FormAsked, after_answer};
 use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, UrlOutcome, UrlRequest};
 use crate::protocol::outcome::Retry;
@@ -80,8 +81,9 @@ impl InputRound {
         &mut self,
         key: &str,
         message: &str,
+        partial: Option<&Partial>,
     ) -> Option<Result<FormRead<T>, ElicitError>> {
-        let (params, pending) = match self.form_params::<T>(message.to_owned()) {
+        let (params, pending) = match self.form_params::<T>(message.to_owned(), partial) {
             Ok(built) => built,
             Err(error) => return Some(Err(error)),
         };
@@ -95,8 +97,12 @@ impl InputRound {
             Ok(response) => response,
             Err(error) => return Some(Err(ElicitError::Unreadable(error))),
         };
+        let read = match partial {
+            None => pending.outcome(&response),
+            Some(partial) => pending.outcome(&partial.merged(&response)),
+        };
         Some(Ok(FormRead {
-            read: pending.outcome(&response),
+            read,
             raw,
             attempts,
             fresh,
@@ -112,6 +118,7 @@ impl InputRound {
         message: &str,
         retry: Retry,
         answer: FormRead<T>,
+        mut partial: Option<Partial>,
     ) -> Option<Result<Outcome<T>, ElicitError>> {
         let FormRead {
             read,
@@ -119,6 +126,15 @@ impl InputRound {
             attempts,
             ..
         } = answer;
+        // A merged answer refused for a value kept from the model: that
+        // field is asked too, from the next round on (the state says so).
+        if let (Some(partial), Err(errors)) = (&mut partial, &read)
+            && partial.widen::<T>(errors)
+        {
+            self.state
+                .fields
+                .insert(key.to_owned(), partial.fields().to_vec());
+        }
         match after_answer(read, message, attempts, retry) {
             AfterAnswer::Done(answer) => {
                 self.state.answers.insert(key.to_owned(), raw);
@@ -132,7 +148,7 @@ impl InputRound {
                 note!("answer invalid: asked again", attempt = attempts);
                 self.state.answers.remove(key);
                 self.state.attempts.insert(key.to_owned(), attempts + 1);
-                match self.form_params::<T>(next) {
+                match self.form_params::<T>(next, partial.as_ref()) {
                     Ok((params, _)) => self.ask(key, params),
                     Err(error) => return Some(Err(error)),
                 }
@@ -188,6 +204,7 @@ impl InputRound {
     fn form_params<T: Elicit>(
         &mut self,
         message: String,
+        partial: Option<&Partial>,
     ) -> Result<
         (
             model::ElicitRequestParams,
@@ -195,10 +212,14 @@ impl InputRound {
         ),
         ElicitError,
     > {
-        let (request, pending) = self
-            .connection
-            .form::<T>(no_scope(), message)
-            .map_err(ElicitError::NotSent)?;
+        let built = match partial {
+            None => self.connection.form::<T>(no_scope(), message),
+            Some(partial) => {
+                self.connection
+                    .form_narrowed::<T>(no_scope(), message, partial.schema())
+            }
+        };
+        let (request, pending) = built.map_err(ElicitError::NotSent)?;
         Ok((params_of(request)?, pending))
     }
 
@@ -276,8 +297,16 @@ pub(super) async fn form<T: Elicit + Send>(
         message,
         retry,
         check,
+        partial,
     } = ask;
-    let answer = crate::sync::lock(round).read_form::<T>(key, &message)?;
+    // A partial form widened in an earlier round asks those fields again.
+    let partial = partial.map(|mut partial| {
+        if let Some(fields) = crate::sync::lock(round).state.fields.get(key) {
+            partial.ask_too::<T>(fields);
+        }
+        partial
+    });
+    let answer = crate::sync::lock(round).read_form::<T>(key, &message, partial.as_ref())?;
     let FormRead {
         read,
         raw,
@@ -300,7 +329,7 @@ pub(super) async fn form<T: Elicit + Send>(
         attempts,
         fresh,
     };
-    crate::sync::lock(round).settle_form(key, &message, retry, answer)
+    crate::sync::lock(round).settle_form(key, &message, retry, answer, partial)
 }
 
 /// What a round asks of a sensitive form: its message, the user its page

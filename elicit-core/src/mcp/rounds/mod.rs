@@ -9,6 +9,8 @@
 //! the regime of the call (no mode is an `Option` checked at run time).
 //! One idea a file:
 //!
+//! - `arguments.rs`: a tool's own arguments as the form, completed by the
+//!   user ([`Rounds::arguments`]), and their [`input_schema`];
 //! - `ask.rs`: [`Ask`], a request's right to ask (a tool's, a prompt's, a
 //!   resource's, a task's: [`TaskAsk`]), and [`ask`], its shorthand;
 //!   `extract.rs`: [`Ask`] as a `#[tool]` function's extractor, through
@@ -27,6 +29,7 @@
 //!   the request; `used.rs`: each state good for one call ([`UsedStates`]);
 //! - `config.rs`: [`RoundsConfig`]; `call.rs`: how a call ends ([`Asked`]).
 
+mod arguments;
 mod ask;
 mod call;
 pub(crate) mod config;
@@ -42,6 +45,7 @@ mod state;
 mod task;
 mod used;
 
+pub use arguments::{ArgumentsAsk, input_schema};
 pub use ask::{Ask, TaskAsk, ask};
 pub use call::Asked;
 pub use config::RoundsConfig;

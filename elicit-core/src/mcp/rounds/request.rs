@@ -24,6 +24,9 @@ pub(crate) struct RoundRequest {
     /// SHA-256 of the arguments in canonical form (object keys sorted), so
     /// a client that reorders them is still the same request.
     pub(super) arguments: [u8; 32],
+    /// The arguments themselves, for a tool that reads them as a form
+    /// ([`Rounds::arguments`](super::Rounds::arguments)).
+    pub(super) raw_arguments: Option<JsonObject>,
     pub(super) input_responses: Option<InputResponses>,
     pub(super) request_state: Option<String>,
 }
@@ -45,6 +48,7 @@ impl RoundRequest {
             method,
             name: name.into(),
             arguments: Sha256::digest(&canonical_arguments).into(),
+            raw_arguments: arguments.cloned(),
             input_responses,
             request_state,
         }

@@ -69,7 +69,8 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
         record!(round = state.round + 1);
         note!("call with answers", round = state.round + 1);
         let round = InputRound::new(capabilities.as_ref(), state, request);
-        let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)));
+        let arguments = request.raw_arguments.clone();
+        let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)), arguments);
         if let Some(answers) = questions(rounds.clone()).await {
             return Ok(Asked::Answered(answers));
         }
@@ -85,7 +86,8 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
             capabilities.as_ref(),
             state::call_key(key, &associated_data(&principal, request)),
         );
-        let rounds = Rounds::new(principal, Regime::Sessionless(Mutex::new(call)));
+        let arguments = request.raw_arguments.clone();
+        let rounds = Rounds::new(principal, Regime::Sessionless(Mutex::new(call)), arguments);
         if let Some(answers) = questions(rounds.clone()).await {
             return Ok(Asked::Answered(answers));
         }
@@ -103,6 +105,7 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
             via: Requests::Session(context.peer.clone()),
             connection: Mutex::new(connection),
         },
+        request.raw_arguments.clone(),
     );
     match questions(rounds).await {
         Some(answers) => Ok(Asked::Answered(answers)),

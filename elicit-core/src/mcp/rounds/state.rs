@@ -37,6 +37,10 @@ pub(super) struct State {
     pub(super) attempts: BTreeMap<String, u32>,
     /// Answers of earlier rounds, per key, as the client sent them.
     pub(super) answers: BTreeMap<String, Value>,
+    /// The fields a partial form (a tool's arguments) asks, per key, once
+    /// a refused answer widened it past the arguments' own gaps.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) fields: BTreeMap<String, Vec<String>>,
     /// The sensitive pages opened, per key (their answers never travel in
     /// the state: the page's server holds them).
     #[cfg(feature = "sensitive")]
