@@ -287,4 +287,42 @@ fn main() {
     );
     with_rules::<Form10, Twin10>("Form10", forms::valid10());
     with_rules::<Shape, ShapeTwin>("Shape", forms::users::shape());
+    println!(
+        "\n{:<48} {:>11} {:>11} {:>8}",
+        "a tool's complete arguments, against Parameters<T>", "elicit", "serde", "ratio"
+    );
+    arguments::<Form10, Twin10>("Form10", forms::valid10());
+    arguments::<Shape, ShapeTwin>("Shape", forms::users::shape());
+}
+
+/// A tool's complete arguments read as the form (`Rounds::arguments`
+/// before it asks: in place, every rule), against rmcp's `Parameters<T>`
+/// (serde's consuming read of the arguments it takes), with the same rules
+/// checked by hand after it, and without.
+fn arguments<F: Elicit, T: Rules>(form: &str, content: Value) {
+    use elicit_core::__private::complete_arguments;
+    let map = object(content.clone());
+    assert!(complete_arguments::<F>(&map).is_some() && T::take_checked(content.clone()).is_some());
+    pair(
+        &format!("{form} arguments / Parameters<T> + rules"),
+        &Borrowed {
+            input: map.clone(),
+            read: |c: &Content| complete_arguments::<F>(c),
+        },
+        &Owned {
+            input: content.clone(),
+            read: T::take_checked,
+        },
+    );
+    pair(
+        &format!("{form} arguments / Parameters<T>, no rule"),
+        &Borrowed {
+            input: map,
+            read: |c: &Content| complete_arguments::<F>(c),
+        },
+        &Owned {
+            input: content,
+            read: serde_json::from_value::<T>,
+        },
+    );
 }

@@ -1293,3 +1293,37 @@ fn without_sessions_a_prompt_and_a_resource_are_32042_for_a_page() {
     }
     assert!(client.seen().is_empty(), "nothing was sent mid-call");
 }
+
+/// The tool's arguments (none given) completed by the user: in the call
+/// (2025-11-25), in its rounds (2026-07-28) and in a task at both
+/// versions; a decline is the tool result the model reads.
+#[test]
+fn a_tools_arguments_are_completed_in_the_call_its_rounds_and_a_task() {
+    fn arguments(r: Rounds) -> Asking {
+        Box::pin(async move {
+            Some(match r.arguments::<Confirm>("args", "Confirm?").await? {
+                Ok(confirm) => format!("proceed: {}", confirm.proceed),
+                Err(ended) => ended.content[0].as_text().unwrap().text.clone(),
+            })
+        })
+    }
+    for place in [Place::Tool, Place::Task] {
+        for version in VERSIONS {
+            for (answer, expected) in [
+                (
+                    json!({"action": "accept", "content": {"proceed": true}}),
+                    "proceed: true",
+                ),
+                (
+                    json!({"action": "decline"}),
+                    "the user declined to give `proceed`: nothing was done",
+                ),
+            ] {
+                let (client, _) = ScriptedClient::with(form_mode(), vec![answer]);
+                let text = call_at(place, arguments, &client, version);
+                assert_eq!(text, expected, "{place:?} at {version:?}");
+                assert_eq!(client.seen().len(), 1, "{place:?} at {version:?}");
+            }
+        }
+    }
+}

@@ -499,3 +499,34 @@ fn variant_doc_comments_describe_only_titled_options() {
         "required": ["documented", "titled"]
     }));
 }
+
+/// `#[elicit(user_only)]` names the fields only the user may fill, a
+/// flattened form's included; a form without any names none.
+#[test]
+fn user_only_fields_are_named_through_flatten() {
+    #[derive(elicit_core::Elicit)]
+    struct Confirmation {
+        /// Go ahead?
+        #[elicit(user_only)]
+        confirm: bool,
+    }
+    #[derive(elicit_core::Elicit)]
+    struct Transfer {
+        amount: u32,
+        #[elicit(user_only, rename = "memo")]
+        note: String,
+        #[elicit(flatten)]
+        confirmation: Confirmation,
+    }
+    #[derive(elicit_core::Elicit)]
+    struct Plain {
+        amount: u32,
+    }
+    assert_eq!(Transfer::user_only_fields(), ["memo", "confirm"]);
+    assert!(Plain::user_only_fields().is_empty());
+    // The schema is the whole form: `user_only` changes what the model may
+    // fill, not what the user is shown.
+    let schema = Transfer::schema();
+    let names: Vec<&str> = schema.properties.names().collect();
+    assert_eq!(names, ["amount", "memo", "confirm"]);
+}

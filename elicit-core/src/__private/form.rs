@@ -51,6 +51,13 @@ pub trait DerivedForm: Elicit {
     fn check(&self, _errors: &mut Vec<FieldError>) -> bool {
         true
     }
+
+    /// The form's `user_only` fields, where it is flattened into another
+    /// (through this trait, which a flattened field's type must have: one
+    /// error for a type that is no derived form, not two).
+    fn flattened_user_only() -> Vec<&'static str> {
+        <Self as Elicit>::user_only_fields()
+    }
 }
 
 /// Derived `from_content`: collects every field, then (with

@@ -43,6 +43,17 @@ pub use crate::credential::{FORM_FIELD_MESSAGE, looks_like_credential};
 pub use crate::error::Num;
 pub use crate::field::{LengthField, RangeField, TextField};
 pub use crate::format::text::{is_date, is_date_time, is_email, is_uri};
+
+/// A tool's arguments read as the form `T` when they are complete, as
+/// `Rounds::arguments` reads them before it asks anything (in place, no
+/// copy): `Some` then, `None` when the user would be asked. For the
+/// benchmarks (`benches/paired.rs`).
+pub fn complete_arguments<T: crate::Elicit>(arguments: &crate::Content) -> Option<T> {
+    match crate::flow::partial::Given::<T>::read(Some(arguments)) {
+        crate::flow::partial::Given::Complete(value) => Some(value),
+        crate::flow::partial::Given::Gaps { .. } => None,
+    }
+}
 pub use crate::format::{Format, LiteralRule};
 pub use serde_json::Value;
 pub use std::borrow::Cow;

@@ -21,7 +21,6 @@ pub(crate) struct Partial {
 }
 
 /// The model's arguments read as the form `T`.
-#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) enum Given<T> {
     /// Every field present and valid, none for the user alone.
     Complete(T),
@@ -33,15 +32,23 @@ pub(crate) enum Given<T> {
     },
 }
 
-#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 impl<T: Elicit> Given<T> {
     /// `arguments` (the model's) read as `T`: complete, or what to ask.
     pub(crate) fn read(arguments: Option<&Content>) -> Self {
         let user_only = T::user_only_fields();
-        let mut content = arguments.cloned().unwrap_or_default();
-        for field in &user_only {
-            content.remove(*field);
-        }
+        let empty = Content::new();
+        let given = arguments.unwrap_or(&empty);
+        // Read in place; copied only to drop what the model may not fill.
+        let content = match user_only.is_empty() {
+            true => std::borrow::Cow::Borrowed(given),
+            false => {
+                let mut content = given.clone();
+                for field in &user_only {
+                    content.remove(*field);
+                }
+                std::borrow::Cow::Owned(content)
+            }
+        };
         match T::from_content(&content) {
             Ok(value) if user_only.is_empty() => Self::Complete(value),
             Ok(_) => Self::Gaps {

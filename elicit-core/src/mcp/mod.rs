@@ -238,6 +238,33 @@
 //! cargo test --test it --features rmcp rmcp::
 //! ```
 //!
+//! # A tool's arguments as the form
+//!
+//! When the model leaves an argument out, or gives one the tool's rules
+//! refuse, the user who knows the answer can give it:
+//! [`r.arguments::<T>(key, message)`](Rounds::arguments) reads the
+//! model's arguments as the derived form `T` (the tool's input schema is
+//! [`input_schema::<T>()`](input_schema), its fields with their rules),
+//! and, only where something is missing, refused or
+//! [`user_only`](crate::reference::attributes), asks the user a form of
+//! those fields alone: the same rules, in declaration order, each refused
+//! value in the message with its error, the model's valid values kept. The
+//! answer, merged with them (the user's over the model's; what the user was
+//! not asked is not read from the answer), is checked whole: the form's
+//! rules and its own `check`, then the call's `.check`, which also runs on
+//! complete arguments; a refusal of a value the model gave asks that field
+//! too. Decline, cancel and answers still refused end the call with a tool
+//! result the model reads ("the user declined to give `env`: nothing was
+//! done"), never a parse error. It is a question like any other: in the
+//! call on 2025-11-25, in rounds on 2026-07-28 (the arguments are bound to
+//! the state), in a task. The README's tool and `examples/rmcp_server.rs`'s
+//! `deploy` and `release` are written so.
+//!
+//! Why not rmcp's `Parameters<T>`: it fails the call (`-32602`) on the
+//! first missing or refused field, before the tool runs. The arguments
+//! are read where they are, without a copy, so complete ones cost what
+//! reading the form costs (BENCHMARKS.md, "A tool's arguments").
+//!
 //! # Inside a task (SEP-2663)
 //!
 //! A `tools/call` the server materializes as a task (rmcp's

@@ -138,7 +138,7 @@ pub(super) fn form(input: &Input<'_>, fields: &[Field<'_>]) -> TokenStream {
     let deny = deny_unknown(&krate, input);
     let collect_fns = collect_fns(&krate, &glue);
     let check = check_method(&krate, input, &glue);
-    let user_only = user_only_fields(&krate, fields);
+    let user_only = user_only_fields(fields, flattened);
 
     // Reading and writing content are `#[inline]`: compiled where a
     // program calls them (as serde's generic impls are), not for every form
@@ -426,17 +426,12 @@ fn collect_fns(krate: &TokenStream, glue: &Glue<'_>) -> TokenStream {
 
 /// `Elicit::user_only_fields`, where a field (or a flattened form's) is
 /// `user_only`; nothing (the trait's default) otherwise.
-fn user_only_fields(krate: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
+fn user_only_fields(fields: &[Field<'_>], flattened: &[TokenStream]) -> TokenStream {
     let own: Vec<&str> = fields
         .iter()
         .filter(|f| f.attrs.user_only.is_some() && f.attrs.skip.is_none())
         .filter(|f| f.attrs.flatten.is_none())
         .map(|f| f.wire.as_str())
-        .collect();
-    let flattened: Vec<TokenStream> = fields
-        .iter()
-        .filter(|f| f.attrs.flatten.is_some() && f.attrs.skip.is_none())
-        .map(|f| qualified(krate, f.ty, "Elicit", f.ty.span()))
         .collect();
     if own.is_empty() && flattened.is_empty() {
         return TokenStream::new();
@@ -444,7 +439,7 @@ fn user_only_fields(krate: &TokenStream, fields: &[Field<'_>]) -> TokenStream {
     quote! {
         fn user_only_fields() -> ::std::vec::Vec<&'static str> {
             let mut __fields: ::std::vec::Vec<&'static str> = ::std::vec![#(#own),*];
-            #(__fields.extend(#flattened::user_only_fields());)*
+            #(__fields.extend(#flattened::flattened_user_only());)*
             __fields
         }
     }
