@@ -298,7 +298,9 @@ fn main() {
 /// A tool's complete arguments read as the form (`Rounds::arguments`
 /// before it asks: in place, every rule), against rmcp's `Parameters<T>`
 /// (serde's consuming read of the arguments it takes), with the same rules
-/// checked by hand after it, and without.
+/// checked by hand after it, and without; then with the one copy of the
+/// arguments `mcp::routed` makes per call (rmcp's other extractors may take
+/// them).
 fn arguments<F: Elicit, T: Rules>(form: &str, content: Value) {
     use elicit_core::__private::complete_arguments;
     let map = object(content.clone());
@@ -317,12 +319,23 @@ fn arguments<F: Elicit, T: Rules>(form: &str, content: Value) {
     pair(
         &format!("{form} arguments / Parameters<T>, no rule"),
         &Borrowed {
-            input: map,
+            input: map.clone(),
             read: |c: &Content| complete_arguments::<F>(c),
         },
         &Owned {
-            input: content,
+            input: content.clone(),
             read: serde_json::from_value::<T>,
+        },
+    );
+    pair(
+        &format!("{form} copy + arguments / Parameters<T> + rules"),
+        &Borrowed {
+            input: map,
+            read: |c: &Content| complete_arguments::<F>(&c.clone()),
+        },
+        &Owned {
+            input: content,
+            read: T::take_checked,
         },
     );
 }

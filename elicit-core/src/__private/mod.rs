@@ -48,6 +48,7 @@ pub use crate::format::text::{is_date, is_date_time, is_email, is_uri};
 /// `Rounds::arguments` reads them before it asks anything (in place, no
 /// copy): `Some` then, `None` when the user would be asked. For the
 /// benchmarks (`benches/paired.rs`).
+#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
 pub fn complete_arguments<T: crate::Elicit>(arguments: &crate::Content) -> Option<T> {
     match crate::flow::partial::Given::<T>::read(Some(arguments)) {
         crate::flow::partial::Given::Complete(value) => Some(value),

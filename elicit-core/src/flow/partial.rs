@@ -21,6 +21,7 @@ pub(crate) struct Partial {
 }
 
 /// The model's arguments read as the form `T`.
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) enum Given<T> {
     /// Every field present and valid, none for the user alone.
     Complete(T),

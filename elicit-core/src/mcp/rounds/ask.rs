@@ -174,7 +174,7 @@ impl<R: RoundResponse> Ask<R> {
         config: &RoundsConfig,
         questions: impl FnMut(Rounds) -> F,
     ) -> Result<Asked<T, R>, ErrorData> {
-        super::run::run(&self.context, &self.request, config, questions).await
+        super::run::run(&self.context, self.request, config, questions).await
     }
 }
 

@@ -157,10 +157,11 @@ impl IntoGetPromptResult for PromptReply {
 
 /// The `Ask` of the request `context` carries, if [`Routed`] read it for
 /// the method `R` answers.
-fn whole<R: RoundResponse>(context: &RequestContext<RoleServer>) -> Result<Ask<R>, ErrorData> {
-    match context.extensions.get::<WholeRequest>() {
+/// Taken out, so the request (its arguments) is not copied again.
+fn whole<R: RoundResponse>(context: &mut RequestContext<RoleServer>) -> Result<Ask<R>, ErrorData> {
+    match context.extensions.remove::<WholeRequest>() {
         Some(WholeRequest(request)) if request.method == R::METHOD => {
-            Ok(Ask::of(context.clone(), request.clone()))
+            Ok(Ask::of(context.clone(), request))
         }
         _ => {
             refused!(Internal, step = "not routed");
@@ -189,7 +190,7 @@ fn not_routed(method: &str) -> ErrorData {
 /// others, once the tools are [`routed`].
 impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask<CallToolResponse> {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        whole(&context.request_context)
+        whole(&mut context.request_context)
     }
 }
 
@@ -198,6 +199,6 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask<CallToolResponse> {
 /// [`Routed::get_prompt`].
 impl<S> FromContextPart<PromptContext<'_, S>> for Ask<GetPromptResponse> {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
-        whole(&context.context)
+        whole(&mut context.context)
     }
 }

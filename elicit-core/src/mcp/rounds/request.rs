@@ -21,11 +21,9 @@ pub(crate) struct RoundRequest {
     pub(super) method: &'static str,
     /// The tool's or the prompt's name, or the resource's URI.
     pub(super) name: String,
-    /// SHA-256 of the arguments in canonical form (object keys sorted), so
-    /// a client that reorders them is still the same request.
-    pub(super) arguments: [u8; 32],
-    /// The arguments themselves, for a tool that reads them as a form
-    /// ([`Rounds::arguments`](super::Rounds::arguments)).
+    /// The arguments (the state is bound to their digest,
+    /// [`arguments_digest`](Self::arguments_digest)); a tool may read them
+    /// as a form ([`Rounds::arguments`](super::Rounds::arguments)).
     pub(super) raw_arguments: Option<JsonObject>,
     pub(super) input_responses: Option<InputResponses>,
     pub(super) request_state: Option<String>,
@@ -40,18 +38,24 @@ impl RoundRequest {
         input_responses: Option<InputResponses>,
         request_state: Option<String>,
     ) -> Self {
-        let mut canonical_arguments = Vec::new();
-        if let Some(arguments) = arguments {
-            canonical_object(arguments, &mut canonical_arguments);
-        }
         Self {
             method,
             name: name.into(),
-            arguments: Sha256::digest(&canonical_arguments).into(),
             raw_arguments: arguments.cloned(),
             input_responses,
             request_state,
         }
+    }
+
+    /// SHA-256 of the arguments in canonical form (object keys sorted), so
+    /// a client that reorders them is still the same request; computed
+    /// where a state is sealed or opened, not for every call.
+    pub(super) fn arguments_digest(&self) -> [u8; 32] {
+        let mut canonical_arguments = Vec::new();
+        if let Some(arguments) = &self.raw_arguments {
+            canonical_object(arguments, &mut canonical_arguments);
+        }
+        Sha256::digest(&canonical_arguments).into()
     }
 
     /// What the request names, as a log may show it: a tool's or a
@@ -233,7 +237,8 @@ mod tests {
     #[test]
     fn reordered_arguments_are_the_same_request_and_other_values_are_not() {
         let digest = |value: Value| {
-            RoundRequest::new("tools/call", "t", Some(&object(value)), None, None).arguments
+            RoundRequest::new("tools/call", "t", Some(&object(value)), None, None)
+                .arguments_digest()
         };
         let one = digest(serde_json::json!({"a": 1, "b": {"y": [1, {"q": 2, "p": 1}], "x": "s"}}));
         let reordered =
@@ -242,7 +247,7 @@ mod tests {
             digest(serde_json::json!({"a": 2, "b": {"y": [1, {"q": 2, "p": 1}], "x": "s"}}));
         assert_eq!(one, reordered);
         assert_ne!(one, other);
-        let none = RoundRequest::new("tools/call", "t", None, None, None).arguments;
+        let none = RoundRequest::new("tools/call", "t", None, None, None).arguments_digest();
         assert_ne!(one, none);
     }
 }

@@ -24,7 +24,7 @@ use crate::sync::lock;
 /// [`Ask::run`]: the rounds of `request`, in their span.
 pub(super) async fn run<T, R: RoundResponse, F: Future<Output = Option<T>>>(
     context: &RequestContext<RoleServer>,
-    request: &RoundRequest,
+    request: RoundRequest,
     config: &RoundsConfig,
     questions: impl FnMut(Rounds) -> F,
 ) -> Result<Asked<T, R>, ErrorData> {
@@ -46,7 +46,7 @@ pub(super) async fn run<T, R: RoundResponse, F: Future<Output = Option<T>>>(
 /// [`run`], in its span.
 async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
     context: &RequestContext<RoleServer>,
-    request: &RoundRequest,
+    mut request: RoundRequest,
     config: &RoundsConfig,
     mut questions: impl FnMut(Rounds) -> F,
 ) -> Result<Asked<T, R>, ErrorData> {
@@ -57,7 +57,7 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
         .is_some_and(|version| !version.has_initialize());
     if modern {
         record!(regime = "input_rounds");
-        let bound = associated_data(&principal, request);
+        let bound = associated_data(&principal, &request);
         let state = match &request.request_state {
             Some(sealed) => {
                 let state = State::open(&config.codec, sealed, &bound)?;
@@ -68,8 +68,8 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
         };
         record!(round = state.round + 1);
         note!("call with answers", round = state.round + 1);
-        let round = InputRound::new(capabilities.as_ref(), state, request);
-        let arguments = request.raw_arguments.clone();
+        let round = InputRound::new(capabilities.as_ref(), state, &request);
+        let arguments = request.raw_arguments.take();
         let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)), arguments);
         if let Some(answers) = questions(rounds.clone()).await {
             return Ok(Asked::Answered(answers));
@@ -84,9 +84,9 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
         record!(regime = "sessionless");
         let call = Sessionless::new(
             capabilities.as_ref(),
-            state::call_key(key, &associated_data(&principal, request)),
+            state::call_key(key, &associated_data(&principal, &request)),
         );
-        let arguments = request.raw_arguments.clone();
+        let arguments = request.raw_arguments.take();
         let rounds = Rounds::new(principal, Regime::Sessionless(Mutex::new(call)), arguments);
         if let Some(answers) = questions(rounds.clone()).await {
             return Ok(Asked::Answered(answers));
@@ -105,7 +105,7 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
             via: Requests::Session(context.peer.clone()),
             connection: Mutex::new(connection),
         },
-        request.raw_arguments.clone(),
+        request.raw_arguments.take(),
     );
     match questions(rounds).await {
         Some(answers) => Ok(Asked::Answered(answers)),

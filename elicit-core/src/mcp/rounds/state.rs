@@ -153,13 +153,14 @@ fn millis_since_epoch(at: SystemTime) -> u64 {
 /// ([`RoundRequest`]). Each part is length-prefixed, so no two requests
 /// share one.
 pub(super) fn associated_data(principal: &str, request: &RoundRequest) -> Vec<u8> {
+    let arguments = request.arguments_digest();
     let mut out = Vec::new();
     for part in [
         b"elicit/mcp-rounds/v2".as_slice(),
         principal.as_bytes(),
         request.method.as_bytes(),
         request.name.as_bytes(),
-        request.arguments.as_slice(),
+        arguments.as_slice(),
     ] {
         out.extend_from_slice(&(part.len() as u64).to_be_bytes());
         out.extend_from_slice(part);
