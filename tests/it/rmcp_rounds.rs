@@ -555,11 +555,15 @@ async fn token_on(r: &Rounds, pages: &elicit_core::sensitive::Pages) -> Option<S
     )
 }
 
-/// A user who, shown a URL request, opens the page and submits it (or
-/// declines), then answers the request; forms are not expected.
-/// The `initialize` of a client named `name` with form and URL mode.
-fn form_and_url_client(name: &str) -> ::rmcp::model::InitializeRequestParams {
-    let mut capabilities = ::rmcp::model::ClientCapabilities::default();
+/// The `initialize` of a client named `name` with form and URL mode, and
+/// the tasks extension (SEP-2663) when `tasks`.
+fn form_and_url_client(name: &str, tasks: bool) -> ::rmcp::model::InitializeRequestParams {
+    let mut capabilities = match tasks {
+        true => ::rmcp::model::ClientCapabilities::builder()
+            .enable_tasks()
+            .build(),
+        false => ::rmcp::model::ClientCapabilities::default(),
+    };
     capabilities.elicitation =
         super::form_mode().map(|c| c.with_url(::rmcp::model::UrlElicitationCapability::new()));
     ::rmcp::model::InitializeRequestParams::new(
@@ -569,6 +573,8 @@ fn form_and_url_client(name: &str) -> ::rmcp::model::InitializeRequestParams {
     .with_protocol_version(::rmcp::model::ProtocolVersion::V_2025_11_25)
 }
 
+/// A user who, shown a URL request, opens the page and submits it (or
+/// declines), then answers the request; forms are not expected.
 #[derive(Clone, Default)]
 pub(crate) struct PageUser {
     /// Whether it declares the tasks extension (SEP-2663).
@@ -586,15 +592,7 @@ pub(crate) struct PageUser {
 
 impl ::rmcp::ClientHandler for PageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        let mut info = form_and_url_client("page-user");
-        if self.tasks {
-            let elicitation = info.capabilities.elicitation.take();
-            info.capabilities = ::rmcp::model::ClientCapabilities::builder()
-                .enable_tasks()
-                .build();
-            info.capabilities.elicitation = elicitation;
-        }
-        info
+        form_and_url_client("page-user", self.tasks)
     }
 
     async fn create_elicitation(
@@ -755,15 +753,7 @@ struct HostedPageUser {
 
 impl ::rmcp::ClientHandler for HostedPageUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        let mut info = form_and_url_client("alice");
-        if self.tasks {
-            let elicitation = info.capabilities.elicitation.take();
-            info.capabilities = ::rmcp::model::ClientCapabilities::builder()
-                .enable_tasks()
-                .build();
-            info.capabilities.elicitation = elicitation;
-        }
-        info
+        form_and_url_client("alice", self.tasks)
     }
 
     async fn create_elicitation(
@@ -949,7 +939,7 @@ impl TokensUser {
 
 impl ::rmcp::ClientHandler for TokensUser {
     fn get_info(&self) -> ::rmcp::model::InitializeRequestParams {
-        form_and_url_client("tokens-user")
+        form_and_url_client("tokens-user", false)
     }
 
     async fn create_elicitation(
