@@ -68,7 +68,7 @@ impl<'r, T: 'r> IntoFuture for ArgumentsAsk<'r, T> {
             Some(match asked.await? {
                 Ok(given) => given,
                 // The run turns every error into the tool's result.
-                Err(error) => Err(ended(format!("could not ask the user: {error}"))),
+                Err(error) => Err(ended(not_asked("the arguments", &error))),
             })
         })
     }
@@ -131,10 +131,10 @@ impl Rounds {
                         (Some(errors), partial)
                     }
                     Err(error) => {
+                        // The check's own error (its backend's) goes to the
+                        // log; the model reads a short, stable line.
                         error.trace();
-                        return Some(Err(ended(format!(
-                            "could not check the arguments: {error}"
-                        ))));
+                        return Some(Err(ended(not_asked("the arguments", &error))));
                     }
                 }
             }
@@ -160,9 +160,7 @@ impl Rounds {
                 "the user's answers for {fields} were refused {attempts} times ({errors}): \
                  nothing was done"
             ))),
-            Err(error) => Err(ended(format!(
-                "could not ask the user for {fields}: {error}"
-            ))),
+            Err(error) => Err(ended(not_asked(&fields, &error))),
         })
     }
 }
@@ -206,6 +204,22 @@ pub fn input_schema<T: Elicit>() -> std::sync::Arc<::rmcp::model::JsonObject> {
     let json = crate::schema::to_json(&schema);
     let object = serde_json::from_str(&json).unwrap_or_default();
     std::sync::Arc::new(object)
+}
+
+/// Why the user could not be asked for `fields`, as the model reads it:
+/// short and stable; the error itself (which may hold a client's or a
+/// check's own text) is traced where it was made.
+fn not_asked(fields: &str, error: &ElicitError) -> String {
+    use crate::protocol::agent::SendError;
+    let why = match error {
+        ElicitError::NotSent(SendError::ModeNotAdvertised { .. }) => {
+            "the client cannot show the user a form"
+        }
+        ElicitError::NotSent(SendError::NoSession) => "this server cannot ask during a call",
+        ElicitError::Check(_) => "the answer could not be checked",
+        _ => "the question failed",
+    };
+    format!("could not ask the user for {fields} ({why}): nothing was done")
 }
 
 /// `message`, then the model's refused values with their errors (a field
@@ -287,6 +301,17 @@ mod tests {
         assert_eq!(with_errors("Deploy?", None, Some(&given)), "Deploy?");
         let long = serde_json::Value::String("x".repeat(100));
         assert_eq!(shown(&long).chars().count(), 65);
+    }
+
+    #[test]
+    fn the_model_reads_why_in_a_short_line_never_a_checks_own_text() {
+        let error = ElicitError::Check("db01: connection refused by 10.0.0.7".into());
+        let said = not_asked("`port`", &error);
+        assert_eq!(
+            said,
+            "could not ask the user for `port` (the answer could not be checked): nothing was done"
+        );
+        assert!(!said.contains("db01"));
     }
 
     #[test]
