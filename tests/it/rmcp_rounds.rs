@@ -1317,3 +1317,60 @@ fn a_tools_arguments_are_completed_in_the_call_its_rounds_and_a_task() {
         }
     }
 }
+
+/// Past `RoundsConfig::max_rounds` (here 1), on 2026-07-28: a tool ends with
+/// a tool error the model reads, a prompt and a resource with `-32600`
+/// (they have no error result), as `Ask::run` documents.
+#[test]
+fn past_the_cap_on_rounds_a_tool_errs_and_a_prompt_or_a_resource_is_32600() {
+    fn two_rounds(r: Rounds) -> Asking {
+        Box::pin(async move {
+            // The second question is asked only once the first is answered:
+            // a second round.
+            let first = r.form::<Confirm>("first", "First?").await?;
+            let second = r.form::<Confirm>("second", "Second?").await?;
+            Some(format!("{first:?} {second:?}"))
+        })
+    }
+    // One answer for each place's first round.
+    let (client, _) = ScriptedClient::with(
+        form_mode(),
+        vec![json!({"action": "accept", "content": {"proceed": true}}); 3],
+    );
+    let config = || RoundsConfig::with_random_key().unwrap().max_rounds(1);
+    let tool = call_result(config(), Some(two_rounds), &client, super::Version::Modern).unwrap();
+    assert_eq!(tool.is_error, Some(true));
+    assert_eq!(
+        tool.content[0].as_text().unwrap().text,
+        "no answer after 1 rounds of questions: nothing was done"
+    );
+    let (prompt, resource) = serve_rounds(
+        config(),
+        Some(two_rounds),
+        &client,
+        super::Version::Modern,
+        async |running| {
+            let prompt = running
+                .get_prompt(GetPromptRequestParams::new("prompt"))
+                .await;
+            let resource = running
+                .read_resource(ReadResourceRequestParams::new("elicit://r"))
+                .await;
+            (prompt.map(|_| ()), resource.map(|_| ()))
+        },
+    );
+    for (place, result) in [("prompt", prompt), ("resource", resource)] {
+        let Err(::rmcp::ServiceError::McpError(error)) = result else {
+            panic!("{place}: {result:?}");
+        };
+        assert_eq!(
+            error.code,
+            ::rmcp::model::ErrorCode::INVALID_REQUEST,
+            "{place}"
+        );
+        assert_eq!(
+            error.message, "no answer after 1 rounds of questions: nothing was done",
+            "{place}"
+        );
+    }
+}

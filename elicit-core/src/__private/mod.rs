@@ -43,6 +43,10 @@ pub use crate::credential::{FORM_FIELD_MESSAGE, looks_like_credential};
 pub use crate::error::Num;
 pub use crate::field::{LengthField, RangeField, TextField};
 pub use crate::format::text::{is_date, is_date_time, is_email, is_uri};
+pub use crate::format::{Format, LiteralRule};
+pub use serde_json::Value;
+pub use std::borrow::Cow;
+pub use std::sync::OnceLock;
 
 /// A tool's arguments read as the form `T` when they are complete, as
 /// `Rounds::arguments` reads them before it asks anything (in place, no
@@ -55,7 +59,3 @@ pub fn complete_arguments<T: crate::Elicit>(arguments: &crate::Content) -> Optio
         crate::flow::partial::Given::Gaps { .. } => None,
     }
 }
-pub use crate::format::{Format, LiteralRule};
-pub use serde_json::Value;
-pub use std::borrow::Cow;
-pub use std::sync::OnceLock;

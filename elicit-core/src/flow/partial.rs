@@ -161,16 +161,27 @@ impl Partial {
 }
 
 /// `schema` with only the properties named in `fields`, in its order, and
-/// `required` narrowed the same way; its title and description kept.
-fn narrowed(schema: &ElicitationSchema, fields: &[String]) -> ElicitationSchema {
+/// `required` narrowed the same way; its title, description and `_meta`
+/// kept: a partial form, and a tool's input schema without its `user_only`
+/// fields.
+pub(crate) fn narrowed(schema: &ElicitationSchema, fields: &[String]) -> ElicitationSchema {
+    let named = |name: &str| fields.iter().any(|f| f == name);
     let mut properties = Properties::new();
     for (name, property) in schema.properties.iter() {
-        if fields.iter().any(|f| f == name) {
+        if named(name) {
             properties.insert(name.to_owned(), property.clone());
         }
     }
-    let mut narrowed = schema.clone();
+    let mut narrowed = ElicitationSchema::new();
+    narrowed.title.clone_from(&schema.title);
+    narrowed.description.clone_from(&schema.description);
+    narrowed.meta.clone_from(&schema.meta);
     narrowed.properties = properties;
-    narrowed.required.retain(|name| fields.contains(name));
+    narrowed.required = schema
+        .required
+        .iter()
+        .filter(|r| named(r))
+        .cloned()
+        .collect();
     narrowed
 }

@@ -190,18 +190,12 @@ impl Rounds {
 /// ```
 pub fn input_schema<T: Elicit>() -> std::sync::Arc<::rmcp::model::JsonObject> {
     let user_only = T::user_only_fields();
-    let mut schema = T::schema();
-    let mut properties = crate::Properties::new();
-    for (name, property) in schema.properties.iter() {
-        if !user_only.contains(&name) {
-            properties.insert(name.to_owned(), property.clone());
-        }
-    }
-    schema.properties = properties;
-    schema
-        .required
-        .retain(|name| !user_only.contains(&name.as_str()));
-    let json = crate::schema::to_json(&schema);
+    let schema = T::cached_schema();
+    let fields: Vec<String> = (schema.properties.names())
+        .filter(|name| !user_only.contains(name))
+        .map(str::to_owned)
+        .collect();
+    let json = crate::schema::to_json(&crate::flow::partial::narrowed(&schema, &fields));
     let object = serde_json::from_str(&json).unwrap_or_default();
     std::sync::Arc::new(object)
 }
