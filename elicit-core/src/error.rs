@@ -673,3 +673,81 @@ fn subject(property: &Option<String>) -> impl fmt::Display + '_ {
         None => f.write_str("the schema"),
     })
 }
+
+/// A form that cannot be rendered: its schema fails
+/// [`ElicitationSchema::check`](crate::ElicitationSchema::check) (a property of an unknown type, which no
+/// control is guessed for, a nested object, contradictory bounds, ...).
+/// The one error for it: the client's guard refuses such a request with it
+/// ([`ClientConnection::receive`](crate::protocol::client::ClientConnection::receive), `-32602` with `data.notRenderable`),
+/// and the page of a sensitive elicitation is not opened for it
+/// (`sensitive::PageForm::render`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotRenderable {
+    error: SchemaError,
+}
+
+impl std::fmt::Display for NotRenderable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self { error } => write!(
+                f,
+                "the form cannot be rendered, and no control is guessed for it: {error}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotRenderable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self { error } => Some(error),
+        }
+    }
+}
+
+impl NotRenderable {
+    /// The form whose schema fails with `error`.
+    pub(crate) fn new(error: SchemaError) -> Self {
+        Self { error }
+    }
+
+    /// `property`, of the wire type `type_`, has no control.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) fn unknown_type(property: &str, type_: &str) -> Self {
+        let kind = SchemaErrorKind::UnknownPropertyType {
+            type_: type_.to_owned(),
+        };
+        Self::new(SchemaError::single(Some(property.to_owned()), kind))
+    }
+
+    /// `property` is a multi-select whose `items` have no control.
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) fn unknown_items(property: &str) -> Self {
+        let kind = SchemaErrorKind::UnknownItemsType;
+        Self::new(SchemaError::single(Some(property.to_owned()), kind))
+    }
+
+    /// Every problem found.
+    pub fn error(&self) -> &SchemaError {
+        &self.error
+    }
+
+    /// The properties of an unknown type (or unknown multi-select `items`),
+    /// with the wire type: these have no control to render them with.
+    pub fn unknown_types(&self) -> Vec<(&str, &str)> {
+        self.error
+            .issues()
+            .iter()
+            .filter_map(|issue| {
+                let property = issue.property()?;
+                match issue.kind() {
+                    SchemaErrorKind::UnknownPropertyType { type_ } => {
+                        Some((property, type_.as_str()))
+                    }
+                    SchemaErrorKind::UnknownItemsType => Some((property, "array")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}

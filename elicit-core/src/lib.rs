@@ -251,8 +251,8 @@ mod types;
 
 pub use conversion::{ConversionError, ConversionErrorKind, OutcomeError};
 pub use error::{
-    ContentError, FieldError, FieldErrorKind, JsonKind, Num, SchemaError, SchemaErrorKind,
-    SchemaIssue,
+    ContentError, FieldError, FieldErrorKind, JsonKind, NotRenderable, Num, SchemaError,
+    SchemaErrorKind, SchemaIssue,
 };
 pub use field::{
     Choice, ChoiceOption, FormField, FormValue, LengthField, RangeField, TextDefault, TextField,
@@ -488,7 +488,7 @@ mod tests {
                 ),
                 (
                     "how long a Redis record outlives its expiry",
-                    secs(crate::redis::records::KEPT_AFTER_EXPIRY),
+                    secs(crate::redis::store::KEPT_AFTER_EXPIRY),
                 ),
                 (
                     "the replicas' clock skew",

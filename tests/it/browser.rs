@@ -19,7 +19,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use elicit_core::sensitive::{ExposeSecret, PageError, Pages, PendingPage};
+use elicit_core::sensitive::{ExposeSecret, Pages, PendingPage};
 use fantoccini::elements::Element;
 use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -28,7 +28,7 @@ use serde_json::json;
 
 use crate::common::Now;
 use crate::common::http::DEADLINE;
-use crate::common::sensitive::{Connect, SECRET};
+use crate::common::sensitive::{Answer as _, Connect, SECRET};
 
 /// Debian's `chromium` package's launcher.
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
@@ -412,12 +412,12 @@ impl Drop for TempDir {
 }
 
 /// Waits for the page's answer on another thread, as an agent does.
-struct Agent(thread::JoinHandle<Result<Connect, PageError>>);
+struct Agent(thread::JoinHandle<Result<Connect, String>>);
 
 impl Agent {
     fn wait_for(page: PendingPage<Connect>) -> Self {
         Self(thread::spawn(move || {
-            futures::executor::block_on(page.answer())
+            futures::executor::block_on(page.answer()).answered()
         }))
     }
 
@@ -426,7 +426,7 @@ impl Agent {
     }
 
     /// The answer, within [`DEADLINE`].
-    fn answer(self) -> Result<Connect, PageError> {
+    fn answer(self) -> Result<Connect, String> {
         let deadline = Instant::now() + DEADLINE;
         while !self.0.is_finished() {
             assert!(Instant::now() < deadline, "no answer within {DEADLINE:?}");

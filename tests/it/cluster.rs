@@ -9,12 +9,12 @@ use std::time::{Duration, SystemTime};
 
 use elicit_core::mcp::{StateId, UsedStates};
 use elicit_core::protocol::agent::VerifiedUser;
-use elicit_core::redis::{Redis, RedisFlowStore, RedisStore, RedisUsedStates, SealingKeys};
-use elicit_core::sensitive::{ExposeSecret, PageError, Pages};
+use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
+use elicit_core::sensitive::{ExposeSecret, PageError, Pages, SecretOutcome};
 
 use crate::common::Now;
 use crate::common::redis_cluster::{RedisCluster, start_cluster};
-use crate::common::sensitive::{Connect, SECRET};
+use crate::common::sensitive::{Answer as _, Connect, SECRET};
 use crate::sensitive_server::hosted::{builder as hosted, call, get, submit_as};
 
 fn keys() -> SealingKeys {
@@ -29,10 +29,7 @@ fn redis(cluster: &RedisCluster) -> Redis {
 /// A replica of the agent: its pages and flows on the cluster.
 fn replica(cluster: &RedisCluster) -> Pages {
     let redis = redis(cluster);
-    hosted()
-        .store(RedisStore::new(redis.clone(), keys()))
-        .oauth_store(RedisFlowStore::new(redis, keys()))
-        .build()
+    hosted().store(RedisStore::new(redis, keys())).build()
 }
 
 fn state(n: usize) -> StateId {
@@ -55,7 +52,11 @@ fn the_stores_work_on_a_redis_cluster_through_a_failover() {
         let page = a.open_for::<Connect>(&alice, "Connect Acme").now().unwrap();
         let path = format!("/elicit/{}", page.id());
         assert_eq!(submit_as(&b, &path, "alice", &fields), 200);
-        let connect = page.answer().now().expect("the answer reached A");
+        let connect = page
+            .answer()
+            .now()
+            .answered()
+            .expect("the answer reached A");
         assert_eq!(connect.token.expose_secret(), SECRET);
         answered.push(path);
     }
@@ -125,10 +126,14 @@ fn the_stores_work_on_a_redis_cluster_through_a_failover() {
     cluster.restart_failed();
     let waited = waiter.join().unwrap();
     match &waited {
-        Ok(connect) => assert_eq!(connect.token.expose_secret(), SECRET),
-        Err(error @ (PageError::Store(_) | PageError::Cancelled)) => {
+        Ok(SecretOutcome::Answered(connect)) => {
+            assert_eq!(connect.token.expose_secret(), SECRET)
+        }
+        Ok(SecretOutcome::Cancelled) => {}
+        Err(error @ PageError::Store(_)) => {
             assert!(!error.to_string().is_empty(), "a clear error: {error}");
         }
+        Ok(_) => panic!("the waiter ended badly: not answered, nor cancelled"),
         Err(error) => panic!("the waiter ended badly: {error}"),
     }
     // Never a second answer: a post now finds it answered.
@@ -140,7 +145,11 @@ fn the_stores_work_on_a_redis_cluster_through_a_failover() {
         let page = a.open_for::<Connect>(&alice, "Connect Acme").now().unwrap();
         let path = format!("/elicit/{}", page.id());
         assert_eq!(submit_as(&b, &path, "alice", &fields), 200);
-        let connect = page.answer().now().expect("a new flow's answer reached A");
+        let connect = page
+            .answer()
+            .now()
+            .answered()
+            .expect("a new flow's answer reached A");
         assert_eq!(connect.account, "acme");
     }
     assert!(used.first_use(&state(99), expires).now().unwrap());

@@ -222,7 +222,9 @@ fn the_agent_gets_a_token_the_real_provider_accepts() {
     let pending = pages.open_oauth(&oauth).now().expect("a flow");
     let start = pending.url().to_owned();
     assert!(start.starts_with("http://127.0.0.1:"), "{start}");
-    let agent = std::thread::spawn(move || futures::executor::block_on(pending.outcome()));
+    let agent = std::thread::spawn(move || {
+        futures::executor::block_on(pending.outcome()).expect("the store answers")
+    });
 
     browser.goto(&start);
     assert!(browser.url().starts_with(&e.issuer), "{}", browser.url());

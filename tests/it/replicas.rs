@@ -8,14 +8,14 @@ use std::time::{Duration, SystemTime};
 use elicit_core::mcp::{StateId, UsedStates, UsedStatesError};
 use elicit_core::protocol::agent::VerifiedUser;
 use elicit_core::redis::{Redis, RedisStore, RedisUsedStates, SealingKeys};
+use elicit_core::sensitive::store::{Answer, End, Record, State as PageState, Store, StoreError};
 use elicit_core::sensitive::{
-    End, ExposeSecret, PageState, Pages, PagesBuilder, Record, SecretString, Store, StoreError,
-    Submission,
+    ExposeSecret, Pages, PagesBuilder, SecretOutcome, SecretString, Submission,
 };
 
 use crate::common::Now;
 use crate::common::redis::{Monitor, RedisServer, start};
-use crate::common::sensitive::{Connect, SECRET};
+use crate::common::sensitive::{Answer as _, Connect, SECRET};
 use crate::sensitive_server::hosted::{builder as hosted, call, get};
 
 /// The keys every replica of these tests shares.
@@ -31,9 +31,7 @@ fn replica(server: &RedisServer) -> Pages {
 /// [`replica`], before it is built (to change a setting).
 fn replica_builder(server: &RedisServer) -> PagesBuilder {
     let redis = Redis::open(&server.url()).unwrap();
-    hosted()
-        .store(RedisStore::new(redis.clone(), keys()))
-        .oauth_store(elicit_core::redis::RedisFlowStore::new(redis, keys()))
+    hosted().store(RedisStore::new(redis, keys()))
 }
 
 /// Every value in `server`'s Redis, as bytes: what someone who reads Redis
@@ -90,7 +88,7 @@ fn a_page_opened_on_one_replica_is_answered_through_another() {
     let alice = VerifiedUser::new("alice");
     let page = a.open_for::<Connect>(&alice, "Connect Acme").now().unwrap();
     let path = format!("/elicit/{}", page.id());
-    let waiter = std::thread::spawn(move || futures::executor::block_on(page.answer()));
+    let waiter = std::thread::spawn(move || futures::executor::block_on(page.answer()).answered());
 
     // Bob, on B: refused, no cookie.
     let refused = call(&b, get(&path, Some("bob")), "");
@@ -154,7 +152,11 @@ fn an_end_waits_in_redis_sealed_until_its_waiter_takes_it() {
     let submission = Submission::new()
         .value("account", "acme".into())
         .secret("token", SecretString::from(SECRET));
-    assert!(b.end(&id, End::Answered(submission)).now().unwrap());
+    assert!(
+        b.end(&id, End::Answered(Answer::Page(submission)))
+            .now()
+            .unwrap()
+    );
     assert!(
         !a.end(&id, End::Cancelled).now().unwrap(),
         "only the first end counts"
@@ -169,7 +171,7 @@ fn an_end_waits_in_redis_sealed_until_its_waiter_takes_it() {
     );
 
     let end = a.wait(&id).now().unwrap().expect("the end");
-    let End::Answered(submission) = end else {
+    let End::Answered(Answer::Page(submission)) = end else {
         panic!("answered: {end:?}")
     };
     assert_eq!(submission.values()["account"], "acme");
@@ -245,24 +247,18 @@ fn clock_skew_between_replicas_opens_no_window() {
     );
 
     let store = RedisStore::new(Redis::open(&server.url()).unwrap(), keys());
-    let record = Record {
-        message: "m".into(),
-        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
-        secrets: vec!["token".into()],
-        user: None,
-        // The opener's idea of the expiry, already past by Redis's clock.
-        expires_at: SystemTime::now() - Duration::from_secs(1),
-        binding: None,
-        state: PageState::Open,
-        errors: Vec::new(),
-    };
+    // The opener's idea of the expiry, already past by Redis's clock.
+    let record = Record::page::<Connect>("m", SystemTime::now() - Duration::from_secs(1));
     let page = "0000000000000000000000000000dead".parse().unwrap();
     store.insert(page, record, 8).now().unwrap();
     let late = Submission::new()
         .value("account", "acme".into())
         .secret("token", SecretString::from(SECRET));
     assert!(
-        !store.end(&page, End::Answered(late)).now().unwrap(),
+        !store
+            .end(&page, End::Answered(Answer::Page(late)))
+            .now()
+            .unwrap(),
         "refused"
     );
     assert_eq!(
@@ -542,8 +538,6 @@ fn a_secret_page_in_rounds_is_opened_on_a_answered_through_b_and_read_on_c() {
 /// memory, is not served when Redis is back.
 #[test]
 fn an_agent_waiting_on_a_page_fails_cleanly_when_redis_stops() {
-    use elicit_core::sensitive::PageError;
-
     let Some(mut server) = start() else { return };
     let a = replica(&server);
     let page = a
@@ -564,7 +558,7 @@ fn an_agent_waiting_on_a_page_fails_cleanly_when_redis_stops() {
     let answer = receiver
         .recv_timeout(Duration::from_secs(30))
         .expect("the wait ended with Redis");
-    assert!(matches!(answer, Err(PageError::Cancelled)), "{answer:?}");
+    assert!(matches!(answer, Ok(SecretOutcome::Cancelled)), "{answer:?}");
     let after = call(&a, get(&path, Some("alice")), "");
     assert_ne!(after.status, 200);
 }
@@ -734,22 +728,20 @@ mod oauth_flows {
                 assert!(!contains(values, needle), "{what} is in Redis in clear");
             }
         }
-        assert!(contains(&after, &format!("elicit:oauth:{{{id}}}:end")));
+        assert!(contains(&after, &format!("elicit:page:{{{id}}}:end")));
 
-        let outcome = futures::executor::block_on(flow.outcome());
+        let outcome = futures::executor::block_on(flow.outcome()).expect("the store answers");
         let token = outcome.authorized().expect("the token reached A");
         assert_eq!(token.access_token().expose_secret(), ACCESS);
         assert_eq!(token.refresh_token().unwrap().expose_secret(), REFRESH);
-        // Forgotten as the flow is dropped: by the pages' background
-        // runtime (no I/O in `Drop`), so soon rather than at once.
-        let forgotten = (0..500).any(|_| {
-            let gone = !contains(&dump(&server), &format!("elicit:oauth:{{{id}}}"));
-            if !gone {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            gone
-        });
-        assert!(forgotten, "the flow's keys outlived its PendingOAuth");
+        // Read and dropped, the flow stays ended (sealed) for a late
+        // visitor on any replica, as a page does, until its expiry
+        // forgets it.
+        assert_eq!(call(&b, get(&path, Some("alice")), "").status, 410);
+        assert!(contains(
+            &dump(&server),
+            &format!("elicit:page:{{{id}}}:end")
+        ));
     }
 
     /// A flow past its expiry: its start page is gone on every replica,
@@ -787,7 +779,7 @@ mod oauth_flows {
         assert_eq!(late.status, 410, "{}", late.body());
         assert!(matches!(
             futures::executor::block_on(flow.outcome()),
-            OAuthOutcome::Expired
+            Ok(OAuthOutcome::Expired)
         ));
         assert!(scripted.verifiers().is_empty());
     }
@@ -795,16 +787,7 @@ mod oauth_flows {
 
 /// A page record for the store-level tests below.
 fn open_record() -> Record {
-    Record {
-        message: "m".into(),
-        schema: <Connect as elicit_core::sensitive::SensitiveForm>::schema(),
-        secrets: vec!["token".into()],
-        user: Some("alice".into()),
-        expires_at: SystemTime::now() + Duration::from_secs(600),
-        binding: None,
-        state: PageState::Open,
-        errors: Vec::new(),
-    }
+    Record::page::<Connect>("m", SystemTime::now() + Duration::from_secs(600)).for_user("alice")
 }
 
 /// The threads of this process now (every test's: the count is compared
@@ -845,7 +828,12 @@ fn thousands_of_waiting_pages_cost_no_thread_and_share_one_connection() {
     let early = Submission::new()
         .value("account", "early".into())
         .secret("token", SecretString::from(SECRET));
-    assert!(answering.end(&ids[0], End::Answered(early)).now().unwrap());
+    assert!(
+        answering
+            .end(&ids[0], End::Answered(Answer::Page(early)))
+            .now()
+            .unwrap()
+    );
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -890,7 +878,12 @@ fn thousands_of_waiting_pages_cost_no_thread_and_share_one_connection() {
         let submission = Submission::new()
             .value("account", format!("acme-{n}").into())
             .secret("token", SecretString::from(SECRET));
-        assert!(answering.end(id, End::Answered(submission)).now().unwrap());
+        assert!(
+            answering
+                .end(id, End::Answered(Answer::Page(submission)))
+                .now()
+                .unwrap()
+        );
     }
     let ends = runtime.block_on(async {
         let mut ends = Vec::with_capacity(N);
@@ -900,7 +893,7 @@ fn thousands_of_waiting_pages_cost_no_thread_and_share_one_connection() {
         ends
     });
     for (n, end) in ends.into_iter().enumerate() {
-        let Ok(Some(End::Answered(submission))) = end else {
+        let Ok(Some(End::Answered(Answer::Page(submission)))) = end else {
             panic!("page {n}: {end:?}")
         };
         let expected = if n == 0 {

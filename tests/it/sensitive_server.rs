@@ -8,11 +8,12 @@ use std::net::{SocketAddr, TcpStream};
 use std::thread;
 use std::time::Duration;
 
-use elicit_core::sensitive::{ExposeSecret, OpenError, PageError, Pages, PendingPage, StoreError};
+use elicit_core::sensitive::store::StoreError;
+use elicit_core::sensitive::{ExposeSecret, OpenError, Pages, PendingPage, SecretOutcome};
 
 use crate::common::Now;
 use crate::common::http::{DEADLINE, Reply, Req};
-use crate::common::sensitive::{Connect, SECRET};
+use crate::common::sensitive::{Answer as _, Connect, SECRET};
 
 /// An open page on its own loopback server.
 struct Open {
@@ -73,8 +74,8 @@ fn post(open: &Open, cookie: &str, body: impl AsRef<str>) -> Req {
 }
 
 /// Waits for the page's answer on another thread.
-fn answer(page: PendingPage<Connect>) -> thread::JoinHandle<Result<Connect, PageError>> {
-    thread::spawn(move || futures::executor::block_on(page.answer()))
+fn answer(page: PendingPage<Connect>) -> thread::JoinHandle<Result<Connect, String>> {
+    thread::spawn(move || futures::executor::block_on(page.answer()).answered())
 }
 
 #[test]
@@ -372,7 +373,7 @@ fn a_page_expires_resolves_the_flow_as_expired_and_shows_expired() {
     let (_, cookie, csrf) = visit(&open);
     let mut open = open;
     let outcome = futures::executor::block_on(open.take_page().answer());
-    assert!(matches!(outcome, Err(PageError::Expired)), "{outcome:?}");
+    assert!(matches!(outcome, Ok(SecretOutcome::Expired)), "{outcome:?}");
     let late = post(&open, &cookie, body(&csrf, "acme", SECRET)).send(open.addr);
     assert_eq!(late.status, 410);
     assert!(late.body.contains("expired"), "{}", late.body);
@@ -468,7 +469,12 @@ fn slow_clients_are_cut_off() {
 
 pub(crate) mod hosted {
     use elicit_core::protocol::agent::VerifiedUser;
-    use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, Pages, PagesBuilder};
+    use elicit_core::sensitive::store::{
+        Binding, End, MemoryStore, Record, State, Store, StoreError,
+    };
+    use elicit_core::sensitive::{
+        ConfigError, ExposeSecret, OpenError, PageId, Pages, PagesBuilder,
+    };
     use http_body_util::{BodyExt, Full};
     use tower_service::Service;
 
@@ -665,62 +671,40 @@ pub(crate) mod hosted {
     /// way in and out, as in a shared store (Redis, SQL), and the answer
     /// crosses from the replica that served the post to the one that asked.
     #[derive(Clone, Default)]
-    struct Shared(std::sync::Arc<elicit_core::sensitive::MemoryStore>);
+    struct Shared(std::sync::Arc<MemoryStore>);
 
-    impl elicit_core::sensitive::Store for Shared {
+    impl Store for Shared {
         async fn insert(
             &self,
-            id: elicit_core::sensitive::PageId,
-            record: elicit_core::sensitive::Record,
+            id: PageId,
+            record: Record,
             max_open: usize,
-        ) -> Result<(), elicit_core::sensitive::StoreError> {
-            let json = serde_json::to_string(&record).unwrap();
-            self.0
-                .insert(id, serde_json::from_str(&json).unwrap(), max_open)
-                .await
+        ) -> Result<(), StoreError> {
+            let bytes = record.to_bytes();
+            let record = Record::from_bytes(&bytes).unwrap();
+            self.0.insert(id, record, max_open).await
         }
-        async fn get(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-        ) -> Result<Option<elicit_core::sensitive::Record>, elicit_core::sensitive::StoreError>
-        {
+        async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
             let record = self.0.get(id).await?;
-            let json = serde_json::to_string(&record).unwrap();
-            Ok(serde_json::from_str(&json).unwrap())
+            Ok(record.map(|record| Record::from_bytes(&record.to_bytes()).unwrap()))
         }
-        async fn bind(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-            binding: elicit_core::sensitive::Binding,
-        ) -> Result<Option<elicit_core::sensitive::Binding>, elicit_core::sensitive::StoreError>
-        {
+        async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
             self.0.bind(id, binding).await
         }
-        async fn end(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-            end: elicit_core::sensitive::End,
-        ) -> Result<bool, elicit_core::sensitive::StoreError> {
+        async fn take(&self, id: &PageId) -> Result<Option<State>, StoreError> {
+            self.0.take(id).await
+        }
+        async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+            let end = End::from_bytes(&end.to_bytes()).unwrap();
             self.0.end(id, end).await
         }
-        async fn wait(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-        ) -> Result<Option<elicit_core::sensitive::End>, elicit_core::sensitive::StoreError>
-        {
+        async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
             self.0.wait(id).await
         }
-        async fn end_of(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-        ) -> Result<Option<elicit_core::sensitive::End>, elicit_core::sensitive::StoreError>
-        {
+        async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
             self.0.end_of(id).await
         }
-        async fn remove(
-            &self,
-            id: &elicit_core::sensitive::PageId,
-        ) -> Result<(), elicit_core::sensitive::StoreError> {
+        async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
             self.0.remove(id).await
         }
     }
@@ -772,7 +756,7 @@ fn the_answer_that_ends_the_agent_still_gets_its_done_page() {
     let page = open.take_page();
     let pages = std::mem::replace(&mut open._pages, Pages::loopback().build());
     let agent = thread::spawn(move || {
-        let answer = futures::executor::block_on(page.answer());
+        let answer = futures::executor::block_on(page.answer()).answered();
         drop(pages);
         answer.map(|c| c.account)
     });

@@ -914,6 +914,7 @@ fn mcp_host_at_both_versions() {
 fn hosted_pages(pages: &Pages, secrets: &mut Secrets, sealing: Option<&[u8; 32]>) {
     use elicit_core::sensitive::ExposeSecret;
 
+    use crate::common::sensitive::Answer as _;
     use crate::common::sensitive::Connect;
     use crate::sensitive_server::hosted::{call, get};
 
@@ -921,7 +922,7 @@ fn hosted_pages(pages: &Pages, secrets: &mut Secrets, sealing: Option<&[u8; 32]>
     let page = pages.open_for::<Connect>(&alice, "Connect").now().unwrap();
     let id = page.id().to_string();
     let path = format!("/elicit/{id}");
-    let waiter = std::thread::spawn(move || page.answer().now());
+    let waiter = std::thread::spawn(move || page.answer().now().answered());
     assert_eq!(call(pages, get(&path, Some("bob")), "").status, 403);
     let shown = call(pages, get(&path, Some("alice")), "");
     assert_eq!(shown.status, 200, "{}", shown.body());

@@ -5,9 +5,9 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 
 use crate::Elicit;
+use crate::flow::retry::Retry;
 use crate::protocol::ElicitationScope;
 use crate::protocol::agent::Outcome;
-use crate::protocol::outcome::Retry;
 
 #[cfg(feature = "sensitive")]
 use super::check::PageAsked;

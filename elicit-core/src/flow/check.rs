@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use super::ElicitError;
 use crate::ContentError;
+use crate::flow::retry::Retry;
 use crate::protocol::agent::Outcome;
-use crate::protocol::outcome::Retry;
 
 /// What a check's own failure becomes: [`ElicitError::Check`]'s error.
 type BoxError = Box<dyn StdError + Send + Sync>;

@@ -9,8 +9,8 @@ use super::check::FormAsked;
 use crate::Elicit;
 use crate::error::ContentError;
 use crate::fingerprint::Fingerprint;
+use crate::flow::retry::Retry;
 use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest, VerifiedUser};
-use crate::protocol::outcome::Retry;
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ElicitationAction, ElicitationId, ElicitationScope,

@@ -179,15 +179,12 @@ impl ElicitError {
             #[cfg(feature = "sensitive")]
             Self::Page(error) => {
                 use crate::sensitive::PageError;
-                match error {
-                    PageError::Expired => refused!(PageExpired),
-                    PageError::Cancelled => refused!(Cancelled),
-                    // The flows ask again instead (`flow::page`); never
-                    // reached from them.
-                    PageError::Invalid(errors) => {
-                        refused!(InvalidSubmission, errors = errors.errors().len());
-                    }
-                    _ => refused!(StoreFailed),
+                // The flows ask again instead of failing with an invalid
+                // answer (`flow::page`); never reached from them.
+                if let PageError::Invalid(errors) = error {
+                    refused!(InvalidSubmission, errors = errors.errors().len());
+                } else {
+                    refused!(StoreFailed);
                 }
             }
         }

@@ -106,6 +106,8 @@ mod error;
 #[cfg(feature = "sensitive")]
 pub(crate) mod page;
 pub(crate) mod partial;
+pub(crate) mod render;
+pub(crate) mod retry;
 
 pub use call::FormCall;
 #[cfg(feature = "oauth")]

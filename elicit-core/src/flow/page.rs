@@ -183,7 +183,7 @@ impl<C: Carrier> Flows<'_, C> {
 /// the other page errors as [`SecretOutcome::from_page`] has them.
 #[cfg(feature = "rmcp")]
 pub(crate) async fn checked_answer<T>(
-    answer: Result<T, PageError>,
+    answer: Result<SecretOutcome<T>, PageError>,
     check: Option<&super::SecretChecker<'_, T>>,
 ) -> Result<PageAnswer<T>, ElicitError> {
     let outcome = match answer {
@@ -263,7 +263,7 @@ impl Opened for crate::sensitive::oauth::PendingOAuth {
     }
 
     async fn settle(self) -> Result<(Self::Outcome, bool), ElicitError> {
-        let outcome = self.outcome().await;
+        let outcome = self.outcome().await.map_err(ElicitError::Page)?;
         let ended_in_browser = outcome.ends_interaction();
         Ok((outcome, ended_in_browser))
     }
@@ -353,15 +353,10 @@ impl<T> PageOutcome for PageAnswer<T> {
 }
 
 impl<T> SecretOutcome<T> {
-    /// How the page's answer ends the flow: the value, or an expiry or a
-    /// cancel; the other page errors are failures.
-    pub(crate) fn from_page(answer: Result<T, PageError>) -> Result<Self, ElicitError> {
-        match answer {
-            Ok(value) => Ok(Self::Answered(value)),
-            Err(PageError::Expired) => Ok(Self::Expired),
-            Err(PageError::Cancelled) => Ok(Self::Cancelled),
-            Err(error) => Err(ElicitError::Page(error)),
-        }
+    /// How the page's answer ends the flow: its outcome; a page error is a
+    /// failure.
+    pub(crate) fn from_page(answer: Result<Self, PageError>) -> Result<Self, ElicitError> {
+        answer.map_err(ElicitError::Page)
     }
 }
 

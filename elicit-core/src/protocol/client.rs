@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::Content;
 use crate::credential::looks_like_credential;
-use crate::error::{ContentError, SchemaError, SchemaErrorKind, excerpt};
+use crate::error::{ContentError, SchemaErrorKind, excerpt};
 use crate::fingerprint::Fingerprint;
 use crate::limits::{
     CLIENT_COMPLETED_IDS_REMEMBERED, MAX_ECHOED_CHARS, MAX_PENDING_URLS, MAX_RENDER_ATTEMPTS,
@@ -107,7 +107,7 @@ impl ClientConnection {
             ElicitationMode::Form { requested_schema } => {
                 if let Err(error) = requested_schema.check() {
                     refused!(GuardRefused, problem = "form not renderable");
-                    return Err(NotRenderable { error }.to_jsonrpc_error());
+                    return Err(NotRenderable::new(error).to_jsonrpc_error());
                 }
                 Ok(Incoming::Form(FormElicitation {
                     scope,
@@ -296,84 +296,11 @@ impl FormElicitation {
     }
 }
 
-/// A form that cannot be rendered: its schema fails
-/// [`ElicitationSchema::check`] (a property of an unknown type, which no
-/// control is guessed for, a nested object, contradictory bounds, ...).
-/// The one error for it: the client's guard refuses such a request with it
-/// ([`ClientConnection::receive`], `-32602` with `data.notRenderable`),
-/// and the page of a sensitive elicitation is not opened for it
-/// (`sensitive::PageForm::render`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NotRenderable {
-    error: SchemaError,
-}
-
-impl std::fmt::Display for NotRenderable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self { error } => write!(
-                f,
-                "the form cannot be rendered, and no control is guessed for it: {error}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for NotRenderable {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self { error } => Some(error),
-        }
-    }
-}
+/// A form that cannot be rendered: where both sides of the protocol find
+/// it (the client's guard here, an agent's page in `sensitive`).
+pub use crate::error::NotRenderable;
 
 impl NotRenderable {
-    /// `property`, of the wire type `type_`, has no control.
-    #[cfg(feature = "sensitive")]
-    pub(crate) fn unknown_type(property: &str, type_: &str) -> Self {
-        let kind = SchemaErrorKind::UnknownPropertyType {
-            type_: type_.to_owned(),
-        };
-        Self {
-            error: SchemaError::single(Some(property.to_owned()), kind),
-        }
-    }
-
-    /// `property` is a multi-select whose `items` have no control.
-    #[cfg(feature = "sensitive")]
-    pub(crate) fn unknown_items(property: &str) -> Self {
-        Self {
-            error: SchemaError::single(
-                Some(property.to_owned()),
-                SchemaErrorKind::UnknownItemsType,
-            ),
-        }
-    }
-
-    /// Every problem found.
-    pub fn error(&self) -> &SchemaError {
-        &self.error
-    }
-
-    /// The properties of an unknown type (or unknown multi-select `items`),
-    /// with the wire type: these have no control to render them with.
-    pub fn unknown_types(&self) -> Vec<(&str, &str)> {
-        self.error
-            .issues()
-            .iter()
-            .filter_map(|issue| {
-                let property = issue.property()?;
-                match issue.kind() {
-                    SchemaErrorKind::UnknownPropertyType { type_ } => {
-                        Some((property, type_.as_str()))
-                    }
-                    SchemaErrorKind::UnknownItemsType => Some((property, "array")),
-                    _ => None,
-                }
-            })
-            .collect()
-    }
-
     /// The guard's answer: `-32602`, `data.notRenderable` one entry per
     /// problem (at most [`ISSUES_ECHOED`]): the `property` (`null` for the
     /// schema itself), the `problem`, and the wire `type` of a property of
@@ -381,7 +308,7 @@ impl NotRenderable {
     /// [`MAX_ECHOED_CHARS`].
     fn to_jsonrpc_error(&self) -> JsonRpcError {
         let issues: Vec<Value> = self
-            .error
+            .error()
             .issues()
             .iter()
             .take(ISSUES_ECHOED)
@@ -410,7 +337,7 @@ impl NotRenderable {
         data.insert("notRenderable".to_owned(), Value::Array(issues));
         // The first problem, and how many more: a hostile form may have
         // thousands, and the message is not where they are listed.
-        let all = self.error.issues();
+        let all = self.error().issues();
         let first = all
             .first()
             .map(|issue| excerpt(&issue.to_string(), MAX_ECHOED_CHARS))
@@ -707,79 +634,6 @@ pub fn answer<R: Render + ?Sized>(
             Err(gave_up(problem.map(|p| p.to_string())))
         }
     }
-}
-
-/// [`answer`] on a thread of its own (a renderer blocks on the user), for
-/// the SDK glue whose handlers are async: the response, and `incoming`'s
-/// URL id forgotten in `connection` unless the user consented (no
-/// completion will be shown for it). `-32603` if the thread cannot start or
-/// the renderer panics.
-#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
-pub(crate) async fn answer_on_thread<R: Render + ?Sized + Send + 'static>(
-    renderer: std::sync::Arc<std::sync::Mutex<R>>,
-    agent: String,
-    incoming: Incoming,
-    connection: &std::sync::Mutex<ClientConnection>,
-    transport: &'static str,
-) -> Result<CreateElicitationResponse, JsonRpcError> {
-    let (mode, id) = match &incoming {
-        Incoming::Form(_) => ("form", None),
-        Incoming::Url(url) => ("url", Some(url.id().clone())),
-    };
-    let span = span!(
-        "client_request",
-        transport = transport,
-        mode = mode;
-        elicitation_id
-    );
-    let rendered = async {
-        if let Some(id) = &id {
-            record!(elicitation_id = Fingerprint(id));
-        }
-        render_on_thread(renderer, agent, incoming, connection).await
-    };
-    in_span!(span, rendered).await
-}
-
-/// [`answer_on_thread`], in its span.
-#[cfg(any(feature = "acp-sdk", feature = "rmcp"))]
-async fn render_on_thread<R: Render + ?Sized + Send + 'static>(
-    renderer: std::sync::Arc<std::sync::Mutex<R>>,
-    agent: String,
-    incoming: Incoming,
-    connection: &std::sync::Mutex<ClientConnection>,
-) -> Result<CreateElicitationResponse, JsonRpcError> {
-    use std::sync::PoisonError;
-    // A renderer may panic while holding its lock; the state is plain
-    // bookkeeping, usable either way.
-    let (send, receive) = futures::channel::oneshot::channel();
-    std::thread::Builder::new()
-        .name("elicit-render".to_owned())
-        .spawn(carried!(move || {
-            let mut renderer = renderer.lock().unwrap_or_else(PoisonError::into_inner);
-            let response = answer(&mut *renderer, &agent, &incoming);
-            let _ = send.send((incoming, response));
-        }))
-        .map_err(|e| {
-            refused!(Internal, step = "renderer thread");
-            JsonRpcError::internal(format!(
-                "Internal error: cannot start the renderer thread: {e}"
-            ))
-        })?;
-    let (incoming, response) = receive.await.map_err(|_| {
-        refused!(Internal, step = "renderer panicked");
-        JsonRpcError::internal("Internal error: the renderer panicked")
-    })?;
-    let response = response?;
-    if let Incoming::Url(url) = &incoming
-        && !matches!(response.action, super::ElicitationAction::Accept { .. })
-    {
-        connection
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .forget(url.id());
-    }
-    Ok(response)
 }
 
 /// `-32603`: the client's own user interface produced no answer it could

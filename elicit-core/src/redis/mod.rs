@@ -349,21 +349,15 @@
 //! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew (5 minutes unless [`RedisUsedStates::clock_skew`] says otherwise), so a replica whose clock is behind still finds it used |
 
 pub(crate) mod conn;
-#[cfg(feature = "oauth")]
-mod flows;
-#[cfg(feature = "sensitive")]
-mod pages;
-#[cfg(feature = "sensitive")]
-pub(crate) mod records;
 mod seal;
+#[cfg(feature = "sensitive")]
+pub(crate) mod store;
 #[cfg(feature = "rmcp")]
 pub(crate) mod used;
 
 pub use conn::Redis;
-#[cfg(feature = "oauth")]
-pub use flows::RedisFlowStore;
-#[cfg(feature = "sensitive")]
-pub use pages::RedisStore;
 pub use seal::SealingKeys;
+#[cfg(feature = "sensitive")]
+pub use store::RedisStore;
 #[cfg(feature = "rmcp")]
 pub use used::RedisUsedStates;

@@ -15,7 +15,7 @@ pub(crate) enum SameSite {
     Strict,
     /// Top-level ones: the cookie of a flow that comes back from another
     /// site (an OAuth provider's).
-    #[allow(dead_code)]
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     Lax,
 }
 

@@ -239,32 +239,31 @@
 mod body;
 mod cookie;
 mod form;
+mod html;
+mod loopback;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 mod origin;
-mod outcome;
-mod page;
 pub(crate) mod pages;
 mod reaper;
 mod response;
-mod server;
 mod service;
 pub(crate) mod shared;
-mod store;
+pub mod store;
 pub(crate) mod token;
 mod verify;
 
 pub use body::{BodyError, PostedBody, read_body};
 pub use form::{SensitiveForm, Submission};
-pub use outcome::SecretOutcome;
-pub use page::{PageForm, STYLE_HASH};
+pub use html::{PageForm, STYLE_HASH};
 #[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
 pub(crate) use pages::answer_of;
-pub use pages::{ConfigError, OpenError, PageError, Pages, PagesBuilder, PendingPage};
+pub use pages::{
+    ConfigError, OpenError, PageError, Pages, PagesBuilder, PendingPage, SecretOutcome,
+};
 /// A secret field's type, and how to read one: `secrecy`'s string (zeroized
 /// on drop, redacted in `Debug`) and its `expose_secret()`.
 pub use secrecy::{ExposeSecret, SecretString};
 pub use service::PageService;
-pub use store::{Binding, End, MemoryStore, PageState, Record, Store, StoreError};
 pub use token::{BadPageId, PageId};
 pub use verify::UserVerifier;

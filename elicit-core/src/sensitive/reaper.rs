@@ -1,5 +1,5 @@
-//! Page expiry, and the store calls nobody awaits (a page cancelled as its
-//! `PendingPage` is dropped): tasks on one background runtime per
+//! The expiry of pages and OAuth flows, and the store calls nobody awaits
+//! (a record cancelled as its handle is dropped): tasks on one background runtime per
 //! [`Pages`](super::Pages), started with the first page. A page costs a
 //! task, not a thread, and a slow store delays only that page's task.
 
@@ -7,20 +7,12 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::store::{BoxFuture, DynStore, End};
+use super::store::{DynStore, End};
 use super::token::PageId;
 use crate::background::Background;
 
-/// What the reaper tells a flow that plugged into the server (an OAuth
-/// flow table): one of its ids reached the expiry it scheduled
-/// ([`Reaper::schedule_extension`]).
-pub(crate) trait Expire: Send + Sync {
-    /// Ends `id` as expired if it still waits.
-    fn expire(&self, id: PageId) -> BoxFuture<'_, ()>;
-}
-
-/// Ends pages at their expiry and forgets them one expiry later (until
-/// then a visit sees how the page ended), and runs the store calls of
+/// Ends records (pages and flows) at their expiry and forgets them one
+/// expiry later (until then a visit sees how the record ended), and runs the store calls of
 /// `Drop`. Its runtime stops with its `Pages`, cancelling what is left.
 #[derive(Default)]
 pub(crate) struct Reaper {
@@ -49,19 +41,6 @@ impl Reaper {
             tokio::time::sleep(keep).await;
             if let Some(pages) = store.upgrade() {
                 let _ = pages.remove(&id).await;
-            }
-        });
-    }
-
-    /// Tells `extension` at `at` that its `id` expired
-    /// ([`Expire::expire`]).
-    #[allow(dead_code)] // Only flows behind features (OAuth) plug in.
-    pub(crate) fn schedule_extension(&self, extension: &Arc<dyn Expire>, at: Instant, id: PageId) {
-        let extension = Arc::downgrade(extension);
-        self.spawn(async move {
-            tokio::time::sleep_until(at.into()).await;
-            if let Some(extension) = extension.upgrade() {
-                extension.expire(id).await;
             }
         });
     }

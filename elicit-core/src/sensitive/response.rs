@@ -6,7 +6,7 @@ use http::header::{self, HeaderMap, HeaderValue};
 use http::{Response, StatusCode};
 use http_body_util::Full;
 
-use super::page::{Notice, STYLE_HASH, notice_page};
+use super::html::{Notice, STYLE_HASH, notice_page};
 
 /// What [`PageService`](super::PageService) answers with: an HTML page (or
 /// nothing).

@@ -58,3 +58,25 @@ pub fn answer_page_seen(url: &str, fields: &str) -> Answered {
         csrf,
     }
 }
+
+/// A page's answer as the tests hold it: the form when the page was
+/// answered, else how it ended (or failed), in words.
+pub trait Answer<T> {
+    /// The answered form, or why there is none.
+    fn answered(self) -> Result<T, String>;
+}
+
+impl<T> Answer<T>
+    for Result<elicit_core::sensitive::SecretOutcome<T>, elicit_core::sensitive::PageError>
+{
+    fn answered(self) -> Result<T, String> {
+        use elicit_core::sensitive::SecretOutcome;
+        match self {
+            Ok(SecretOutcome::Answered(value)) => Ok(value),
+            Ok(SecretOutcome::Expired) => Err("expired".to_owned()),
+            Ok(SecretOutcome::Cancelled) => Err("cancelled".to_owned()),
+            Ok(_) => Err("not answered".to_owned()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+}

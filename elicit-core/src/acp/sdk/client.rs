@@ -12,7 +12,8 @@ use agent_client_protocol::{
 };
 use agent_client_protocol_schema::v1 as sdk;
 
-use crate::protocol::client::{ClientConnection, Completion, Incoming, Render, answer_on_thread};
+use crate::flow::render::answer_on_thread;
+use crate::protocol::client::{ClientConnection, Completion, Incoming, Render};
 use crate::protocol::{
     CompleteElicitationNotification, ELICITATION_COMPLETE, ELICITATION_CREATE,
     ElicitationCapabilities, ElicitationId, JsonRpcError,

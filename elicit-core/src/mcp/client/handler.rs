@@ -8,7 +8,8 @@ use rmcp::model::{self, ErrorCode, ErrorData};
 use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use serde_json::Value;
 
-use crate::protocol::client::{Completion, Incoming, Render, answer_on_thread};
+use crate::flow::render::answer_on_thread;
+use crate::protocol::client::{Completion, Incoming, Render};
 use crate::protocol::{
     CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse,
     ELICITATION_CREATE, ElicitationId, JsonRpcError,

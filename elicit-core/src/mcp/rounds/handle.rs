@@ -14,12 +14,12 @@ use super::sessionless;
 use super::sessionless::Sessionless;
 use super::task::Requests;
 use crate::Elicit;
+use crate::flow::retry::Retry;
 use crate::flow::{
     Check, ElicitError, Flows, FormAsked, checker, outcome_event, url_outcome_event,
 };
 use crate::protocol::Mode;
 use crate::protocol::agent::{AgentConnection, Outcome, UrlOutcome, UrlRequest};
-use crate::protocol::outcome::Retry;
 use crate::sync::lock;
 
 /// What the tool's closure asks through, in one call: a cheap handle

@@ -20,9 +20,9 @@ use super::state::State;
 use crate::ContentError;
 use crate::Elicit;
 use crate::flow::partial::Partial;
+use crate::flow::retry::Retry;
 use crate::flow::{AfterAnswer, ElicitError, FormAsked, after_answer};
 use crate::protocol::agent::{AgentConnection, Outcome, PendingUrl, UrlOutcome, UrlRequest};
-use crate::protocol::outcome::Retry;
 
 /// One call's round: the modes this request's client accepts, the answers
 /// it brought, the state it carried, and what this round asks.

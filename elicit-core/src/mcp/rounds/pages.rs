@@ -7,7 +7,8 @@
 use std::time::SystemTime;
 
 use crate::fingerprint::Fingerprint;
-use crate::sensitive::{End, PageError, PageId, PageState, Pages, SensitiveForm};
+use crate::sensitive::store::{End, State};
+use crate::sensitive::{PageError, PageId, Pages, SecretOutcome, SensitiveForm};
 
 /// How a page stands in the store ([`read`]).
 #[derive(Debug, Clone)]
@@ -25,8 +26,8 @@ pub(super) enum PageRead {
 impl PageRead {
     /// The typed answer if the page ended, or how it ended without one;
     /// `None` while it is open. An unknown page, or a store that failed, is
-    /// [`PageError::Cancelled`] (its error goes nowhere a user reads).
-    pub(super) fn answer<T: SensitiveForm>(self) -> Option<Result<T, PageError>> {
+    /// cancelled (its error goes nowhere a user reads).
+    pub(super) fn answer<T: SensitiveForm>(self) -> Option<Result<SecretOutcome<T>, PageError>> {
         match self {
             Self::Open => None,
             Self::Ended(end) => Some(crate::sensitive::answer_of(Some(end))),
@@ -44,12 +45,12 @@ pub(super) async fn read(pages: &Pages, id: PageId) -> PageRead {
         Ok(Some(end)) => PageRead::Ended(end),
         Ok(None) => match store.get(&id).await {
             Ok(Some(record))
-                if record.state == PageState::Open && record.expires_at <= SystemTime::now() =>
+                if record.state == State::Open && record.expires_at <= SystemTime::now() =>
             {
                 let _ = store.end(&id, End::Expired).await;
                 PageRead::Ended(End::Expired)
             }
-            Ok(Some(record)) if record.state == PageState::Open => PageRead::Open,
+            Ok(Some(record)) if record.state == State::Open => PageRead::Open,
             // Ended between the two reads: read it again.
             Ok(Some(_)) => match store.end_of(&id).await {
                 Ok(Some(end)) => PageRead::Ended(end),
@@ -97,7 +98,8 @@ pub(super) async fn forget(pages: &Pages, id: PageId) {
 /// answer), if any.
 pub(super) async fn errors_of(pages: &Pages, id: PageId) -> Option<crate::ContentError> {
     let record = pages.shared().store.get(&id).await.ok()??;
-    let errors: Vec<crate::FieldError> = record
+    let page = record.asked_page()?;
+    let errors: Vec<crate::FieldError> = page
         .errors
         .iter()
         .map(|(field, message)| crate::FieldError::rule(field, message))

@@ -194,7 +194,7 @@ pub(super) async fn secret<T: crate::sensitive::SensitiveForm + Send>(
         read,
         &message,
         attempts,
-        crate::protocol::outcome::Retry::times(last - 1),
+        crate::flow::retry::Retry::times(last - 1),
     ) {
         AfterAnswer::Done(outcome) => Some(Ok(outcome)),
         AfterAnswer::GiveUp { errors, attempts } => {

@@ -144,19 +144,21 @@
 //! | a token endpoint's garbage or error reply | a typed [`OAuthFailure`]; its text never holds the reply's body, the code or a token |
 //! | secrets in logs | [`OAuthToken`]'s `Debug` is redacted; no error holds the code, the verifier or a token |
 
-mod client;
+mod authorize;
+mod encoding;
+pub(crate) mod end;
 mod exchange;
-mod flow;
-mod outcome;
+mod exposed;
+pub(crate) mod flow;
+mod http;
+mod pending;
+mod pkce;
 mod provider;
 pub(crate) mod routes;
-pub(crate) mod table;
 mod token;
-pub(crate) mod wire;
 
-pub use client::HttpError;
-pub use flow::PendingOAuth;
-pub use outcome::{OAuthFailure, OAuthOutcome};
+pub use end::{MalformedResponse, OAuthFailure, OAuthOutcome};
+pub use http::HttpError;
+pub use pending::PendingOAuth;
 pub use provider::{Provider, ProviderError};
-pub use table::{FlowCookie, FlowPhase, FlowRecord, FlowStore, MemoryFlowStore, StoredFlow};
 pub use token::OAuthToken;

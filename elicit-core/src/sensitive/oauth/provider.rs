@@ -3,7 +3,7 @@
 
 use secrecy::SecretString;
 
-use super::client::{HttpClient, HttpError};
+use super::http::{HttpClient, HttpError};
 
 /// GitHub's authorization endpoint.
 const GITHUB_AUTHORIZE: &str = "https://github.com/login/oauth/authorize";

@@ -1,126 +1,67 @@
 //! The page server's OAuth routes: the start page (`<base>/<id>`, a
-//! redirect to the provider) and the callback (`<base>/oauth/callback`,
-//! where the authorization response arrives and the code is exchanged).
+//! redirect to the provider, reached through the record's own route) and
+//! the callback (`<base>/oauth/callback`, where the authorization response
+//! arrives and the code is exchanged). The checks they share with a page
+//! (host, state and expiry, user, first-visit binding) are the service's.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
+use http::StatusCode;
 use http::header::{self, HeaderValue};
-use http::{Method, StatusCode};
 use http_body_util::Full;
 
-use super::client::HttpClient;
-use super::outcome::{NEITHER, NO_VERIFIER, OAuthFailure, OAuthOutcome, REPEATED};
-use super::table::{CALLBACK, DynFlowStore, Flow, FlowCookie, FlowPhase, FlowState, StoredFlow};
+use super::authorize::{AuthState, AuthorizationResponse, Grant};
+use super::end::{OAuthFailure, OAuthOutcome};
+use super::exchange::{read_token_response, token_request};
+use super::flow::Flow;
+use super::http::HttpClient;
 use crate::fingerprint::Fingerprint;
-use crate::sensitive::cookie::{self, Cookie, SameSite};
+use crate::sensitive::cookie::SameSite;
+use crate::sensitive::html::Notice;
 use crate::sensitive::origin::Origin;
-use crate::sensitive::page::Notice;
 use crate::sensitive::response::{PageResponse, notice, refusal, secure_headers, unavailable};
+use crate::sensitive::service::checks::{
+    CookieRule, bound_browser, set_cookie, user_matches, visiting_browser,
+};
 use crate::sensitive::shared::Shared;
-use crate::sensitive::token::{PageId, Token};
+use crate::sensitive::store::{Answer, End, Kind, Record, State};
+use crate::sensitive::token::PageId;
 
-/// The most characters of a provider's `error` or `error_description`
-/// kept.
-const TEXT_LIMIT: usize = 256;
-
-/// The response to an OAuth route, or `None` if the request is for
-/// another page.
-pub(crate) async fn route(
-    table: &dyn DynFlowStore,
-    shared: &Arc<Shared>,
-    origin: &Origin,
-    parts: &http::request::Parts,
-) -> Option<PageResponse> {
-    let path = parts.uri.path();
+/// How a flow's binding cookie is written: one name per flow, so that two
+/// flows in one browser do not overwrite each other's; `SameSite=Lax`, as
+/// the provider sends the browser back from another site.
+fn cookie_rule(shared: &Shared, id: PageId) -> CookieRule {
     let base = &shared.config.base_path;
-    let rest = path
-        .strip_prefix(base.as_str())
-        .filter(|rest| rest.starts_with('/'))
-        .unwrap_or(path);
-    if rest == CALLBACK {
-        if parts.method != Method::GET {
-            return Some(not_allowed());
-        }
-        return Some(callback(table, shared, parts).await);
+    CookieRule {
+        name: format!("elicit_oauth_{id}"),
+        path: if base.is_empty() {
+            "/".to_owned()
+        } else {
+            base.clone()
+        },
+        same_site: SameSite::Lax,
     }
-    let id: PageId = rest.strip_prefix('/')?.parse().ok()?;
-    let found = match table.get(&id).await {
-        Ok(found) => found?,
-        Err(_) => {
-            refused!(StoreFailed, step = "oauth get");
-            return Some(unavailable());
-        }
-    };
-    if parts.method != Method::GET {
-        return Some(not_allowed());
-    }
-    Some(start(table, shared, origin, id, found, parts).await)
 }
 
-/// The start page: binds the flow to this browser on the first visit
-/// (refuses any other browser), and sends it to the provider.
-async fn start(
-    table: &dyn DynFlowStore,
+/// The start page of flow `id`, its record found waiting for this user:
+/// binds the flow to this browser on the first visit (refuses any other
+/// browser), and sends it to the provider.
+pub(crate) async fn start(
     shared: &Arc<Shared>,
     origin: &Origin,
     id: PageId,
-    found: StoredFlow,
+    record: &Record,
     parts: &http::request::Parts,
 ) -> PageResponse {
     note!("oauth start page");
-    match found.phase {
-        FlowPhase::Open => {}
-        FlowPhase::Expired => {
-            refused!(PageExpired);
-            return notice(StatusCode::GONE, Notice::Expired);
-        }
-        FlowPhase::Used => {
-            refused!(PageUsed);
-            return notice(StatusCode::GONE, Notice::Used);
-        }
-    }
-    let flow = &found.record.0;
-    if !user_matches(shared, flow, parts) {
-        refused!(WrongUser, step = "oauth start");
-        return notice(StatusCode::FORBIDDEN, Notice::Refused);
-    }
-    let presented = cookie::read(&parts.headers, &cookie_name(id));
-    let set_cookie = match found.cookie.map(|FlowCookie(bound)| bound) {
-        Some(bound) => {
-            if !presented.is_some_and(|c| c.matches(&bound)) {
-                refused!(
-                    OtherBrowser,
-                    step = "oauth start",
-                    cookie = presented.is_some()
-                );
-                return notice(StatusCode::FORBIDDEN, Notice::Refused);
-            }
-            None
-        }
-        None => {
-            let Ok(cookie) = Token::random() else {
-                refused!(Internal, step = "random");
-                return unavailable();
-            };
-            match table.bind(&id, FlowCookie(cookie)).await {
-                // This visit bound it.
-                Ok(Some(FlowCookie(bound))) if bound.matches(&cookie) => Some(cookie),
-                // Another visit bound it first: it is that browser's.
-                Ok(Some(_)) => {
-                    refused!(OtherBrowser, step = "oauth first visit raced");
-                    return notice(StatusCode::FORBIDDEN, Notice::Refused);
-                }
-                Ok(None) => {
-                    refused!(PageExpired);
-                    return notice(StatusCode::GONE, Notice::Expired);
-                }
-                Err(_) => {
-                    refused!(StoreFailed, step = "oauth bind");
-                    return unavailable();
-                }
-            }
-        }
+    let Kind::OAuth(flow) = &record.kind else {
+        return unavailable();
+    };
+    let rule = cookie_rule(shared, id);
+    let (binding, set) = match visiting_browser(shared, id, record, parts, &rule).await {
+        Ok(visit) => visit,
+        Err(response) => return response,
     };
     let Ok(location) = HeaderValue::from_str(&flow.authorize_url) else {
         refused!(Internal, step = "authorize url");
@@ -130,53 +71,10 @@ async fn start(
     *response.status_mut() = StatusCode::SEE_OTHER;
     secure_headers(response.headers_mut());
     response.headers_mut().insert(header::LOCATION, location);
-    if let Some(value) = set_cookie {
-        let base = &shared.config.base_path;
-        cookie::set(
-            response.headers_mut(),
-            &Cookie {
-                name: &cookie_name(id),
-                value,
-                path: if base.is_empty() { "/" } else { base.as_str() },
-                expires_at: flow.expires_at,
-                same_site: SameSite::Lax,
-                secure: origin.is_secure(),
-            },
-        );
+    if set {
+        set_cookie(&mut response, &rule, &binding, record, origin);
     }
     response
-}
-
-/// The authorization response's parameters.
-#[derive(Default)]
-struct Params {
-    state: Option<String>,
-    code: Option<String>,
-    error: Option<String>,
-    description: Option<String>,
-    iss: Option<String>,
-    repeated: bool,
-}
-
-impl Params {
-    fn read(query: &str) -> Self {
-        let mut params = Self::default();
-        for (name, value) in super::exchange::form_pairs(query) {
-            let slot = match name.as_str() {
-                "state" => &mut params.state,
-                "code" => &mut params.code,
-                "error" => &mut params.error,
-                "error_description" => &mut params.description,
-                "iss" => &mut params.iss,
-                _ => continue,
-            };
-            if slot.is_some() {
-                params.repeated = true;
-            }
-            *slot = Some(value);
-        }
-        params
-    }
 }
 
 /// What the callback found for the `state` it was given.
@@ -184,64 +82,50 @@ enum Lookup {
     /// No flow has this state: nothing happens.
     Unknown,
     /// The flow ended already (its state used, or expired).
-    Ended(FlowPhase),
-    /// The flow's table failed: nothing changed.
+    Ended(State),
+    /// The store failed: nothing changed.
     Failed,
-    /// The flow, now used: its parts needed to finish it.
-    Taken(PageId, Box<Taken>),
-}
-
-/// A used flow: what its callback needs to end it.
-struct Taken {
-    /// Whether the callback came from the browser (and user) that started
-    /// the flow.
-    bound: bool,
-    provider: super::provider::Provider,
-    redirect_uri: String,
-    verifier: Option<secrecy::SecretString>,
+    /// The flow, now taken: whether the callback came from the browser
+    /// (and user) that started it, and the flow.
+    Taken { bound: bool, flow: Box<Flow> },
 }
 
 /// The callback: finds the flow by `state` (used once), checks that the
 /// browser (and user) that started it is the one that came back, the
 /// issuer, then ends the flow with the provider's error or the exchanged
 /// token.
-async fn callback(
-    table: &dyn DynFlowStore,
-    shared: &Arc<Shared>,
-    parts: &http::request::Parts,
-) -> PageResponse {
-    let params = Params::read(parts.uri.query().unwrap_or(""));
-    let state = params.state.as_deref().and_then(FlowState::read);
-    let found = match state {
+pub(crate) async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts) -> PageResponse {
+    let response = AuthorizationResponse::read(parts.uri.query().unwrap_or(""));
+    let found = match response.state {
         None => Lookup::Unknown,
-        Some((id, state)) => take(table, shared, parts, id, state).await,
+        Some(state) => take(shared, parts, state).await,
     };
-    let (id, mut taken) = match found {
-        Lookup::Unknown => {
-            refused!(OAuthState, state = params.state.is_some());
+    let (id, bound, flow) = match (found, response.state) {
+        (Lookup::Taken { bound, flow }, Some(state)) => (state.id, bound, flow),
+        (Lookup::Unknown | Lookup::Taken { .. }, _) => {
+            refused!(OAuthState, state = response.has_state);
             return refusal(
                 StatusCode::BAD_REQUEST,
                 "Unknown sign-in",
                 "This sign-in was not started here, or was already used. Return to your client.",
             );
         }
-        Lookup::Failed => {
+        (Lookup::Failed, _) => {
             refused!(StoreFailed, step = "oauth callback");
             return unavailable();
         }
-        Lookup::Ended(FlowPhase::Expired) => {
+        (Lookup::Ended(State::Expired), _) => {
             refused!(PageExpired);
             return notice(StatusCode::GONE, Notice::Expired);
         }
-        Lookup::Ended(_) => {
+        (Lookup::Ended(_), _) => {
             refused!(PageUsed);
             return notice(StatusCode::GONE, Notice::Used);
         }
-        Lookup::Taken(id, taken) => (id, taken),
     };
     record!(page = Fingerprint(id));
-    let (status, outcome) = finish(&mut taken, params).await;
-    let response = match &outcome {
+    let (status, outcome) = finish(bound, &flow, response).await;
+    let page = match &outcome {
         OAuthOutcome::Authorized(_) => notice(StatusCode::OK, Notice::Done),
         OAuthOutcome::Denied { .. } => refusal(
             StatusCode::OK,
@@ -255,101 +139,90 @@ async fn callback(
             "The sign-in could not be completed. Return to your client.",
         ),
     };
-    // The flow ends with this outcome, for its waiter on whichever
-    // replica opened it. If the table failed, it ends at its expiry.
-    let _ = table.end(&id, outcome, false).await;
-    response
+    // The flow ends with this outcome, for its waiter on whichever replica
+    // opened it. If the store failed, it ends at its expiry.
+    let end = End::Answered(Answer::OAuth(outcome));
+    let _ = shared.store.end(&id, end).await;
+    page
 }
 
-/// Finds the flow `id` whose state is `state` and uses it: from now on it
+/// Finds the flow whose state is `state` and takes it: from now on it
 /// ends with this callback's outcome, whatever it is. A wrong `state`
 /// changes nothing.
-async fn take(
-    table: &dyn DynFlowStore,
-    shared: &Arc<Shared>,
-    parts: &http::request::Parts,
-    id: PageId,
-    state: Token,
-) -> Lookup {
-    let found = match table.get(&id).await {
-        Ok(Some(found)) if found.record.0.state.matches(&state) => found,
-        Ok(_) => return Lookup::Unknown,
+async fn take(shared: &Shared, parts: &http::request::Parts, state: AuthState) -> Lookup {
+    let store = &shared.store;
+    let id = state.id;
+    let record = match store.get(&id).await {
+        Ok(Some(record)) => record,
+        Ok(None) => return Lookup::Unknown,
         Err(_) => return Lookup::Failed,
     };
-    match table.use_state(&id).await {
-        Ok(Some(FlowPhase::Open)) => {}
+    let Kind::OAuth(flow) = &record.kind else {
+        return Lookup::Unknown;
+    };
+    if !flow.state.matches(&state.secret) {
+        return Lookup::Unknown;
+    }
+    match store.take(&id).await {
+        Ok(Some(State::Open)) => {}
         Ok(Some(ended)) => return Lookup::Ended(ended),
         Ok(None) => return Lookup::Unknown,
         Err(_) => return Lookup::Failed,
     }
-    let cookie_ok = match (found.cookie, cookie::read(&parts.headers, &cookie_name(id))) {
-        (Some(FlowCookie(bound)), Some(presented)) => bound.matches(&presented),
-        _ => false,
+    let bound = bound_browser(&record, parts, &cookie_rule(shared, id).name)
+        && user_matches(shared, &record, parts);
+    let Kind::OAuth(flow) = record.kind else {
+        return Lookup::Unknown;
     };
-    let bound = cookie_ok && user_matches(shared, &found.record.0, parts);
-    let flow = found.record.0;
-    Lookup::Taken(
-        id,
-        Box::new(Taken {
-            bound,
-            provider: flow.provider,
-            redirect_uri: flow.redirect_uri,
-            verifier: Some(flow.verifier),
-        }),
-    )
+    Lookup::Taken {
+        bound,
+        flow: Box::new(flow),
+    }
 }
 
-/// The outcome of a used flow's authorization response, and the status of
-/// the page that says so.
-async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome) {
+/// The outcome of a taken flow's authorization response, and the status
+/// of the page that says so.
+async fn finish(
+    bound: bool,
+    flow: &Flow,
+    response: AuthorizationResponse,
+) -> (StatusCode, OAuthOutcome) {
     let failed = |status, failure| (status, OAuthOutcome::Failed(failure));
-    if !taken.bound {
+    if !bound {
         refused!(OtherBrowser, step = "oauth callback");
         return failed(StatusCode::FORBIDDEN, OAuthFailure::OtherBrowser);
     }
-    if params.repeated {
-        refused!(OAuthBadResponse, problem = "repeated parameter");
-        return failed(
-            StatusCode::BAD_REQUEST,
-            OAuthFailure::BadAuthorizationResponse(REPEATED),
-        );
-    }
-    if let Some(issuer) = taken.provider.expected_issuer()
-        && params.iss.as_deref() != Some(issuer)
+    let grant = match response.answer {
+        Err(malformed @ super::end::MalformedResponse::RepeatedParameter) => {
+            refused!(OAuthBadResponse, problem = "repeated parameter");
+            return failed(
+                StatusCode::BAD_REQUEST,
+                OAuthFailure::BadAuthorizationResponse(malformed),
+            );
+        }
+        grant => grant,
+    };
+    if let Some(issuer) = flow.provider.expected_issuer()
+        && response.iss.as_deref() != Some(issuer)
     {
-        refused!(OAuthIssuer, iss = params.iss.is_some());
+        refused!(OAuthIssuer, iss = response.iss.is_some());
         return failed(StatusCode::BAD_REQUEST, OAuthFailure::WrongIssuer);
     }
-    if let Some(error) = params.error {
-        refused!(OAuthDenied);
-        return (
-            StatusCode::OK,
-            OAuthOutcome::Denied {
-                error: capped(&error),
-                description: params.description.as_deref().map(capped),
-            },
-        );
-    }
-    let Some(code) = params.code else {
-        refused!(OAuthBadResponse, problem = "neither code nor error");
-        return failed(
-            StatusCode::BAD_REQUEST,
-            OAuthFailure::BadAuthorizationResponse(NEITHER),
-        );
+    let code = match grant {
+        Ok(Grant::Denied { error, description }) => {
+            refused!(OAuthDenied);
+            return (StatusCode::OK, OAuthOutcome::Denied { error, description });
+        }
+        Ok(Grant::Code(code)) => code,
+        Err(malformed) => {
+            refused!(OAuthBadResponse, problem = "neither code nor error");
+            return failed(
+                StatusCode::BAD_REQUEST,
+                OAuthFailure::BadAuthorizationResponse(malformed),
+            );
+        }
     };
-    let Some(verifier) = taken.verifier.take() else {
-        refused!(Internal, step = "no verifier");
-        return failed(
-            StatusCode::BAD_GATEWAY,
-            OAuthFailure::BadAuthorizationResponse(NO_VERIFIER),
-        );
-    };
-    let request = match super::exchange::token_request(
-        &taken.provider,
-        &taken.redirect_uri,
-        &code,
-        &verifier,
-    ) {
+    let request = match token_request(&flow.provider, &flow.redirect_uri, &code, &flow.verifier) {
         Ok(request) => request,
         Err(reason) => {
             refused!(OAuthExchangeFailed, step = "token request");
@@ -358,7 +231,7 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
     };
     note!("oauth token request sent");
     let result = match HttpClient::send(request).await {
-        Ok(response) => super::exchange::read_token_response(&response),
+        Ok(response) => read_token_response(&response),
         Err(error) => Err(OAuthFailure::TokenRequest(error)),
     };
     match result {
@@ -371,42 +244,4 @@ async fn finish(taken: &mut Taken, params: Params) -> (StatusCode, OAuthOutcome)
             failed(StatusCode::BAD_GATEWAY, failure)
         }
     }
-}
-
-/// Whether the request carries the user the flow was opened for (always,
-/// if it was opened for none).
-fn user_matches(shared: &Shared, flow: &Flow, parts: &http::request::Parts) -> bool {
-    let Some(user) = &flow.user else {
-        return true;
-    };
-    let verified = shared
-        .config
-        .verifier
-        .as_ref()
-        .and_then(|verifier| verifier.user(parts));
-    verified.as_ref().map(|v| v.as_str()) == Some(user.as_str())
-}
-
-/// The name of flow `id`'s binding cookie: one per flow, so that two flows
-/// in one browser do not overwrite each other's.
-fn cookie_name(id: PageId) -> String {
-    format!("elicit_oauth_{id}")
-}
-
-/// At most [`TEXT_LIMIT`] characters of a provider's text.
-pub(super) fn capped(text: &str) -> String {
-    text.chars().take(TEXT_LIMIT).collect()
-}
-
-fn not_allowed() -> PageResponse {
-    refused!(BadRequest, problem = "method");
-    let mut response = refusal(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "Not allowed",
-        "This page is only visited.",
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET"));
-    response
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::{ConfigError, Pages};
 use crate::sensitive::origin::Origin;
 use crate::sensitive::reaper::Reaper;
-use crate::sensitive::shared::{Config, Extensions, Shared};
+use crate::sensitive::shared::{Config, Shared};
 use crate::sensitive::store::{DynStore, MemoryStore, Store};
 use crate::sensitive::verify::UserVerifier;
 
@@ -60,7 +60,6 @@ pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct PagesBuilder {
     config: Config,
     store: Arc<dyn DynStore>,
-    extensions: Extensions,
 }
 
 impl fmt::Debug for PagesBuilder {
@@ -135,7 +134,6 @@ impl PagesBuilder {
                 verifier,
             },
             store: Arc::new(MemoryStore::new()),
-            extensions: Extensions::default(),
         }
     }
 
@@ -146,8 +144,9 @@ impl PagesBuilder {
         self
     }
 
-    /// How many pages may be open at once (default: 4,096); opening one
-    /// more fails with [`StoreError::Full`](crate::sensitive::StoreError::Full).
+    /// How many pages and OAuth flows may be open at once (default: 4,096);
+    /// opening one more fails with
+    /// [`StoreError::Full`](crate::sensitive::store::StoreError::Full).
     pub fn max_open(mut self, max: usize) -> Self {
         self.config.max_open = max;
         self
@@ -184,18 +183,12 @@ impl PagesBuilder {
         self
     }
 
-    /// Keeps pages in `store` instead of this process's memory (see
-    /// [`Store`] for several replicas, and `elicit_core::redis::RedisStore`).
+    /// Keeps pages and OAuth flows in `store` instead of this process's
+    /// memory (see [`Store`] for several replicas, and
+    /// `elicit_core::redis::RedisStore`).
     pub fn store(mut self, store: impl Store) -> Self {
         self.store = Arc::new(store) as Arc<dyn DynStore>;
         self
-    }
-
-    /// The flows plugged into the server besides its pages, to add one
-    /// before the pages are built (OAuth's own store).
-    #[allow(dead_code)] // Only flows behind features (OAuth) plug in.
-    pub(crate) fn extensions(&self) -> &Extensions {
-        &self.extensions
     }
 
     /// The `Pages`, set up as told. Nothing starts yet: the loopback
@@ -208,7 +201,6 @@ impl PagesBuilder {
                 store: self.store,
                 server: Mutex::new(None),
                 reaper: Reaper::default(),
-                extensions: self.extensions,
             }),
         }
     }

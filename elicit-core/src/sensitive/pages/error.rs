@@ -1,5 +1,5 @@
 //! Why [`Pages`](super::Pages) could not be set up ([`ConfigError`]), why a page could
-//! not be opened ([`OpenError`]), and how a page ended without an answer
+//! not be opened ([`OpenError`]), and why an open page gave no outcome
 //! ([`PageError`]).
 
 use std::fmt;
@@ -42,15 +42,13 @@ pub enum OpenError {
     /// [`Pages::open`](super::Pages::open).
     NoVerifier,
     /// The form's schema has a property the page cannot show.
-    NotRenderable(crate::protocol::client::NotRenderable),
+    NotRenderable(crate::error::NotRenderable),
     /// The loopback server could not start.
     Server(std::io::Error),
     /// The OS RNG failed.
     Random(getrandom::Error),
     /// The store refused the page.
     Store(StoreError),
-    /// A flow's provider is unusable (an OAuth provider's endpoints).
-    Provider(String),
 }
 
 impl fmt::Display for OpenError {
@@ -68,7 +66,6 @@ impl fmt::Display for OpenError {
             Self::Server(e) => write!(f, "the page server could not start: {e}"),
             Self::Random(e) => write!(f, "the OS random number generator failed: {e}"),
             Self::Store(e) => write!(f, "{e}"),
-            Self::Provider(e) => write!(f, "the provider's endpoints are unusable: {e}"),
         }
     }
 }
@@ -84,15 +81,13 @@ impl std::error::Error for OpenError {
     }
 }
 
-/// How a page the agent waited for ended without an answer, or failed.
+/// Why a page (or an OAuth flow) the agent waited for gave no outcome.
+/// How it ended without an answer is not an error: it is the outcome
+/// ([`SecretOutcome`](crate::sensitive::SecretOutcome),
+/// [`OAuthOutcome`](crate::sensitive::oauth::OAuthOutcome)).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum PageError {
-    /// Not answered before its expiry.
-    Expired,
-    /// Cancelled (by [`PendingPage::cancel`](super::PendingPage::cancel) elsewhere, or the store went
-    /// away).
-    Cancelled,
     /// The answer passed the page's checks but not the form's own: a rule
     /// the page cannot check (the form's `#[elicit(check = path)]`, a
     /// `try_from`), or a foreign record in a shared store. The flows
@@ -106,8 +101,6 @@ pub enum PageError {
 impl fmt::Display for PageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Expired => f.write_str("the page expired before it was answered"),
-            Self::Cancelled => f.write_str("the page was cancelled"),
             Self::Invalid(e) => write!(f, "the page's answer does not fit the form: {e}"),
             Self::Store(e) => write!(f, "{e}"),
         }
@@ -119,7 +112,6 @@ impl std::error::Error for PageError {
         match self {
             Self::Invalid(e) => Some(e),
             Self::Store(e) => Some(e),
-            _ => None,
         }
     }
 }

@@ -5,8 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::error::OpenError;
+use crate::sensitive::loopback::{Limits, LoopbackServer};
 use crate::sensitive::origin::Origin;
-use crate::sensitive::server::{Limits, LoopbackServer};
 use crate::sensitive::service::{PageService, respond, timed_out};
 use crate::sensitive::shared::Shared;
 use crate::sync::lock;
@@ -71,11 +71,7 @@ impl Pages {
             .map(|(server, _)| server.addr())
     }
 
-    /// The state every clone shares (for the flows that plug in).
-    #[cfg_attr(
-        not(any(feature = "rmcp", feature = "oauth", feature = "acp-sdk")),
-        allow(dead_code)
-    )]
+    /// The state every clone shares.
     pub(crate) fn shared(&self) -> &Arc<Shared> {
         &self.shared
     }

@@ -1,17 +1,19 @@
 //! Opening a page: [`Pages::open`] and [`Pages::open_for`] in one step,
 //! or, for a flow that opens it later (the MCP rounds' `Rounds::secret`),
-//! [`Pages::prepare`] and then [`Pages::insert`].
+//! [`Pages::prepare`] and then [`Pages::insert`]; and
+//! [`Pages::insert_record`], where a page and an OAuth flow are stored
+//! alike.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use super::pending::Handle;
 use super::{OpenError, Pages, PendingPage};
 use crate::fingerprint::Fingerprint;
 use crate::protocol::agent::VerifiedUser;
 use crate::sensitive::form::SensitiveForm;
-use crate::sensitive::page::PageForm;
-use crate::sensitive::store::{PageState, Record};
+use crate::sensitive::html::PageForm;
+use crate::sensitive::store::Record;
 use crate::sensitive::token::PageId;
 
 impl Pages {
@@ -30,11 +32,9 @@ impl Pages {
         &self,
         message: impl Into<String>,
     ) -> Result<PendingPage<T>, OpenError> {
-        if self.shared.config.verifier.is_some() {
-            return Err(OpenError::UserRequired);
-        }
         let id = PageId::random().map_err(OpenError::Random)?;
-        self.open_record(id, message.into(), None).await
+        let prepared = self.prepare::<T>(id, None, message.into())?;
+        self.insert(prepared).await
     }
 
     /// [`open`](Self::open) for the verified user `user`: only requests the
@@ -50,22 +50,22 @@ impl Pages {
         user: &VerifiedUser,
         message: impl Into<String>,
     ) -> Result<PendingPage<T>, OpenError> {
-        if self.shared.config.verifier.is_none() {
-            return Err(OpenError::NoVerifier);
-        }
         let id = PageId::random().map_err(OpenError::Random)?;
-        self.open_record(id, message.into(), Some(user.as_str().to_owned()))
-            .await
+        let prepared = self.prepare::<T>(id, Some(user), message.into())?;
+        self.insert(prepared).await
     }
 
-    async fn open_record<T: SensitiveForm>(
+    /// The user a record opened for `user` is kept for: refused without a
+    /// user on pages that verify users, and with one on pages that do not.
+    pub(crate) fn user_for_record(
         &self,
-        id: PageId,
-        message: String,
-        user: Option<String>,
-    ) -> Result<PendingPage<T>, OpenError> {
-        let prepared = self.prepare_record::<T>(id, message, user)?;
-        self.insert(prepared).await
+        user: Option<&VerifiedUser>,
+    ) -> Result<Option<String>, OpenError> {
+        match (user, self.shared().config.verifier.is_some()) {
+            (None, true) => Err(OpenError::UserRequired),
+            (Some(_), false) => Err(OpenError::NoVerifier),
+            (user, _) => Ok(user.map(|u| u.as_str().to_owned())),
+        }
     }
 
     /// The page `T` under `id` (for `user`: refused as
@@ -73,46 +73,23 @@ impl Pages {
     /// [`open`](Self::open) without a user on pages that verify users),
     /// ready to be added to the store: everything short of it, without I/O
     /// but the loopback server's start.
-    #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
     pub(crate) fn prepare<T: SensitiveForm>(
         &self,
         id: PageId,
         user: Option<&VerifiedUser>,
         message: String,
     ) -> Result<Prepared<T>, OpenError> {
-        match (user, self.shared.config.verifier.is_some()) {
-            (None, true) => Err(OpenError::UserRequired),
-            (Some(_), false) => Err(OpenError::NoVerifier),
-            (user, _) => self.prepare_record(id, message, user.map(|u| u.as_str().to_owned())),
-        }
-    }
-
-    fn prepare_record<T: SensitiveForm>(
-        &self,
-        id: PageId,
-        message: String,
-        user: Option<String>,
-    ) -> Result<Prepared<T>, OpenError> {
-        let schema = T::schema();
-        let secrets: Vec<String> = T::SECRET_FIELDS.iter().map(|&s| s.to_owned()).collect();
+        let user = self.user_for_record(user)?;
         // Refuse a form the page cannot show before anything is sent.
-        PageForm::new(&message, &schema)
+        PageForm::new(&message, &T::schema())
             .secrets(T::SECRET_FIELDS)
             .render()
             .map_err(OpenError::NotRenderable)?;
         let origin = self.ensure_origin()?;
-        let expires_at = SystemTime::now() + self.shared.config.expiry;
-        let record = Record {
-            message,
-            schema,
-            secrets,
-            user,
-            expires_at,
-            binding: None,
-            state: PageState::Open,
-            errors: Vec::new(),
-        };
-        let url = format!("{}{}/{id}", origin.as_str(), self.shared.config.base_path);
+        let expires_at = SystemTime::now() + self.shared().config.expiry;
+        let mut record = Record::page::<T>(message, expires_at);
+        record.user = user;
+        let url = format!("{}{}/{id}", origin.as_str(), self.shared().config.base_path);
         Ok(Prepared {
             id,
             url,
@@ -129,25 +106,33 @@ impl Pages {
         let Prepared {
             id, url, record, ..
         } = prepared;
-        let inserted = self
-            .shared
-            .store
-            .insert(id, record, self.shared.config.max_open)
-            .await;
-        if let Err(error) = inserted {
+        let handle = self.insert_record(id, record, url).await?;
+        Ok(PendingPage::new(handle))
+    }
+
+    /// Adds `record` (a page or an OAuth flow) to the store under `id` and
+    /// schedules its expiry: the one way a record is opened.
+    pub(crate) async fn insert_record(
+        &self,
+        id: PageId,
+        record: Record,
+        url: String,
+    ) -> Result<Handle, OpenError> {
+        let shared = self.shared();
+        let (is_page, max_open) = (record.is_page(), shared.config.max_open);
+        if let Err(error) = shared.store.insert(id, record, max_open).await {
             error.trace_insert();
             return Err(OpenError::Store(error));
         }
-        note!("page opened", page = Fingerprint(id));
-        let expiry = self.shared.config.expiry;
-        self.shared
+        let what = if is_page { "page" } else { "oauth flow" };
+        note!("opened", page = Fingerprint(id), what = what);
+        let expiry = shared.config.expiry;
+        shared
             .reaper
-            .schedule(&self.shared.store, Instant::now() + expiry, expiry, id);
-        Ok(PendingPage::new(id, url, Arc::clone(&self.shared)))
+            .schedule(&shared.store, Instant::now() + expiry, expiry, id);
+        Ok(Handle::new(id, url, std::sync::Arc::clone(shared)))
     }
-}
 
-impl Pages {
     /// [`open`](Self::open) (or, for `user`, [`open_for`](Self::open_for))
     /// of a page that asks again after a refused answer: it shows `errors`
     /// on their fields.
@@ -169,11 +154,13 @@ impl<T> Prepared<T> {
     /// field's wire name and the error's message, never a value).
     #[cfg_attr(not(any(feature = "acp-sdk", feature = "rmcp")), allow(dead_code))]
     pub(crate) fn errors(mut self, errors: &crate::ContentError) -> Self {
-        self.record.errors = errors
-            .errors()
-            .iter()
-            .map(|error| (error.field().to_owned(), error.kind().to_string()))
-            .collect();
+        if let Some(page) = self.record.asked_page_mut() {
+            page.errors = errors
+                .errors()
+                .iter()
+                .map(|error| (error.field().to_owned(), error.kind().to_string()))
+                .collect();
+        }
         self
     }
 }

@@ -1,11 +1,25 @@
-//! How an OAuth flow ends: [`OAuthOutcome`], and [`OAuthFailure`].
+//! How an OAuth flow ends: [`OAuthOutcome`], [`OAuthFailure`] and
+//! [`MalformedResponse`]; how an outcome is written for a store to seal
+//! ([`outcome_serde`]); and [`capped`], how much of a provider's text is
+//! kept.
 
-use super::client::HttpError;
+use serde::{Deserialize, Serialize};
+
+use super::http::HttpError;
 use super::token::OAuthToken;
+
+/// The most characters of a provider's `error` or `error_description`
+/// kept.
+const TEXT_LIMIT: usize = 256;
+
+/// At most [`TEXT_LIMIT`] characters of a provider's text.
+pub(crate) fn capped(text: &str) -> String {
+    text.chars().take(TEXT_LIMIT).collect()
+}
 
 /// How an OAuth flow ended. No variant holds the authorization code or the
 /// PKCE verifier; only [`Authorized`](Self::Authorized) holds a token.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum OAuthOutcome {
     /// The provider authorized access, and the code was exchanged: the
@@ -34,18 +48,6 @@ pub enum OAuthOutcome {
 }
 
 impl OAuthOutcome {
-    /// The outcome as bytes (JSON, the token included, in memory zeroed
-    /// when dropped), for a [`FlowStore`](super::FlowStore) that keeps it
-    /// outside this process: seal it.
-    pub fn to_bytes(&self) -> zeroize::Zeroizing<Vec<u8>> {
-        super::wire::outcome_bytes(self)
-    }
-
-    /// The outcome [`to_bytes`](Self::to_bytes) wrote, or `None`.
-    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
-        super::wire::outcome_of(bytes)
-    }
-
     /// The token, if the flow was authorized.
     pub fn authorized(self) -> Option<OAuthToken> {
         match self {
@@ -55,16 +57,31 @@ impl OAuthOutcome {
     }
 }
 
-/// [`OAuthFailure::BadAuthorizationResponse`]: a parameter is repeated.
-pub(crate) const REPEATED: &str = "a parameter is repeated";
-/// [`OAuthFailure::BadAuthorizationResponse`]: no `code`, no `error`.
-pub(crate) const NEITHER: &str = "neither `code` nor `error`";
-/// [`OAuthFailure::BadAuthorizationResponse`]: the flow lost its verifier.
-pub(crate) const NO_VERIFIER: &str = "the flow has no verifier";
+/// What is wrong with an authorization response that is neither a code
+/// nor an error the provider sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MalformedResponse {
+    /// A parameter is repeated.
+    RepeatedParameter,
+    /// It has neither a `code` nor an `error`.
+    NeitherCodeNorError,
+}
+
+impl std::fmt::Display for MalformedResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::RepeatedParameter => "a parameter is repeated",
+            Self::NeitherCodeNorError => "neither `code` nor `error`",
+        })
+    }
+}
 
 /// Why an OAuth flow failed. The texts hold no code, token, verifier or
 /// response body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", content = "detail", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum OAuthFailure {
     /// The authorization response came back to a browser that did not
@@ -76,7 +93,7 @@ pub enum OAuthFailure {
     WrongIssuer,
     /// The authorization response has neither a `code` nor an `error`, or
     /// repeats a parameter.
-    BadAuthorizationResponse(&'static str),
+    BadAuthorizationResponse(MalformedResponse),
     /// The token endpoint refused the code: its `error` code and
     /// `error_description` (an error sent with HTTP 200, as GitHub does,
     /// counts too).
@@ -132,5 +149,57 @@ impl std::error::Error for OAuthFailure {
             Self::TokenRequest(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+/// An outcome written in clear, token included, for the bytes a store
+/// seals (`#[serde(with = "outcome_serde")]`): serde's remote definitions
+/// of [`OAuthOutcome`] and [`OAuthToken`], so that neither implements
+/// `Serialize` for anyone else.
+pub(crate) mod outcome_serde {
+    use std::time::{Duration, SystemTime};
+
+    use secrecy::SecretString;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{OAuthFailure, OAuthOutcome, OAuthToken};
+    use crate::sensitive::oauth::exposed;
+
+    pub(crate) fn serialize<S: Serializer>(
+        outcome: &OAuthOutcome,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        OutcomeDef::serialize(outcome, s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<OAuthOutcome, D::Error> {
+        OutcomeDef::deserialize(d)
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(remote = "OAuthOutcome", tag = "outcome", rename_all = "snake_case")]
+    enum OutcomeDef {
+        Authorized(#[serde(with = "TokenDef")] OAuthToken),
+        Declined,
+        Cancelled,
+        Denied {
+            error: String,
+            description: Option<String>,
+        },
+        Expired,
+        Failed(OAuthFailure),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(remote = "OAuthToken")]
+    struct TokenDef {
+        #[serde(with = "exposed")]
+        access_token: SecretString,
+        token_type: String,
+        #[serde(with = "exposed::option")]
+        refresh_token: Option<SecretString>,
+        expires_in: Option<Duration>,
+        expires_at: Option<SystemTime>,
+        scopes: Option<Vec<String>>,
     }
 }

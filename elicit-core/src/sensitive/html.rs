@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::error::NotRenderable;
 use crate::format::Format;
-use crate::protocol::client::NotRenderable;
 use crate::schema::{
     BooleanSchema, ElicitationSchema, IntegerSchema, Items, MultiSelectSchema, NumberSchema,
     Options, PropertySchema, StringSchema,
