@@ -90,12 +90,12 @@
 //! | `render_gave_up` | `INFO` | a client's renderer gave no valid answer in `MAX_RENDER_ATTEMPTS` tries: the request is answered `-32603`. | `protocol::client::answer` (every client side) |
 //! | `request_failed` | `INFO` | an `elicitation/create` got no answer: the connection closed, it timed out or was cancelled, or the transport could not send it. | the flow engine, on the ACP SDK and rmcp |
 //! | `pages_closed` | `INFO` | a request to the page server after its pages were dropped, or before any was opened (`503`). | `sensitive::service` |
-//! | `store_failed` | `ERROR` | the page store (or the OAuth flows' table) failed: the request is answered `503`, or the page not opened. | `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page |
+//! | `store_failed` | `ERROR` | the pages' store (its pages and OAuth flows) failed: the request is answered `503`, or the page not opened. | `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page |
 //! | `used_states_failed` | `ERROR` | the used-state store could not record a `requestState`'s use: the call fails closed (`-32603`). | `mcp::rounds::state` (`State::use_once`) |
 //! | `redis_failed` | `ERROR` | a Redis command failed or timed out (the field `kind` says which: `timeout`, `connection`, `io`, `server`). | `redis::conn` (every command) |
 //! | `check_failed` | `ERROR` | a call's `.check` could not decide (it returned an error of its own: a database down): the flow ends, nothing is asked again. | the flow engine and the rounds |
 //! | `oauth_exchange_failed` | `ERROR` | the token request to the OAuth provider failed, or its answer was unusable: the flow fails. | `sensitive::oauth::routes` (the callback) |
-//! | `internal` | `ERROR` | the OS RNG, a `requestState`'s seal or the renderer's thread failed. | `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `protocol::client` (the renderer's thread) |
+//! | `internal` | `ERROR` | the OS RNG, a `requestState`'s seal or the renderer's thread failed. | `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `flow::render` (the renderer's thread) |
 //!
 //! # Counting
 //!
@@ -331,7 +331,7 @@ pub(crate) enum Reason {
     /// `internal` (`ERROR`): the OS RNG, a `requestState`'s seal or the
     /// renderer's thread failed.
     ///
-    /// Where: `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `protocol::client` (the renderer's thread).
+    /// Where: `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `flow::render` (the renderer's thread).
     Internal,
 }
 

@@ -11,19 +11,16 @@
 //! - The rounds' state travels in `requestState`, sealed with one keyring
 //!   every replica shares, and is good for one call across replicas:
 //!   [`RedisUsedStates`] (with feature `rmcp`).
-//! - The pages live in [`RedisStore`] (with feature `sensitive`): any
-//!   replica serves any page, any replica's round reads its answer, and the
-//!   answer reaches the replica whose agent waits for it (an end notice on
-//!   the replica's one connection wakes the waiting task: no polling, no
-//!   thread or connection per waiter). The submitted secret and the page's binding tokens are
-//!   sealed with [`SealingKeys`] (ChaCha20-Poly1305) before they reach
-//!   Redis; an answer after a page's expiry is refused by Redis's clock.
-//! - With feature `oauth`, `RedisFlowStore` keeps the OAuth flows
-//!   (`PagesBuilder::oauth_store`, the same `Redis` and keys as the pages):
-//!   any replica serves a flow's start page and its callback (the `state`
-//!   names the flow, so no lookup scans), and the token reaches the replica
-//!   whose agent waits; the `state`, the PKCE verifier, the client secret
-//!   and the token are sealed there.
+//! - The pages and OAuth flows live in [`RedisStore`] (with feature
+//!   `sensitive`), one store for both: any replica serves any page and any
+//!   flow's start page and callback (the `state` names the flow, so no
+//!   lookup scans), any replica's round reads a page's answer, and the
+//!   answer (or the token) reaches the replica whose agent waits for it
+//!   (an end notice on the replica's one connection wakes the waiting task:
+//!   no polling, no thread or connection per waiter). Every record, end
+//!   and binding is sealed with [`SealingKeys`] (ChaCha20-Poly1305) before
+//!   it reaches Redis; an answer after a record's expiry is refused by
+//!   Redis's clock.
 //!
 //! Each store method is one atomic step (a Lua script or one command), and
 //! every key expires. Everything is async and nothing blocks: each replica
@@ -270,7 +267,7 @@
 //!   balancer picked (`403`); Alice's own visit and post log nothing.
 //!
 //!   ```text
-//!   2026-12-06T20:17:40.823792Z  WARN page_request{method=GET page=0cc2527f6158}: elicit_core::sensitive::service: refused: another user than the page's reason="wrong_user" verified=true
+//!   2026-12-07T22:13:39.101422Z  WARN page_request{method=GET page=ea9fb8b8000e}: elicit_core::sensitive::service::checks: refused: another user than the page's reason="wrong_user" verified=true
 //!   ```
 //!
 //! - **A replica killed** (`kill -9` of the one that opened the page): the
@@ -282,10 +279,10 @@
 //!   reads the page ends the flow as cancelled:
 //!
 //!   ```text
-//!   2026-12-06T20:17:40.420448Z  INFO page_request{method=GET page=ac2429b16ca5}: elicit_core::sensitive::service: no such page reason="page_unknown"
-//!   2026-12-06T20:17:40.538603Z  INFO page_request{method=POST page=ac2429b16ca5}: elicit_core::sensitive::service: no such page reason="page_unknown"
-//!   2026-12-06T20:17:40.545842Z  INFO rounds{transport=mcp protocol_version=2026-07-28 tool=connect regime=input_rounds round=2}: elicit_core::mcp::rounds::pages: no such page reason="page_unknown" step=round page=ac2429b16ca5
-//!   2026-12-06T20:17:40.545895Z  INFO rounds{transport=mcp protocol_version=2026-07-28 tool=connect regime=input_rounds round=2}: elicit_core::flow::page: cancelled: by the user, or the page was given up reason="cancelled"
+//!   2026-12-07T22:14:35.610998Z  INFO page_request{method=GET page=ec5108d522de}: elicit_core::sensitive::service::checks: no such page reason="page_unknown"
+//!   2026-12-07T22:14:35.705164Z  INFO page_request{method=POST page=ec5108d522de}: elicit_core::sensitive::service::checks: no such page reason="page_unknown"
+//!   2026-12-07T22:14:35.717017Z  INFO rounds{transport=mcp protocol_version=2026-07-28 method=tools/call name=connect regime=input_rounds round=2}: elicit_core::mcp::rounds::pages: no such page reason="page_unknown" step=round page=ec5108d522de
+//!   2026-12-07T22:14:35.717108Z  INFO rounds{transport=mcp protocol_version=2026-07-28 method=tools/call name=connect regime=input_rounds round=2}: elicit_core::flow::page: cancelled: by the user, or the page was given up reason="cancelled"
 //!   ```
 //!
 //! - **Redis stopped**: each command fails after its timeout, or at once
@@ -294,16 +291,16 @@
 //!   `ELICIT_TRACE_SWEEP_LOG=1`, which stops its Redis and opens a page):
 //!
 //!   ```text
-//!   2026-12-06T20:17:11.676770Z ERROR elicit_core::redis::conn: a Redis command failed reason="redis_failed" kind=connection_dropped
-//!   2026-12-06T20:17:11.676800Z ERROR elicit_core::sensitive::store: the page store failed reason="store_failed" step=insert
+//!   2026-12-07T22:12:26.431340Z ERROR elicit_core::redis::conn: a Redis command failed reason="redis_failed" kind=connection_refused
+//!   2026-12-07T22:12:26.432364Z ERROR elicit_core::sensitive::store::error: the page store failed reason="store_failed" step=insert
 //!   ```
 //!
 //! - **A replay** (a `requestState` sent again, on any replica), and a
 //!   tampered one (the same run):
 //!
 //!   ```text
-//!   2026-12-06T20:17:11.597126Z  WARN rounds{transport=mcp protocol_version=2026-07-28 tool=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState used before reason="replay" round=1
-//!   2026-12-06T20:17:11.597821Z  WARN rounds{transport=mcp protocol_version=2026-07-28 tool=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState that does not open reason="invalid_state" problem=does not open
+//!   2026-12-07T22:12:25.801036Z  WARN rounds{transport=mcp protocol_version=2026-07-28 method=tools/call name=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState used before reason="replay" round=1
+//!   2026-12-07T22:12:25.802063Z  WARN rounds{transport=mcp protocol_version=2026-07-28 method=tools/call name=deploy regime=input_rounds}: elicit_core::mcp::rounds::state: refused: a requestState that does not open reason="invalid_state" problem=does not open
 //!   ```
 //!
 //! A page is named by its fingerprint (`page=0cc2527f6158`), never its id:

@@ -105,7 +105,7 @@ impl Submission {
         &self.values
     }
 
-    /// The secrets, by field name: for a [`Store`](super::Store) that
+    /// The secrets, by field name: for a [`Store`](super::store::Store) that
     /// carries a submission to another process (encrypt them on the way).
     /// Rebuild the submission there with [`new`](Self::new),
     /// [`value`](Self::value) and [`secret`](Self::secret).

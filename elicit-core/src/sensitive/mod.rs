@@ -90,8 +90,9 @@
 //!   with [`Pages::hosted("https://agent.example.com/elicit", verifier)?.build()`](Pages::hosted)
 //!   (a [`UserVerifier`]) and asks with
 //!   `elicitor.elicit_secret::<T>(..).for_user(&user)` (the same on rmcp).
-//! - **Several replicas.** Pending pages live behind the [`Store`] trait
-//!   ([`MemoryStore`] by default): several replicas either route
+//! - **Several replicas.** Open pages and OAuth flows live behind one
+//!   [`Store`](store::Store) ([`MemoryStore`](store::MemoryStore) by
+//!   default; the seam and what it keeps are [`store`]): several replicas either route
 //!   `/elicit/<id>` to the replica that opened it (sticky routing; the
 //!   secret never leaves that process) or share a store whose every method
 //!   is one atomic step (Redis: [`redis`](crate::redis), feature `redis`).
@@ -107,7 +108,7 @@
 //!
 //! ```no_run
 //! use elicit_core::Elicit;
-//! use elicit_core::sensitive::{ExposeSecret, Pages, SecretString};
+//! use elicit_core::sensitive::{ExposeSecret, Pages, SecretOutcome, SecretString};
 //!
 //! /// Your API key.
 //! #[derive(Elicit)]
@@ -123,8 +124,9 @@
 //! let pages = Pages::loopback().build();
 //! let page = pages.open::<ApiKey>("Paste your API key").await?;
 //! // Send `page.url()` to the client in URL mode (the SDK calls do), then:
-//! let key: ApiKey = page.answer().await?;
-//! # let _ = key.key.expose_secret();
+//! if let SecretOutcome::Answered(key) = page.answer().await? {
+//!     let _ = key.key.expose_secret();
+//! }
 //! # Ok(())
 //! # }
 //! ```
@@ -179,7 +181,7 @@
 //! | eavesdropping on the network | `https` required except on loopback | server |
 //! | exhaustion and malformed input: huge bodies, slow clients, floods, forged bodies | a body size cap (else `413`), only `application/x-www-form-urlencoded` (else `415`), request and header timeouts, caps on connections and on pending elicitations; repeated and unknown fields, bad escapes and invalid UTF-8 refused, at most 1024 fields ([limits](crate::reference::limits)); a fuzz target on the body parser (the repository's `fuzz/`, `page_body`) | server; [`read_body`] |
 //! | a value the rules refuse, from a browser that skipped its own checks | the server validates every submission with the same engine as form mode; a refused submission shows its errors on the same page and does not use up the elicitation | page ([`PageForm::errors`]); server |
-//! | the pages' store is shared by several replicas and read by someone (a dump of Redis, its replica, its network) | the submitted secret on its way to the replica that asked, and the page's binding cookie and CSRF token, are sealed before they reach the store (ChaCha20-Poly1305 under the operator's [`SealingKeys`](crate::redis::SealingKeys), the blob's key as associated data); what stays readable is not secret (message, schema, user id, state) | `redis` feature ([`RedisStore`](crate::redis::RedisStore)) |
+//! | the pages' store is shared by several replicas and read by someone (a dump of Redis, its replica, its network) | each record (a page's message and schema, or an OAuth flow's secrets), its end (the submitted secret on its way to the replica that asked) and its binding (cookie and CSRF token) are sealed before they reach the store (ChaCha20-Poly1305 under the operator's [`SealingKeys`](crate::redis::SealingKeys), the blob's key as associated data); what stays readable is each record's state and expiry | `redis` feature ([`RedisStore`](crate::redis::RedisStore)) |
 //! | someone who can write the shared store changes or swaps a sealed blob | it does not open (another page's blob, a changed byte, another key): the page fails closed, nothing is accepted | `redis` feature |
 //! | a replica stops mid-flow, or the store restarts | the page and its answer live in the store, so another replica serves and reads them (MCP 2026-07-28 rounds); a store that fails makes the step fail cleanly (an error page, a failed call), and the next step opens a new connection | `redis` feature |
 //!
@@ -201,14 +203,14 @@
 //! at the callback; Bob on Alice's hosted page, and Alice posting twice.
 //!
 //! ```text
-//! 2026-12-06T20:17:11.558768Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: a post without the page's CSRF token reason="csrf" token=true
-//! 2026-12-06T20:17:11.559181Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: another browser than the one the page is bound to reason="other_browser" step=post cookie=false
-//! 2026-12-06T20:17:11.559552Z  WARN page_request{method=POST page=70e0a6dd239f}: elicit_core::sensitive::service: refused: a post from another origin reason="cross_site_post"
-//! 2026-12-06T20:17:11.559838Z  WARN page_request{method=GET}: elicit_core::sensitive::service: refused: a request for another host reason="wrong_host"
-//! 2026-12-06T20:17:11.560086Z  INFO page_request{method=GET page=8c9a80605dbd}: elicit_core::sensitive::service: no such page reason="page_unknown"
-//! 2026-12-06T20:17:11.584584Z  WARN page_request{method=GET}: elicit_core::sensitive::oauth::routes: refused: an OAuth callback with an unknown state reason="oauth_state" state=true
-//! 2026-12-06T20:17:11.629201Z  WARN page_request{method=GET page=0a61d42fc3f8}: elicit_core::sensitive::service: refused: another user than the page's reason="wrong_user" verified=true
-//! 2026-12-06T20:17:11.629634Z  INFO page_request{method=POST page=0a61d42fc3f8}: elicit_core::sensitive::service: the page was already answered reason="page_used"
+//! 2026-12-07T22:12:23.362917Z  WARN page_request{method=POST page=42616ffa155c}: elicit_core::sensitive::service::page: refused: a post without the page's CSRF token reason="csrf" token=true
+//! 2026-12-07T22:12:23.364597Z  WARN page_request{method=POST page=42616ffa155c}: elicit_core::sensitive::service::page: refused: another browser than the one the page is bound to reason="other_browser" step=post cookie=false
+//! 2026-12-07T22:12:23.365013Z  WARN page_request{method=POST page=42616ffa155c}: elicit_core::sensitive::service::page: refused: a post from another origin reason="cross_site_post"
+//! 2026-12-07T22:12:23.365382Z  WARN page_request{method=GET}: elicit_core::sensitive::service: refused: a request for another host reason="wrong_host"
+//! 2026-12-07T22:12:23.365747Z  INFO page_request{method=GET page=8c9a80605dbd}: elicit_core::sensitive::service::checks: no such page reason="page_unknown"
+//! 2026-12-07T22:12:23.396464Z  WARN page_request{method=GET}: elicit_core::sensitive::oauth::routes: refused: an OAuth callback with an unknown state reason="oauth_state" state=true
+//! 2026-12-07T22:12:25.837794Z  WARN page_request{method=GET page=e41ae9abccb5}: elicit_core::sensitive::service::checks: refused: another user than the page's reason="wrong_user" verified=true
+//! 2026-12-07T22:12:25.838309Z  INFO page_request{method=POST page=e41ae9abccb5}: elicit_core::sensitive::service::checks: the page was already answered reason="page_used"
 //! ```
 //!
 //! An expired page is `page_expired`, a full store `page_cap`, a store that

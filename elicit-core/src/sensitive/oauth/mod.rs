@@ -75,8 +75,19 @@
 //!   (the access token a `SecretString`), or why there is none.
 //!
 //! It lives in `sensitive` because it is served by [`Pages`](super::Pages)
-//! and shares their checks (`Host`, user verifier, expiry, the headers of
-//! every response).
+//! and built on their pieces: a flow is a record of the pages' one
+//! [`Store`](super::store::Store) (a page's lifecycle, its expiry, its drop
+//! rule: a [`PendingOAuth`] dropped before its end cancels the flow), the
+//! page service routes its start page and callback, and both share the
+//! checks of every page (`Host`, user verifier, expiry, first-visit binding,
+//! the headers of every response). One idea a file: `authorize.rs` (the
+//! authorization URL, the `state`, the authorization response),
+//! `pkce.rs` (verifier and challenge), `exchange.rs` (the token request and
+//! its reply), `encoding.rs` (form encoding, base64), `flow.rs` (a flow's
+//! record), `pending.rs` (opening one, waiting for it), `routes.rs` (the
+//! start page and callback), `end.rs` (how it ends), `provider.rs`,
+//! `http.rs` (the client), `token.rs`, `exposed.rs` (its secrets, for a
+//! store to seal).
 //!
 //! ```no_run
 //! use elicit_core::sensitive::Pages;
@@ -89,7 +100,7 @@
 //! let pages = Pages::loopback().build();
 //! let flow = pages.open_oauth(&provider).await?;
 //! // Send `flow.url()` to the client in URL mode, then:
-//! if let OAuthOutcome::Authorized(token) = flow.outcome().await {
+//! if let OAuthOutcome::Authorized(token) = flow.outcome().await? {
 //!     let _ = token.access_token();
 //! }
 //! # Ok(())

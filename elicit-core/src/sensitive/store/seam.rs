@@ -21,7 +21,7 @@ use crate::sensitive::token::PageId;
 /// With feature `redis`, `elicit_core::redis::RedisStore` is such a store,
 /// sealed. The other setup is sticky routing: route `/<mount>/<id>` to the
 /// replica that opened it (the id is in the path) and keep the default
-/// [`MemoryStore`] on each replica.
+/// [`MemoryStore`](super::MemoryStore) on each replica.
 ///
 /// # Async, and never blocking
 ///
