@@ -62,6 +62,7 @@ impl std::error::Error for BodyError {}
 /// A posted body, read: the form's [`Submission`], and the values of the
 /// server's own fields (`extra`, e.g. a CSRF token).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct PostedBody {
     /// The form's fields.
     pub submission: Submission,

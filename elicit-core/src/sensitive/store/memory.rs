@@ -22,8 +22,6 @@ pub struct MemoryStore {
 #[derive(Default)]
 struct Records {
     slots: HashMap<PageId, Slot>,
-    /// How many slots are [`State::Open`].
-    open: usize,
 }
 
 struct Slot {
@@ -68,7 +66,6 @@ impl Records {
         if !ends {
             return None;
         }
-        self.open -= usize::from(state == State::Open);
         slot.record.state = end.state();
         slot.end = Some(end.clone());
         Some(std::mem::take(&mut slot.waiters))
@@ -91,13 +88,13 @@ fn overdue(record: &Record) -> bool {
 impl Store for MemoryStore {
     async fn insert(&self, id: PageId, record: Record, max_open: usize) -> Result<(), StoreError> {
         let mut records = self.lock();
-        if records.open >= max_open {
+        let open = records.slots.values();
+        if open.filter(|slot| slot.record.state == State::Open).count() >= max_open {
             return Err(StoreError::Full { max: max_open });
         }
         if records.slots.contains_key(&id) {
             return Err(StoreError::Taken(id));
         }
-        records.open += usize::from(record.state == State::Open);
         let slot = Slot {
             record,
             end: None,
@@ -138,7 +135,6 @@ impl Store for MemoryStore {
             && let Some(slot) = records.slots.get_mut(id)
         {
             slot.record.state = State::Taken;
-            records.open -= 1;
         }
         Ok(Some(was))
     }
@@ -187,10 +183,7 @@ impl Store for MemoryStore {
     }
 
     async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-        let mut records = self.lock();
-        if let Some(slot) = records.slots.remove(id) {
-            records.open -= usize::from(slot.record.state == State::Open);
-        }
+        self.lock().slots.remove(id);
         Ok(())
     }
 }
