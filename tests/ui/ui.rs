@@ -4,6 +4,28 @@
 
 #[test]
 fn ui() {
+    // trybuild checks the dependencies with its flags, then the cases with
+    // one more (`--diagnostic-width=140`): other flags, so a fresh run checked
+    // every dependency twice (about 35 CPU-s). Its `cargo` keeps this
+    // variable (it drops only `RUSTFLAGS`), which takes precedence over the
+    // flags it passes with `--config`: both steps get the flags trybuild
+    // 1.0.122 gives the cases, and the dependencies are checked once. Not
+    // where the caller set flags of their own (coverage, ...).
+    if std::env::var_os("RUSTFLAGS").is_none()
+        && std::env::var_os("CARGO_ENCODED_RUSTFLAGS").is_none()
+    {
+        let flags = [
+            "--cfg",
+            "trybuild",
+            "--verbose",
+            "-A",
+            "dead_code",
+            "--diagnostic-width=140",
+        ];
+        // SAFETY: no thread of this test binary reaches the environment
+        // other than through `std::env` (the other test reads none).
+        unsafe { std::env::set_var("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f")) };
+    }
     let t = trybuild::TestCases::new();
     t.compile_fail("fail/*.rs");
 }

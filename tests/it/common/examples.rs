@@ -3,17 +3,23 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 
 // The examples' helper: `cargo` without the variables of the package that
 // runs this test.
 #[path = "../../../examples/support/nested_cargo.rs"]
 mod nested_cargo;
 
+/// The `args` of the builds this test process ran already.
+static BUILT: Mutex<Vec<Vec<String>>> = Mutex::new(Vec::new());
+
 /// `target/<profile>/examples`, after `cargo build --quiet --tests <args>`
 /// (the same profile as this test; a no-op after `cargo test`, which built
 /// them). `--tests` turns on every member's dev-dependencies, as `cargo
 /// test` does: without it Cargo unifies the features of shared crates
-/// differently and builds elicit-core and the examples a second time.
+/// differently and builds elicit-core and the examples a second time. Once
+/// per `args` in a test process: even a no-op build costs Cargo about half
+/// a second, and some tests run the same example many times.
 pub fn built(args: &[&str]) -> PathBuf {
     // This test runs from target/<profile>/deps/.
     let exe = std::env::current_exe().expect("the test's own path");
@@ -21,6 +27,11 @@ pub fn built(args: &[&str]) -> PathBuf {
         .parent()
         .and_then(Path::parent)
         .expect("target/<profile>/deps/<test>");
+    let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
+    let key: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    if built.contains(&key) {
+        return profile_dir.join("examples");
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let mut build = nested_cargo::command();
     build
@@ -36,6 +47,7 @@ pub fn built(args: &[&str]) -> PathBuf {
         status.success(),
         "building the examples ({args:?}) failed: {status}"
     );
+    built.push(key);
     profile_dir.join("examples")
 }
 

@@ -109,6 +109,10 @@ impl RedisCluster {
             .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
             .args(["--cluster-enabled", "yes"])
+            // A master starts a replica's full sync at once: by default it
+            // waits 5 s for more replicas to share the transfer, twice in a
+            // failover test (the cluster's start, the failed node's return).
+            .args(["--repl-diskless-sync-delay", "0"])
             .args(["--cluster-config-file", &format!("nodes-{port}.conf")])
             .args([
                 "--cluster-node-timeout",
