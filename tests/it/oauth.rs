@@ -822,48 +822,10 @@ fn the_oauth_docs_snippet_is_this_code() {
 /// read first, no second lookup).
 #[test]
 fn each_oauth_route_reads_only_its_own_record() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use crate::common::sensitive::SharedStore;
 
-    use elicit_core::sensitive::PageId;
-    use elicit_core::sensitive::store::{
-        Binding, End, MemoryStore, Record, State, Store, StoreError,
-    };
-
-    /// The default store, counting its reads.
-    #[derive(Clone, Default)]
-    struct Counted(Arc<MemoryStore>, Arc<AtomicUsize>);
-
-    impl Store for Counted {
-        async fn insert(&self, id: PageId, record: Record, max: usize) -> Result<(), StoreError> {
-            self.0.insert(id, record, max).await
-        }
-        async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
-            self.1.fetch_add(1, Ordering::SeqCst);
-            self.0.get(id).await
-        }
-        async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
-            self.0.bind(id, binding).await
-        }
-        async fn take(&self, id: &PageId) -> Result<Option<State>, StoreError> {
-            self.0.take(id).await
-        }
-        async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
-            self.0.end(id, end).await
-        }
-        async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-            self.0.wait(id).await
-        }
-        async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-            self.0.end_of(id).await
-        }
-        async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-            self.0.remove(id).await
-        }
-    }
-
-    let store = Counted::default();
-    let reads = || store.1.load(Ordering::SeqCst);
+    let store = SharedStore::default();
+    let reads = || store.reads();
     let scripted = Scripted::start(Script::Token);
     let pages = Pages::loopback().store(store.clone()).build();
     let mut flow = Flow::open(&pages, &scripted.provider());

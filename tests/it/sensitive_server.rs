@@ -469,12 +469,7 @@ fn slow_clients_are_cut_off() {
 
 pub(crate) mod hosted {
     use elicit_core::protocol::agent::VerifiedUser;
-    use elicit_core::sensitive::store::{
-        Binding, End, MemoryStore, Record, State, Store, StoreError,
-    };
-    use elicit_core::sensitive::{
-        ConfigError, ExposeSecret, OpenError, PageId, Pages, PagesBuilder,
-    };
+    use elicit_core::sensitive::{ConfigError, ExposeSecret, OpenError, Pages, PagesBuilder};
     use http_body_util::{BodyExt, Full};
     use tower_service::Service;
 
@@ -667,51 +662,9 @@ pub(crate) mod hosted {
         assert_eq!(connect.token.expose_secret(), SECRET);
     }
 
-    /// A store two replicas share: every record goes through JSON on its
-    /// way in and out, as in a shared store (Redis, SQL), and the answer
-    /// crosses from the replica that served the post to the one that asked.
-    #[derive(Clone, Default)]
-    struct Shared(std::sync::Arc<MemoryStore>);
-
-    impl Store for Shared {
-        async fn insert(
-            &self,
-            id: PageId,
-            record: Record,
-            max_open: usize,
-        ) -> Result<(), StoreError> {
-            let bytes = record.to_bytes();
-            let record = Record::from_bytes(&bytes).unwrap();
-            self.0.insert(id, record, max_open).await
-        }
-        async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
-            let record = self.0.get(id).await?;
-            Ok(record.map(|record| Record::from_bytes(&record.to_bytes()).unwrap()))
-        }
-        async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
-            self.0.bind(id, binding).await
-        }
-        async fn take(&self, id: &PageId) -> Result<Option<State>, StoreError> {
-            self.0.take(id).await
-        }
-        async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
-            let end = End::from_bytes(&end.to_bytes()).unwrap();
-            self.0.end(id, end).await
-        }
-        async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-            self.0.wait(id).await
-        }
-        async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
-            self.0.end_of(id).await
-        }
-        async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
-            self.0.remove(id).await
-        }
-    }
-
     #[test]
     fn two_replicas_sharing_a_store_serve_each_others_pages() {
-        let store = Shared::default();
+        let store = crate::common::sensitive::SharedStore::default();
         let replica = || builder().store(store.clone()).build();
         let (asking, serving) = (replica(), replica());
         let page = asking

@@ -80,3 +80,57 @@ impl<T> Answer<T>
         }
     }
 }
+
+/// A store as several replicas share one (Redis, SQL), in memory: every
+/// record and end goes through its bytes on its way in and out, and its
+/// reads are counted. Clones share it.
+#[derive(Clone, Default)]
+pub struct SharedStore {
+    inner: std::sync::Arc<elicit_core::sensitive::store::MemoryStore>,
+    reads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl SharedStore {
+    /// How many records were read (`get`).
+    pub fn reads(&self) -> usize {
+        self.reads.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+mod shared_store {
+    use elicit_core::sensitive::PageId;
+    use elicit_core::sensitive::store::{Binding, End, Record, State, Store, StoreError};
+
+    use super::SharedStore;
+
+    impl Store for SharedStore {
+        async fn insert(&self, id: PageId, record: Record, max: usize) -> Result<(), StoreError> {
+            let record = Record::from_bytes(&record.to_bytes()).expect("a record reads back");
+            self.inner.insert(id, record, max).await
+        }
+        async fn get(&self, id: &PageId) -> Result<Option<Record>, StoreError> {
+            self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let record = self.inner.get(id).await?;
+            Ok(record.map(|r| Record::from_bytes(&r.to_bytes()).expect("a record reads back")))
+        }
+        async fn bind(&self, id: &PageId, binding: Binding) -> Result<Option<Binding>, StoreError> {
+            self.inner.bind(id, binding).await
+        }
+        async fn take(&self, id: &PageId) -> Result<Option<State>, StoreError> {
+            self.inner.take(id).await
+        }
+        async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
+            let end = End::from_bytes(&end.to_bytes()).expect("an end reads back");
+            self.inner.end(id, end).await
+        }
+        async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+            self.inner.wait(id).await
+        }
+        async fn end_of(&self, id: &PageId) -> Result<Option<End>, StoreError> {
+            self.inner.end_of(id).await
+        }
+        async fn remove(&self, id: &PageId) -> Result<(), StoreError> {
+            self.inner.remove(id).await
+        }
+    }
+}
