@@ -850,14 +850,14 @@ fn a_client_error_is_logged_not_pasted_into_the_conversation() {
     assert_has(&log, details, "the log");
 }
 
-/// The compile-fail case `tests/ui/fail/acp_elicit_in_handler.rs` is the
+/// The compile-fail case `tests/user-crates/acp-ui/fail/acp_elicit_in_handler.rs` is the
 /// README's agent with the one mistake the compile error is for: the same
 /// imports (so the error a user sees with them is the one pinned there)
 /// and the same code up to the `session/prompt` handler's body.
 #[test]
 fn the_await_in_handler_case_is_the_readme_agent() {
     let readme = lines(readme_block(README_AGENT));
-    let case = include_str!("../ui/fail/acp_elicit_in_handler.rs");
+    let case = include_str!("../user-crates/acp-ui/fail/acp_elicit_in_handler.rs");
     let case: Vec<&str> = lines(case)
         .into_iter()
         .filter(|l| !l.starts_with("//"))

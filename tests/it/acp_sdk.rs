@@ -794,7 +794,7 @@ fn a_declined_url_is_forgotten_by_both_sides() {
 enum Asking {
     /// Awaits the request in the handler itself: what `cx.elicit_form(..)`
     /// did when awaited in a handler, before the API made it a compile error
-    /// (`tests/ui/fail/acp_elicit_in_handler.rs`).
+    /// (`tests/user-crates/acp-ui/fail/acp_elicit_in_handler.rs`).
     InTheHandler,
     /// `AgentElicitations::spawn` and the `Elicitor` it gives.
     Spawned,

@@ -27,7 +27,7 @@
 //! compile error that names the fix ([`ElicitClient`]; the [`prelude`]
 //! import brings that trait into scope, so the call finds it instead of
 //! failing with "no method named `elicit_form`"). The repository's
-//! `tests/ui/fail/acp_elicit_in_handler.stderr` is that error, for the
+//! `tests/user-crates/acp-ui/fail/acp_elicit_in_handler.stderr` is that error, for the
 //! agent below with that one mistake. Forgetting
 //! [`initialize`](AgentElicitations::initialize) is refused at run time,
 //! with an error that says to call it.
