@@ -26,7 +26,7 @@ struct Pick<C: elicit_core::Choice> {
     more: Vec<C>,
 }
 
-fn main() {
+pub fn main() {
     let _ = Order::schema();
     let _ = Pick::<Color>::schema();
 }

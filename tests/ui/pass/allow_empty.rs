@@ -5,6 +5,6 @@ use elicit_core::Elicit;
 #[elicit(allow_empty)]
 struct Confirm {}
 
-fn main() {
+pub fn main() {
     assert!(Confirm::schema().properties.is_empty());
 }

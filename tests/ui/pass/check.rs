@@ -31,15 +31,15 @@ mod sdk {
 }
 
 #[derive(elicit_core::Elicit, Debug)]
-#[elicit(crate = "crate::sdk::forms", check = rules::even)]
+#[elicit(crate = "crate::check::sdk::forms", check = rules::even)]
 struct Even {
     n: u32,
 }
 
 mod rules {
-    pub fn even(form: &super::Even) -> Result<(), crate::sdk::forms::ContentError> {
+    pub fn even(form: &super::Even) -> Result<(), crate::check::sdk::forms::ContentError> {
         if form.n % 2 == 1 {
-            return Err(crate::sdk::forms::FieldError::rule("n", "must be even").into());
+            return Err(crate::check::sdk::forms::FieldError::rule("n", "must be even").into());
         }
         Ok(())
     }
@@ -64,7 +64,7 @@ fn content(json: &str) -> Content {
     serde_json::from_str(json).unwrap()
 }
 
-fn main() {
+pub fn main() {
     let same = content(r#"{"first": "Red", "second": "Red"}"#);
     let error = Pair::<Color>::from_content(&same).unwrap_err();
     assert_eq!(

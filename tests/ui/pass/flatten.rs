@@ -15,7 +15,7 @@ struct Signup {
     newsletter: bool,
 }
 
-fn main() {
+pub fn main() {
     let names: Vec<String> = Signup::schema()
         .properties
         .names()

@@ -107,7 +107,7 @@ mod sdk {
 }
 
 #[derive(Elicit)]
-#[elicit(crate = "crate::sdk::elicit")]
+#[elicit(crate = "crate::full_form::sdk::elicit")]
 struct Reexported {
     question: String,
 }
@@ -116,7 +116,7 @@ struct Reexported {
 #[elicit(allow_empty)]
 struct Confirm {}
 
-fn main() {
+pub fn main() {
     let _ = Full::schema();
     let _ = Confirm::schema();
     let _ = SerdeRenamed::schema();

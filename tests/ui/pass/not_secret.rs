@@ -7,6 +7,6 @@ struct Form {
     secret_santa: String,
 }
 
-fn main() {
+pub fn main() {
     assert_eq!(Form::schema().properties.len(), 1);
 }

@@ -13,6 +13,6 @@ struct Profile {
     keyboard_layout: Option<String>,
 }
 
-fn main() {
+pub fn main() {
     assert_eq!(Profile::schema().properties.len(), 7);
 }

@@ -3,12 +3,12 @@ mod sdk {
 }
 
 #[derive(elicit_core::Elicit)]
-#[elicit(crate = "crate::sdk::forms")]
+#[elicit(crate = "crate::reexported_crate::sdk::forms")]
 struct Form {
     ok: bool,
 }
 
-fn main() {
+pub fn main() {
     use sdk::forms::Elicit;
     assert_eq!(Form::schema().properties.len(), 1);
 }

@@ -108,7 +108,7 @@ fn agree<T: Elicit + for<'de> Deserialize<'de>>(expected: &[&str], content: serd
     assert!(serde_json::from_value::<T>(serde_json::Value::Object(content)).is_ok());
 }
 
-fn main() {
+pub fn main() {
     let camel = json!({"firstName": "Ada", "years": 36});
     agree::<RenameAllFirst>(&["firstName", "years"], camel.clone());
     agree::<RenameAllLast>(&["firstName", "years"], camel.clone());

@@ -11,7 +11,7 @@ struct Form {
     age: u8,
 }
 
-fn main() {
+pub fn main() {
     let schema = Form::schema();
     let names: Vec<&str> = schema.properties.names().collect();
     assert_eq!(names, ["firstName", "years"]);

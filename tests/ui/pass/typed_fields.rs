@@ -73,7 +73,7 @@ struct Form {
     four: NonZeroU64,
 }
 
-fn main() {
+pub fn main() {
     let schema = serde_json::to_value(Form::schema()).unwrap();
     assert_eq!(schema["properties"]["day"]["default"], "2026-01-01");
     assert_eq!(schema["properties"]["below"]["maximum"], -1);
