@@ -845,3 +845,32 @@ fn each_oauth_route_reads_only_its_own_record() {
     assert_eq!(reads(), 2, "the callback reads its flow once");
     assert!(flow.outcome().authorized().is_some());
 }
+
+/// One store, one cap: pages and OAuth flows count together against
+/// `max_open`, and a flow dropped before its end (the one drop rule) gives
+/// its place back as a page does.
+#[test]
+fn pages_and_flows_share_one_cap() {
+    use crate::common::sensitive::Connect;
+    use elicit_core::sensitive::OpenError;
+    use elicit_core::sensitive::store::StoreError;
+
+    let scripted = Scripted::start(Script::Token);
+    let pages = Pages::loopback().max_open(2).build();
+    let page = pages.open::<Connect>("m").now().unwrap();
+    let flow = pages.open_oauth(&scripted.provider()).now().unwrap();
+    let full = pages.open::<Connect>("m").now().unwrap_err();
+    assert!(
+        matches!(full, OpenError::Store(StoreError::Full { max: 2 })),
+        "{full:?}"
+    );
+    let full = pages.open_oauth(&scripted.provider()).now().unwrap_err();
+    assert!(
+        matches!(full, OpenError::Store(StoreError::Full { max: 2 })),
+        "{full:?}"
+    );
+    drop(flow);
+    let _again = pages.open_oauth(&scripted.provider()).now().unwrap();
+    drop(page);
+    let _page = pages.open::<Connect>("m").now().unwrap();
+}

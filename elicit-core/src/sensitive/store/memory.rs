@@ -187,3 +187,95 @@ impl Store for MemoryStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::sensitive::store::Answer;
+    use crate::sensitive::{SecretString, SensitiveForm, Submission};
+
+    /// A one-field sensitive form, by hand.
+    struct Key;
+
+    impl SensitiveForm for Key {
+        const SECRET_FIELDS: &'static [&'static str] = &["key"];
+        fn schema() -> crate::ElicitationSchema {
+            crate::ElicitationSchema::default()
+        }
+        fn from_submission(_: Submission) -> Result<Self, crate::ContentError> {
+            Ok(Self)
+        }
+    }
+
+    /// A memory store's step, which is ready at once: polled once.
+    fn now<F: std::future::Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(out) => out,
+            std::task::Poll::Pending => panic!("a memory store's step waited"),
+        }
+    }
+
+    fn id(n: u8) -> PageId {
+        PageId::from_bytes([n; 16])
+    }
+
+    fn answer() -> End {
+        End::Answered(Answer::Page(
+            Submission::new().secret("key", SecretString::from("k")),
+        ))
+    }
+
+    #[test]
+    fn the_lifecycle_the_seam_documents() {
+        let store = MemoryStore::new();
+        let later = SystemTime::now() + Duration::from_secs(600);
+        let past = SystemTime::now() - Duration::from_secs(1);
+
+        // A late answer to an open record ends it expired, and counts as no end.
+        now(store.insert(id(1), Record::page::<Key>("m", past), 8)).unwrap();
+        assert!(!now(store.end(&id(1), answer())).unwrap());
+        assert_eq!(
+            now(store.get(&id(1))).unwrap().unwrap().state,
+            State::Expired
+        );
+        assert!(matches!(
+            now(store.end_of(&id(1))).unwrap(),
+            Some(End::Expired)
+        ));
+
+        // Taken: exactly one take is told `Open`; an expiry does not end it,
+        // its answer does, once.
+        now(store.insert(id(2), Record::page::<Key>("m", later), 8)).unwrap();
+        assert_eq!(now(store.take(&id(2))).unwrap(), Some(State::Open));
+        assert_eq!(now(store.take(&id(2))).unwrap(), Some(State::Taken));
+        assert!(!now(store.end(&id(2), End::Expired)).unwrap());
+        assert!(now(store.end(&id(2), answer())).unwrap());
+        assert!(!now(store.end(&id(2), End::Cancelled)).unwrap());
+        assert_eq!(
+            now(store.get(&id(2))).unwrap().unwrap().state,
+            State::Answered
+        );
+
+        // A take past the expiry ends the record expired.
+        now(store.insert(id(3), Record::page::<Key>("m", past), 8)).unwrap();
+        assert_eq!(now(store.take(&id(3))).unwrap(), Some(State::Expired));
+        assert!(matches!(
+            now(store.wait(&id(3))).unwrap(),
+            Some(End::Expired)
+        ));
+
+        // Only open records count against the cap; a removed one is gone.
+        now(store.insert(id(4), Record::page::<Key>("m", later), 1)).unwrap();
+        assert!(matches!(
+            now(store.insert(id(5), Record::page::<Key>("m", later), 1)),
+            Err(StoreError::Full { max: 1 })
+        ));
+        now(store.remove(&id(4))).unwrap();
+        assert!(now(store.get(&id(4))).unwrap().is_none());
+        now(store.insert(id(5), Record::page::<Key>("m", later), 1)).unwrap();
+    }
+}
