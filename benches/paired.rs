@@ -1,4 +1,4 @@
-//! Paired runtime ratios: `cargo bench --bench paired` (see BENCHMARKS.md,
+//! Paired runtime ratios: `cargo bench -p elicit-benches --bench paired` (see BENCHMARKS.md,
 //! "Reading at serde's floor").
 //!
 //! Each elicit path and its serde counterpart run in alternating batches

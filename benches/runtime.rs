@@ -1,4 +1,4 @@
-//! Runtime benchmarks: `cargo bench --bench runtime` (see BENCHMARKS.md).
+//! Runtime benchmarks: `cargo bench -p elicit-benches --bench runtime` (see BENCHMARKS.md).
 //!
 //! Every comparison is measured in the same run on the same inputs:
 //!

@@ -9,9 +9,8 @@
 //! Chromium a test skips with a note, unless `CI` is set: there it fails.
 
 use std::fs;
-use std::future::Future;
 use std::io::{ErrorKind, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,15 +19,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use elicit_core::sensitive::{ExposeSecret, Pages, PendingPage};
-use fantoccini::elements::Element;
-use fantoccini::error::CmdError;
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
 use crate::common::Now;
 use crate::common::http::DEADLINE;
 use crate::common::sensitive::{Answer as _, Connect, SECRET};
+use crate::common::webdriver::{self, Cookie, Element, Session};
 
 /// Debian's `chromium` package's launcher.
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
@@ -40,12 +36,11 @@ pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const START_DEADLINE: Duration = Duration::from_secs(90);
 
 /// A headless Chromium session over its own chromedriver. Every method
-/// blocks until the browser is done (the WebDriver client runs on a
-/// current-thread runtime of its own), and panics with what went wrong.
-/// Dropping it ends the session, chromedriver and the browser profile.
+/// blocks until the browser is done (each WebDriver command within
+/// [`DEADLINE`]), and panics with what went wrong. Dropping it ends the
+/// session, chromedriver and the browser profile.
 pub(crate) struct Browser {
-    client: Option<Client>,
-    runtime: tokio::runtime::Runtime,
+    session: Option<Session>,
     driver: Driver,
     /// Chromium's profile and chromedriver's log; removed last.
     _profile: TempDir,
@@ -74,10 +69,6 @@ impl Browser {
     fn launch() -> Self {
         let profile = TempDir::new("profile");
         let driver = Driver::spawn(&profile.0);
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
         let args = [
             "--headless=new",
             "--no-sandbox",
@@ -97,85 +88,54 @@ impl Browser {
             profile.0.join("user-data").display()
         )])
         .collect::<Vec<_>>();
-        let mut capabilities = serde_json::Map::new();
-        capabilities.insert("browserName".into(), json!("chrome"));
-        capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({ "binary": CHROMIUM, "args": args }),
-        );
-        let url = format!("http://127.0.0.1:{}", driver.port);
-        let session = runtime.block_on(async {
-            tokio::time::timeout(
-                START_DEADLINE,
-                ClientBuilder::new(HttpConnector::new())
-                    .capabilities(capabilities)
-                    .connect(&url),
-            )
-            .await
+        let capabilities = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
         });
-        let client = match session {
-            Ok(Ok(client)) => client,
-            Ok(Err(error)) => panic!(
-                "no browser session: {error}\nchromedriver's log:\n{}",
-                driver.log()
-            ),
-            Err(_) => panic!(
-                "no browser session within {START_DEADLINE:?}\nchromedriver's log:\n{}",
-                driver.log()
-            ),
-        };
+        let address = SocketAddr::from(([127, 0, 0, 1], driver.port));
+        let session =
+            Session::new(address, capabilities, START_DEADLINE, DEADLINE).unwrap_or_else(|error| {
+                panic!(
+                    "no browser session: {error}\nchromedriver's log:\n{}",
+                    driver.log()
+                )
+            });
         Self {
-            client: Some(client),
-            runtime,
+            session: Some(session),
             driver,
             _profile: profile,
         }
     }
 
-    /// The WebDriver client, for what the methods below do not cover; run
-    /// its futures with [`Browser::run`].
-    pub(crate) fn client(&self) -> &Client {
-        self.client.as_ref().expect("the session is open")
+    /// The WebDriver session.
+    fn session(&self) -> &Session {
+        self.session.as_ref().expect("the session is open")
     }
 
-    /// Runs one WebDriver step to its end, within [`DEADLINE`].
-    pub(crate) fn run<T>(&self, what: &str, step: impl Future<Output = Result<T, CmdError>>) -> T {
-        match self
-            .runtime
-            .block_on(async { tokio::time::timeout(DEADLINE, step).await })
-        {
-            Ok(Ok(value)) => value,
-            Ok(Err(error)) => panic!("{what}: {error}"),
-            Err(_) => panic!("{what}: no answer from the browser within {DEADLINE:?}"),
-        }
+    /// One WebDriver step's result, or a panic that says which step failed.
+    fn run<T>(&self, what: &str, step: Result<T, webdriver::Error>) -> T {
+        step.unwrap_or_else(|error| panic!("{what}: {error}"))
     }
 
     /// Opens `url` and waits for the page to load.
     pub(crate) fn goto(&self, url: &str) {
-        self.run(&format!("goto {url}"), self.client().goto(url));
+        self.run(&format!("goto {url}"), self.session().goto(url));
     }
 
     /// The address of the page shown.
     pub(crate) fn url(&self) -> String {
-        self.run("current url", self.client().current_url())
-            .to_string()
+        self.run("current url", self.session().current_url())
     }
 
     /// The one element that `css` selects.
     pub(crate) fn find(&self, css: &str) -> Element {
-        self.run(
-            &format!("find {css}"),
-            self.client().find(Locator::Css(css)),
-        )
+        self.run(&format!("find {css}"), self.session().find(css))
     }
 
     /// How many elements `css` selects.
     pub(crate) fn count(&self, css: &str) -> usize {
-        self.run(
-            &format!("find all {css}"),
-            self.client().find_all(Locator::Css(css)),
-        )
-        .len()
+        self.run(&format!("find all {css}"), self.session().find_all(css))
+            .len()
     }
 
     /// The form control named `name`.
@@ -187,8 +147,11 @@ impl Browser {
     /// a user does (key events, so the browser's own checks see it).
     pub(crate) fn fill(&self, name: &str, value: &str) {
         let input = self.input(name);
-        self.run(&format!("clear {name}"), input.clear());
-        self.run(&format!("type into {name}"), input.send_keys(value));
+        self.run(&format!("clear {name}"), self.session().clear(&input));
+        self.run(
+            &format!("type into {name}"),
+            self.session().send_keys(&input, value),
+        );
     }
 
     /// The current value of the control named `name`.
@@ -200,8 +163,11 @@ impl Browser {
     /// `validationMessage`, ...), `""` when it has none.
     pub(crate) fn prop(&self, name: &str, prop: &str) -> String {
         let input = self.input(name);
-        self.run(&format!("{name}.{prop}"), input.prop(prop))
-            .unwrap_or_default()
+        self.run(
+            &format!("{name}.{prop}"),
+            self.session().property(&input, prop),
+        )
+        .unwrap_or_default()
     }
 
     /// Clicks the form's submit button, as a user does, and waits until
@@ -209,22 +175,13 @@ impl Browser {
     pub(crate) fn submit(&self) {
         let before = self.find("html");
         let button = self.find("form [type=submit]");
-        self.run("click submit", button.click());
+        self.run("click submit", self.session().click(&button));
         // The post's answer is a new document: the old one's root goes
         // stale once it has replaced it.
         let deadline = Instant::now() + DEADLINE;
         loop {
-            match self.runtime.block_on(before.tag_name()) {
-                Err(error) if error.is_stale_element_reference() => break,
-                // Chromium's other word for it, when the document was
-                // replaced between two of chromedriver's own steps.
-                Err(error)
-                    if error
-                        .to_string()
-                        .contains("does not belong to the document") =>
-                {
-                    break;
-                }
+            match self.session().tag_name(&before) {
+                Err(error) if error.is_stale() => break,
                 Err(error) => panic!("waiting for the post's answer: {error}"),
                 Ok(_) => {}
             }
@@ -238,8 +195,7 @@ impl Browser {
         }
         let ready = self.run(
             "document.readyState",
-            self.client()
-                .execute("return document.readyState", Vec::new()),
+            self.session().execute("return document.readyState"),
         );
         assert_eq!(ready, json!("complete"));
     }
@@ -257,17 +213,22 @@ impl Browser {
     /// The rendered text of the one element that `css` selects.
     pub(crate) fn text(&self, css: &str) -> String {
         let element = self.find(css);
-        self.run(&format!("text of {css}"), element.text())
+        self.run(&format!("text of {css}"), self.session().text(&element))
     }
 
     /// The page's HTML as the browser holds it now.
     pub(crate) fn source(&self) -> String {
-        self.run("page source", self.client().source())
+        self.run("page source", self.session().source())
+    }
+
+    /// The cookies the browser holds for the page shown.
+    pub(crate) fn cookies(&self) -> Vec<Cookie> {
+        self.run("cookies", self.session().cookies())
     }
 
     /// A PNG of the viewport, written to `path`; returns its bytes.
     pub(crate) fn screenshot(&self, path: &Path) -> Vec<u8> {
-        let png = self.run("screenshot", self.client().screenshot());
+        let png = self.run("screenshot", self.session().screenshot());
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).unwrap();
         }
@@ -279,10 +240,8 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         // Ends the session, and so the browser, before chromedriver goes.
-        if let Some(client) = self.client.take() {
-            let _ = self.runtime.block_on(async {
-                tokio::time::timeout(Duration::from_secs(20), client.close()).await
-            });
+        if let Some(session) = self.session.take() {
+            let _ = session.close();
         }
         self.driver.stop();
     }

@@ -9,6 +9,7 @@
 
 use std::sync::OnceLock;
 
+use crate::common::official::Official;
 use agent_client_protocol_schema::v1 as acp;
 use elicit_core::protocol::agent::{
     AgentConnection, CompletionError, Outcome, SendError, UrlOutcome, UrlOutcomeError, UrlRequest,
@@ -77,20 +78,17 @@ struct Deploy {
 /// The official JSON schema of `$ty`, compiled once.
 macro_rules! official {
     ($ty:ty) => {{
-        static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+        static VALIDATOR: OnceLock<Official> = OnceLock::new();
         VALIDATOR.get_or_init(|| {
             let schema = serde_json::to_value(schemars::schema_for!($ty))
                 .expect("the official schema serializes");
-            jsonschema::validator_for(&schema).expect("the official schema compiles")
+            Official::new(schema)
         })
     }};
 }
 
-fn assert_conforms(validator: &jsonschema::Validator, value: &Value, what: &str) {
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
+fn assert_conforms(validator: &Official, value: &Value, what: &str) {
+    let errors = validator.errors(value);
     assert!(errors.is_empty(), "{what}: {value}\n{errors:#?}");
 }
 

@@ -6,18 +6,19 @@
 
 use std::sync::OnceLock;
 
+use crate::common::official::Official;
 use crate::common::*;
 use agent_client_protocol_schema::v1 as acp;
 use elicit_core::{Elicit, ElicitationSchema};
 use serde_json::{Value, json};
 
 /// The official JSON schema of `ElicitationSchema`, compiled once.
-fn official() -> &'static jsonschema::Validator {
-    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+fn official() -> &'static Official {
+    static VALIDATOR: OnceLock<Official> = OnceLock::new();
     VALIDATOR.get_or_init(|| {
         let schema = serde_json::to_value(schemars::schema_for!(acp::ElicitationSchema))
             .expect("the official schema serializes");
-        jsonschema::validator_for(&schema).expect("the official schema compiles")
+        Official::new(schema)
     })
 }
 
@@ -27,10 +28,7 @@ fn assert_schema<T: Elicit>(expected: Value) {
     let wire = serde_json::to_value(&schema).unwrap();
     assert_eq!(wire, expected, "{}", std::any::type_name::<T>());
 
-    let errors: Vec<String> = official()
-        .iter_errors(&wire)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
+    let errors = official().errors(&wire);
     assert!(
         errors.is_empty(),
         "{}: {errors:#?}",

@@ -577,9 +577,9 @@ fn oauth_with_the_real_provider(secrets: &mut Secrets) -> bool {
         oidc::sign_in_and_consent(&browser, "carol");
         let callback = browser.url();
         let cookies: Vec<String> = browser
-            .run("cookies", browser.client().get_all_cookies())
-            .iter()
-            .map(|cookie| cookie.value().to_owned())
+            .cookies()
+            .into_iter()
+            .map(|cookie| cookie.value)
             .collect();
         (url, callback, cookies)
     });

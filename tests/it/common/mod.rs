@@ -14,6 +14,8 @@ pub mod latency;
 /// elicit-core's documented limits, read from its reference page.
 pub mod limits;
 #[cfg(not(fuzzing))]
+pub mod official;
+#[cfg(not(fuzzing))]
 pub mod oidc;
 pub mod page_body;
 #[cfg(not(fuzzing))]
@@ -24,6 +26,8 @@ pub mod redis;
 pub mod redis_cluster;
 #[cfg(not(fuzzing))]
 pub mod sensitive;
+#[cfg(not(fuzzing))]
+pub mod webdriver;
 
 /// The `pattern` of a UUID field, as the wire carries it: the hyphenated
 /// form, either case (a test that reads it from elicit would agree with any
