@@ -11,6 +11,7 @@
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -265,7 +266,10 @@ impl Driver {
                 .expect("a free loopback port")
                 .port();
             let log = dir.join(format!("chromedriver-{attempt}.log"));
+            // A process group of its own: stopping it stops the browser it
+            // launched too, even when no session was made.
             let child = Command::new(CHROMEDRIVER)
+                .process_group(0)
                 .arg(format!("--port={port}"))
                 .arg(format!("--log-path={}", log.display()))
                 .stdin(Stdio::null())
@@ -333,6 +337,12 @@ impl Driver {
     }
 
     fn stop(&mut self) {
+        // chromedriver and the Chromium it started (the group's id is
+        // chromedriver's pid).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
