@@ -27,7 +27,13 @@
 //!
 //! ```text
 //! replica --port 8101 --redis redis://127.0.0.1:6379/ --public http://127.0.0.1:8100
+//! replica --port 8101 --redis redis://10.0.0.1:7000,redis://10.0.0.2:7000 --public ...
 //! ```
+//!
+//! `--redis`: one Redis, or a Redis Cluster's nodes (comma-separated; the
+//! others are found from them). `/ready` is the balancer's health check:
+//! `503` while a Redis master lacks the replicas writes wait for (the
+//! reason in the log, said at start too).
 //!
 //! `--public` is the balancer's address: the pages' URLs point there.
 //! The keys come from the environment, the same on every replica (64 hex
@@ -133,7 +139,9 @@ impl Replica {
         let asked = ask.run(&self.config, |r| async move {
             Some(match r.form::<Deploy>("deploy", "Deploy where?").await? {
                 Ok(outcome) => format!("{outcome:?}"),
-                Err(error) => format!("not deployed: {error}"),
+                // The client gets a short, stable text; the cause is in
+                // the log (elicit's event, with its reason).
+                Err(error) => format!("not deployed: {}", error.client_message()),
             })
         });
         self.answered(asked.await?)
@@ -159,7 +167,7 @@ impl Replica {
                         )
                     }
                     Ok(other) => format!("not connected: {other:?}"),
-                    Err(error) => format!("not connected: {error}"),
+                    Err(error) => format!("not connected: {}", error.client_message()),
                 },
             )
         });
@@ -219,6 +227,24 @@ fn hex_key(name: &str) -> [u8; 32] {
     key
 }
 
+/// `/ready`, the balancer's health check: `200` while every step can
+/// count, `503` (the reason in this replica's log, not in the answer)
+/// while a Redis master lacks the replicas asked for, or Redis does not
+/// answer.
+async fn ready(redis: &Redis) -> http::Response<BoxBody<Bytes, std::convert::Infallible>> {
+    let (status, text) = match redis.ready().await {
+        Ok(()) => (http::StatusCode::OK, "ready\n"),
+        Err(why) => {
+            eprintln!("replica not ready ({}): {why}", why.reason());
+            (http::StatusCode::SERVICE_UNAVAILABLE, "not ready\n")
+        }
+    };
+    let mut response =
+        http::Response::new(http_body_util::Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The log (feature `tracing`, `elicit_core::trace`): on stderr when
@@ -251,8 +277,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // Every replica: the same Redis, the same keys (from your secret
-    // store), the same user verification.
-    let redis = Redis::open(&arg("--redis"))?;
+    // store), the same user verification. `--redis` names one Redis, or a
+    // Redis Cluster's nodes, comma-separated (the redis guide's topology:
+    // two replicas per master).
+    let nodes = arg("--redis");
+    let redis = if nodes.contains(',') {
+        Redis::cluster(nodes.split(','))?
+    } else {
+        Redis::open(&nodes)?
+    };
+    // Whether writes can count (each master with the replicas asked for):
+    // said at start, and served as `/ready` for the balancer.
+    match redis.ready().await {
+        Ok(()) => eprintln!("replica ready"),
+        Err(why) => eprintln!("replica not ready ({}): {why}", why.reason()),
+    }
     let verifier_users = users.clone();
     let pages = Pages::hosted(
         &format!("{public}/elicit"),
@@ -277,7 +316,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .and_then(|parts| user_of(&principal_users, parts))
                 .unwrap_or_default()
         })
-        .used_states(RedisUsedStates::new(redis))
+        .used_states(RedisUsedStates::new(redis.clone()))
         // MCP 2025-11-25 clients: no session, so a page is asked with -32042.
         .without_sessions(hex_key("ELICIT_CALL_KEY"));
     let replica = Replica {
@@ -300,13 +339,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     loop {
         let (stream, _) = listener.accept().await?;
         let (mcp, pages, users) = (mcp.clone(), pages.clone(), users.clone());
+        let redis = redis.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request: http::Request<Incoming>| {
                 let (mut mcp, mut pages, users) = (mcp.clone(), pages.service(), users.clone());
+                let redis = redis.clone();
                 async move {
                     let response: http::Response<BoxBody<Bytes, std::convert::Infallible>> =
                         if request.uri().path().starts_with("/mcp") {
                             mcp.call(request).await?
+                        } else if request.uri().path() == "/ready" {
+                            ready(&redis).await
                         } else if request.uri().path() == "/signin" {
                             sign_in(&users, request.uri().query().unwrap_or_default())
                         } else {

@@ -217,7 +217,9 @@ impl Server {
             Asked::Answered(Ok(Outcome::Accepted(profile))) => profile.name,
             Asked::Answered(Ok(_)) => "there".to_owned(),
             Asked::Answered(Err(error)) => {
-                return Err(ErrorData::internal_error(error.to_string(), None));
+                // A short, stable text for the client; the cause is in
+                // the log (elicit's event, with its reason).
+                return Err(ErrorData::internal_error(error.client_message(), None));
             }
         };
         let text = format!("Greet {name} and offer to deploy.");

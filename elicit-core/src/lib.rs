@@ -207,6 +207,8 @@ mod traced;
 pub mod acp;
 #[cfg(any(feature = "sensitive", feature = "redis"))]
 mod background;
+#[cfg(any(feature = "sensitive", feature = "rmcp"))]
+mod cause;
 mod credential;
 // Conversions to and from other libraries' types: their one error.
 mod conversion;

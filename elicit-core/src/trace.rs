@@ -11,7 +11,7 @@
 //!
 //! | span | where | fields |
 //! |---|---|---|
-//! | `flow` | each call of the flow engine: a form, a URL request, a secret page, an OAuth flow, on the ACP SDK and on rmcp (MCP 2025-11-25) | `transport` (`acp`, `mcp`), `protocol_version` (ACP: `1`; MCP: the negotiated one), `flow` (`form`, `url`, `secret`, `oauth`), `mode`, `form` (the Rust type), `elicitation_id`, `page`, `attempt` |
+//! | `flow` | each call of the flow engine: a form, a URL request, a secret page, an OAuth flow, on the ACP SDK and on rmcp (MCP 2025-11-25) | `transport` (`acp`, `mcp`), `protocol_version` (ACP: `1`; MCP: the negotiated one), `flow` (`form`, `url`, `secret`, `oauth`), `mode`, `form` (the Rust type), `elicitation_id`, `page` |
 //! | `rounds` | each request an `mcp::Ask` runs (`tools/call`, `prompts/get`, `resources/read`) | `transport` (`mcp`), `protocol_version`, `method`, `name` (the tool's or the prompt's; the resource's URI without its user info, query and fragment), `regime` (`requests`, `input_rounds`, `sessionless`), `round` |
 //! | `page_request` | each request to the page server (pages, OAuth start and callback) | `method`, `page` |
 //! | `client_request` | each `elicitation/create` a client (the ACP SDK's handler, the MCP host's) answers | `transport`, `mode`, `elicitation_id` |
@@ -25,7 +25,16 @@
 //! level: `WARN` for what looks like an
 //! attack, `INFO` for a user's decline or cancel and for a limit reached,
 //! `ERROR` for a store that failed. Each message and round is a `DEBUG`
-//! event without a `reason`.
+//! event without a `reason` (`elicitation/create sent` carries the
+//! `attempt`; a 2026-07-28 call logs `call`, or `call with answers` from its
+//! second round on).
+//!
+//! Each flow that ends is one `INFO` event, `flow ended`, with its
+//! `outcome` (`accepted`, `consented`, `answered`, `authorized`,
+//! `denied`, `declined`, `cancelled`, `expired`, `invalid`, `failed`) and, where one process saw
+//! it whole (every flow but a 2026-07-28 call's question, whose rounds may
+//! run on several replicas), `duration_ms`: count completed flows at
+//! `INFO` without a value ever logged.
 //!
 //! # Never a secret
 //!
@@ -46,6 +55,24 @@
 //! notification it receives at `INFO` (an `elicitation/complete` names a
 //! page's id). Keep rmcp at `ERROR`, the others at `INFO`:
 //! `RUST_LOG=info,rmcp=error,elicit_core=debug`.
+//!
+//! # In production
+//!
+//! Set `RUST_LOG=warn,rmcp=error,elicit_core=info`: elicit's refusals and
+//! failures (each with its `reason`) and one `flow ended` line per flow,
+//! the other crates' warnings. Never run rmcp at `DEBUG` or `TRACE` in
+//! production: it logs every JSON-RPC message whole, and so every form
+//! answer (a name, an email), every `requestState` (a bearer of the call's
+//! answers until it is used) and every page URL (the first visit to a page
+//! is by its URL). At `WARN` it logs its error responses, whose data can
+//! hold page URLs: `rmcp=error`. `elicit_core=debug` adds a line per
+//! message and round, still without a value: for a trial, not for every
+//! day. The reasons to alert on are the `ERROR` ones: `not_replicated`
+//! (give each Redis master the replicas asked for, take the replica out of
+//! the balancer while `Redis::ready` fails), `redis_unreachable` and
+//! `redis_timeout` (Redis down, partitioned, or failing over),
+//! `store_failed` and `used_states_failed` (their `cause` says which of
+//! these).
 //!
 //! # Reasons
 //!
@@ -90,9 +117,12 @@
 //! | `render_gave_up` | `INFO` | a client's renderer gave no valid answer in `MAX_RENDER_ATTEMPTS` tries: the request is answered `-32603`. | `protocol::client::answer` (every client side) |
 //! | `request_failed` | `INFO` | an `elicitation/create` got no answer: the connection closed, it timed out or was cancelled, or the transport could not send it. | the flow engine, on the ACP SDK and rmcp |
 //! | `pages_closed` | `INFO` | a request to the page server after its pages were dropped, or before any was opened (`503`). | `sensitive::service` |
-//! | `store_failed` | `ERROR` | the pages' store (its pages and OAuth flows) failed: the request is answered `503`, or the page not opened. | `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page |
-//! | `used_states_failed` | `ERROR` | the used-state store could not record a `requestState`'s use: the call fails closed (`-32603`). | `mcp::rounds::state` (`State::use_once`) |
-//! | `redis_failed` | `ERROR` | a Redis command failed or timed out (the field `kind` says which: `timeout`, `connection`, `io`, `server`). | `redis::conn` (every command) |
+//! | `store_failed` | `ERROR` | the pages' store (its pages and OAuth flows) failed: the request is answered `503`, or the page not opened. The field `step` says which step, `cause` why: `not_replicated`, `redis_unreachable`, `redis_timeout`, `redis_failed`, `unreadable` (a record that does not open with the sealing keys), `busy` (another answer to the page is being saved), or `backend` (a store of your own). | `sensitive::service`, `sensitive::oauth::routes`, `sensitive::store` (opening), `mcp::rounds::pages`; the flow that waited for the page |
+//! | `used_states_failed` | `ERROR` | the used-state store could not record a `requestState`'s use: the call fails closed (`-32603`); the field `cause` says why, as `store_failed`'s. | `mcp::rounds::state` (`State::use_once`) |
+//! | `not_replicated` | `ERROR` | a write that must survive a failover (a page's answer, an OAuth `state`'s use, a used `requestState`) was not acknowledged by the replicas `Redis::replicated_writes` asks for (fields `asked`, `acknowledged`): it did not count, nothing saw it, and the page (or the call) can be sent again. What to do: give each master the replicas asked for (the redis guide's topology: two per master for one), and take the replica out of the balancer while `Redis::ready` fails. | `redis::conn` (the step's acknowledgement); the store's `store_failed` or `used_states_failed` follows with `cause="not_replicated"` |
+//! | `redis_unreachable` | `ERROR` | no connection to Redis: refused, dropped, or another I/O failure (field `kind`). The connection is opened again in the background. What to do: check that Redis runs and that this replica reaches it. | `redis::conn` (every command) |
+//! | `redis_timeout` | `ERROR` | Redis did not answer a command within the command timeout (`Redis::command_timeout`, 2 s by default): a stalled or overloaded Redis, a network partition, or a failover in progress. What to do: if it lasts, check Redis's latency (`redis-cli --latency`) and the failover's progress. | `redis::conn` (every command) |
+//! | `redis_failed` | `ERROR` | Redis answered a command with an error (field `kind`: `server`): out of memory, a cluster slot not served (`CLUSTERDOWN`), a script error. What to do: read Redis's own log. | `redis::conn` (every command) |
 //! | `check_failed` | `ERROR` | a call's `.check` could not decide (it returned an error of its own: a database down): the flow ends, nothing is asked again. | the flow engine and the rounds |
 //! | `oauth_exchange_failed` | `ERROR` | the token request to the OAuth provider failed, or its answer was unusable: the flow fails. | `sensitive::oauth::routes` (the callback) |
 //! | `internal` | `ERROR` | the OS RNG, a `requestState`'s seal or the renderer's thread failed. | `sensitive::service`, `sensitive::oauth::routes`, `mcp::rounds`, `flow::render` (the renderer's thread) |
@@ -312,8 +342,22 @@ pub(crate) enum Reason {
     ///
     /// Where: `mcp::rounds::state` (`State::use_once`).
     UsedStatesFailed,
-    /// `redis_failed` (`ERROR`): a Redis command failed or timed out (the
-    /// field `kind` says which: `timeout`, `connection`, `io`, `server`).
+    /// `not_replicated` (`ERROR`): a write that must survive a failover
+    /// was not acknowledged by the replicas asked for: it did not count.
+    ///
+    /// Where: `redis::conn` (the step's acknowledgement).
+    NotReplicated,
+    /// `redis_unreachable` (`ERROR`): no connection to Redis (field `kind`).
+    ///
+    /// Where: `redis::conn` (every command).
+    RedisUnreachable,
+    /// `redis_timeout` (`ERROR`): Redis did not answer within the command
+    /// timeout.
+    ///
+    /// Where: `redis::conn` (every command).
+    RedisTimeout,
+    /// `redis_failed` (`ERROR`): Redis answered a command with an error
+    /// (field `kind`: `server`).
     ///
     /// Where: `redis::conn` (every command).
     RedisFailed,
@@ -374,6 +418,9 @@ impl Reason {
         Self::PagesClosed,
         Self::StoreFailed,
         Self::UsedStatesFailed,
+        Self::NotReplicated,
+        Self::RedisUnreachable,
+        Self::RedisTimeout,
         Self::RedisFailed,
         Self::CheckFailed,
         Self::OAuthExchangeFailed,
@@ -418,6 +465,9 @@ impl Reason {
             Self::PagesClosed => "pages_closed",
             Self::StoreFailed => "store_failed",
             Self::UsedStatesFailed => "used_states_failed",
+            Self::NotReplicated => "not_replicated",
+            Self::RedisUnreachable => "redis_unreachable",
+            Self::RedisTimeout => "redis_timeout",
             Self::RedisFailed => "redis_failed",
             Self::CheckFailed => "check_failed",
             Self::OAuthExchangeFailed => "oauth_exchange_failed",
@@ -465,6 +515,9 @@ impl Reason {
             | Self::PagesClosed => Level::INFO,
             Self::StoreFailed
             | Self::UsedStatesFailed
+            | Self::NotReplicated
+            | Self::RedisUnreachable
+            | Self::RedisTimeout
             | Self::RedisFailed
             | Self::CheckFailed
             | Self::OAuthExchangeFailed
@@ -510,7 +563,10 @@ impl Reason {
             Self::PagesClosed => "the pages are closed",
             Self::StoreFailed => "the page store failed",
             Self::UsedStatesFailed => "the used-state store failed",
-            Self::RedisFailed => "a Redis command failed",
+            Self::NotReplicated => "not acknowledged by the replicas asked for: it did not count",
+            Self::RedisUnreachable => "Redis is unreachable",
+            Self::RedisTimeout => "Redis did not answer in time",
+            Self::RedisFailed => "Redis answered with an error",
             Self::CheckFailed => "the answer's check failed",
             Self::OAuthExchangeFailed => "the OAuth token exchange failed",
             Self::Internal => "an internal failure",

@@ -65,6 +65,30 @@ macro_rules! note {
     }};
 }
 
+/// The one `INFO` line of an ended flow (`flow ended`): its outcome (and
+/// how long it took, where one process saw it whole), never a value.
+#[cfg(feature = "tracing")]
+macro_rules! flow_ended {
+    ($outcome:expr, $took:expr $(,)?) => {
+        ::tracing::info!(
+            outcome = $outcome,
+            duration_ms = u64::try_from($took.as_millis()).unwrap_or(u64::MAX),
+            "flow ended"
+        )
+    };
+    ($outcome:expr $(,)?) => {
+        ::tracing::info!(outcome = $outcome, "flow ended")
+    };
+}
+
+#[cfg(not(feature = "tracing"))]
+macro_rules! flow_ended {
+    ($outcome:expr $(, $took:expr)? $(,)?) => {{
+        let _ = &$outcome;
+        $(let _ = &$took;)?
+    }};
+}
+
 #[cfg(feature = "tracing")]
 macro_rules! span {
     ($name:literal $(, $field:ident = $value:expr)* $(; $($empty:ident),* )? $(,)?) => {

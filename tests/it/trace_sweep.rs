@@ -315,7 +315,7 @@ fn child() {
     ];
     if redis {
         expected.extend([
-            ("redis_failed", Level::ERROR),
+            ("redis_unreachable", Level::ERROR),
             ("store_failed", Level::ERROR),
         ]);
     }

@@ -129,7 +129,11 @@ fn checked<T>(form: T, verdict: Verdict<BoxError>) -> Result<Result<T, ContentEr
     match verdict {
         Ok(Ok(())) => Ok(Ok(form)),
         Ok(Err(errors)) => {
-            refused!(CheckRefused, errors = errors.errors().len());
+            refused!(
+                CheckRefused,
+                errors = errors.errors().len(),
+                fields = errors.fields().collect::<Vec<_>>().join(",")
+            );
             Ok(Err(errors))
         }
         Err(error) => Err(ElicitError::Check(error)),

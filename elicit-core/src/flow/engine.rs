@@ -105,8 +105,7 @@ impl<'a, C: Carrier> Flows<'a, C> {
             protocol_version = self.carrier.protocol_version(),
             flow = "form",
             mode = "form",
-            form = std::any::type_name::<T>();
-            attempt
+            form = std::any::type_name::<T>()
         );
         let asked = self.form_attempts::<T>(scope, ask);
         in_flow(span, asked, outcome_event).await
@@ -128,7 +127,6 @@ impl<'a, C: Carrier> Flows<'a, C> {
         let mut attempts: u32 = 0;
         loop {
             attempts = attempts.saturating_add(1);
-            record!(attempt = attempts);
             let built = match &partial {
                 None => self.lock().form::<T>(scope.clone(), next),
                 Some(partial) => {
@@ -258,33 +256,56 @@ impl<'a, C: Carrier> Flows<'a, C> {
 pub(crate) async fn in_flow<O>(
     span: crate::traced::Span,
     asked: impl std::future::Future<Output = Result<O, ElicitError>>,
-    ended: impl Fn(&O),
+    ended: impl Fn(&O) -> &'static str,
 ) -> Result<O, ElicitError> {
     let asked = async {
+        let began = std::time::Instant::now();
         let result = asked.await;
-        match &result {
+        let outcome = match &result {
             Ok(outcome) => ended(outcome),
-            Err(error) => error.trace(),
-        }
+            Err(error) => {
+                error.trace();
+                "failed"
+            }
+        };
+        flow_ended!(outcome, began.elapsed());
         result
     };
     in_span!(span, asked).await
 }
 
-pub(crate) fn outcome_event<T>(outcome: &Outcome<T>) {
+pub(crate) fn outcome_event<T>(outcome: &Outcome<T>) -> &'static str {
     match outcome {
-        Outcome::Accepted(_) => note!("accepted"),
-        Outcome::Declined => refused!(Declined),
-        Outcome::Cancelled | Outcome::UnknownAction(_) => refused!(Cancelled),
+        Outcome::Accepted(_) => {
+            note!("accepted");
+            "accepted"
+        }
+        Outcome::Declined => {
+            refused!(Declined);
+            "declined"
+        }
+        Outcome::Cancelled | Outcome::UnknownAction(_) => {
+            refused!(Cancelled);
+            "cancelled"
+        }
     }
 }
 
 /// The event of a URL request's answer, as [`outcome_event`]'s.
-pub(crate) fn url_outcome_event(outcome: &UrlOutcome) {
+pub(crate) fn url_outcome_event(outcome: &UrlOutcome) -> &'static str {
     match outcome {
-        UrlOutcome::Consented(_) => note!("consented"),
-        UrlOutcome::Declined => refused!(Declined),
-        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => refused!(Cancelled),
+        UrlOutcome::Consented(_) => {
+            note!("consented");
+            "consented"
+        }
+        UrlOutcome::Declined => {
+            refused!(Declined);
+            "declined"
+        }
+        UrlOutcome::Cancelled | UrlOutcome::UnknownAction(_) => {
+            refused!(Cancelled);
+            "cancelled"
+        }
     }
 }
 

@@ -146,6 +146,34 @@ impl std::fmt::Display for ElicitError {
 }
 
 impl ElicitError {
+    /// A short, stable text to send to a client (a tool's error, a
+    /// JSON-RPC error's message) in place of this error: never a backend's
+    /// text, a count, a key or a value. The error itself, whose `Display`
+    /// names the cause, goes to your log.
+    ///
+    /// ```
+    /// use elicit_core::flow::ElicitError;
+    ///
+    /// let error = ElicitError::Check("db01: connection refused by 10.0.0.7".into());
+    /// assert_eq!(error.client_message(), "the answer could not be checked");
+    /// ```
+    pub fn client_message(&self) -> &'static str {
+        match self {
+            Self::NotSent(_) => "the user could not be asked",
+            Self::Request(_) => "the question got no answer",
+            Self::Unreadable(_) | Self::Url(_) => "the answer could not be read",
+            Self::Invalid { .. } => "no valid answer was given",
+            Self::Check(_) => "the answer could not be checked",
+            Self::Completion(_) => "the completion was refused",
+            #[cfg(feature = "sensitive")]
+            Self::PageNotOpened(_) => "the page could not be opened: try again",
+            #[cfg(feature = "sensitive")]
+            Self::Page(crate::sensitive::PageError::Invalid(_)) => "no valid answer was given",
+            #[cfg(feature = "sensitive")]
+            Self::Page(_) => "the answer could not be read: try again",
+        }
+    }
+
     /// Its event (module `trace`): the reason, and what is not secret of
     /// the error (a JSON-RPC code, a count), never its text.
     pub(crate) fn trace(&self) {
@@ -181,10 +209,11 @@ impl ElicitError {
                 use crate::sensitive::PageError;
                 // The flows ask again instead of failing with an invalid
                 // answer (`flow::page`); never reached from them.
-                if let PageError::Invalid(errors) = error {
-                    refused!(InvalidSubmission, errors = errors.errors().len());
-                } else {
-                    refused!(StoreFailed);
+                match error {
+                    PageError::Invalid(errors) => {
+                        refused!(InvalidSubmission, errors = errors.errors().len());
+                    }
+                    PageError::Store(error) => refused!(StoreFailed, cause = error.cause()),
                 }
             }
         }

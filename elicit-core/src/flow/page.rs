@@ -51,7 +51,6 @@ impl<C: Carrier> Flows<'_, C> {
         let mut attempts: u32 = 0;
         loop {
             attempts = attempts.saturating_add(1);
-            record!(attempt = attempts);
             let open = async {
                 match &refused {
                     None => open_page::<T>(pages, user, message.clone()).await,
@@ -128,7 +127,6 @@ impl<C: Carrier> Flows<'_, C> {
             flow = flow,
             mode = "url",
             form = form.unwrap_or("-");
-            attempt,
             elicitation_id,
             page
         )
@@ -306,7 +304,7 @@ impl<C> Drop for Outstanding<'_, '_, C> {
 pub(crate) trait PageOutcome: Sized {
     /// Its event: how the flow ended (a denial or a failure at the OAuth
     /// callback has its own, where it happened).
-    fn trace(&self);
+    fn trace(&self) -> &'static str;
 
     /// The user declined to open the page.
     const DECLINED: Self;
@@ -327,12 +325,24 @@ pub(crate) trait PageOutcome: Sized {
 }
 
 impl<T> PageOutcome for SecretOutcome<T> {
-    fn trace(&self) {
+    fn trace(&self) -> &'static str {
         match self {
-            Self::Answered(_) => note!("page answered"),
-            Self::Expired => refused!(PageExpired),
-            Self::Declined => refused!(Declined),
-            Self::Cancelled => refused!(Cancelled),
+            Self::Answered(_) => {
+                note!("page answered");
+                "answered"
+            }
+            Self::Expired => {
+                refused!(PageExpired);
+                "expired"
+            }
+            Self::Declined => {
+                refused!(Declined);
+                "declined"
+            }
+            Self::Cancelled => {
+                refused!(Cancelled);
+                "cancelled"
+            }
         }
     }
 
@@ -341,10 +351,11 @@ impl<T> PageOutcome for SecretOutcome<T> {
 }
 
 impl<T> PageOutcome for PageAnswer<T> {
-    fn trace(&self) {
+    fn trace(&self) -> &'static str {
         // A refusal is traced as it was read (`settle`).
-        if let Ok(outcome) = self {
-            outcome.trace();
+        match self {
+            Ok(outcome) => outcome.trace(),
+            Err(_) => "invalid",
         }
     }
 
@@ -376,14 +387,27 @@ pub(crate) async fn open_page<T: SensitiveForm>(
 /// The provider and the callback decide after a consent.
 #[cfg(feature = "oauth")]
 impl PageOutcome for crate::sensitive::oauth::OAuthOutcome {
-    fn trace(&self) {
+    fn trace(&self) -> &'static str {
         match self {
-            Self::Authorized(_) => note!("authorized"),
-            Self::Expired => refused!(PageExpired),
-            Self::Declined => refused!(Declined),
-            Self::Cancelled => refused!(Cancelled),
+            Self::Authorized(_) => {
+                note!("authorized");
+                "authorized"
+            }
+            Self::Expired => {
+                refused!(PageExpired);
+                "expired"
+            }
+            Self::Declined => {
+                refused!(Declined);
+                "declined"
+            }
+            Self::Cancelled => {
+                refused!(Cancelled);
+                "cancelled"
+            }
             // Emitted at the callback, where the provider's answer arrived.
-            Self::Denied { .. } | Self::Failed(_) => {}
+            Self::Denied { .. } => "denied",
+            Self::Failed(_) => "failed",
         }
     }
 

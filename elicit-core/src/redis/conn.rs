@@ -334,12 +334,15 @@ impl Redis {
 
     /// Waits until the write just made on the master of `key` reached
     /// [`replicated_writes`](Self::replicated_writes) replicas (at once if
-    /// none are asked for).
+    /// none are asked for): `false` when fewer acknowledged it within half
+    /// the command timeout (its event, `not_replicated`, names how many).
+    /// `WAIT` counts every write this replica's connection made before it,
+    /// so a `true` covers them all.
     #[cfg_attr(not(any(feature = "sensitive", feature = "rmcp")), allow(dead_code))]
-    pub(crate) async fn replicated(&self, key: String) -> RedisResult<()> {
+    pub(crate) async fn replicated(&self, key: String) -> RedisResult<bool> {
         let replicas = self.inner.replicas;
         if replicas == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let millis = u64::try_from(self.inner.timeout.as_millis()).unwrap_or(u64::MAX);
         let mut command = redis::cmd("WAIT");
@@ -347,12 +350,90 @@ impl Redis {
         let acknowledged: Value = self
             .run(move |mut connection| async move { connection.on_master_of(&key, command).await })
             .await?;
-        match acknowledged {
-            Value::Int(n) if usize::try_from(n).is_ok_and(|n| n >= replicas) => Ok(()),
-            _ => Err(RedisError::from(std::io::Error::other(format!(
-                "the write was not acknowledged by {replicas} Redis replica(s): it may not survive a failover"
-            )))),
+        let acknowledged = match acknowledged {
+            Value::Int(n) => usize::try_from(n).unwrap_or(0),
+            _ => 0,
+        };
+        if acknowledged >= replicas {
+            return Ok(true);
         }
+        refused!(NotReplicated, asked = replicas, acknowledged = acknowledged);
+        Ok(false)
+    }
+
+    /// How many replicas must acknowledge a write that must survive a
+    /// failover (`0`: none, the write counts once its master has it).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) fn replicas(&self) -> usize {
+        self.inner.replicas
+    }
+
+    /// Runs `work` on this `Redis`'s runtime, detached: it goes on when
+    /// the caller moves on (and stops with the last handle of this `Redis`).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) fn spawn(&self, work: impl Future<Output = ()> + Send + 'static) {
+        self.inner.background.spawn(work);
+    }
+
+    /// Sleeps `duration` on this `Redis`'s runtime (from any executor).
+    #[cfg_attr(not(feature = "sensitive"), allow(dead_code))]
+    pub(crate) async fn sleep(&self, duration: Duration) {
+        let _ = self
+            .inner
+            .background
+            .run(tokio::time::sleep(duration))
+            .await;
+    }
+
+    /// Whether writes can count now: Redis answers, and every master has
+    /// the in-sync replicas [`replicated_writes`](Self::replicated_writes)
+    /// asks for (`INFO replication` on each master: its replicas whose
+    /// link is `online`). A replica serves nothing that needs Redis while
+    /// this fails, and says why at start and in its readiness check
+    /// (`examples/replica.rs` serves it as `/ready`): a master without its
+    /// replicas fails every step that must survive a failover (a page's
+    /// answer, a used `requestState`), on the first start until the
+    /// replicas' initial sync is done, and after a failover until a replica
+    /// follows the promoted master.
+    ///
+    /// # Errors
+    ///
+    /// [`NotReady`]: which master lacks replicas, or that Redis did not
+    /// answer (its error).
+    pub async fn ready(&self) -> Result<(), NotReady> {
+        let asked = self.inner.replicas;
+        let mut command = redis::cmd("INFO");
+        command.arg("replication");
+        let infos: Vec<(String, String)> = self
+            .run(move |connection| async move {
+                match connection {
+                    Connection::Single(mut connection) => {
+                        let info: String = command.query_async(&mut connection).await?;
+                        Ok(vec![("redis".to_owned(), info)])
+                    }
+                    Connection::Cluster(mut connection) => {
+                        let routing = RoutingInfo::MultiNode((
+                            redis::cluster_routing::MultipleNodeRoutingInfo::AllMasters,
+                            None,
+                        ));
+                        let answers = connection.route_command(command, routing).await?;
+                        masters_infos(answers)
+                    }
+                }
+            })
+            .await
+            .map_err(NotReady::Unreachable)?;
+        for (master, info) in infos {
+            let online = info.lines().filter(|line| in_sync(line)).count();
+            if online < asked {
+                return Err(NotReady::Replicas {
+                    master,
+                    online,
+                    asked,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The key `<prefix>:<rest>`.
@@ -404,7 +485,11 @@ impl Redis {
             .run(async move { within(timeout, work).await });
         let result = done.await.unwrap_or_else(|| Err(stopped()));
         if let Err(error) = &result {
-            refused!(RedisFailed, kind = error_kind(error));
+            match cause(error) {
+                Cause::Timeout => refused!(RedisTimeout),
+                Cause::Unreachable => refused!(RedisUnreachable, kind = error_kind(error)),
+                Cause::Failed => refused!(RedisFailed, kind = error_kind(error)),
+            }
         }
         result
     }
@@ -503,6 +588,153 @@ fn error_kind(error: &RedisError) -> &'static str {
         "io"
     } else {
         "server"
+    }
+}
+
+/// Why a command failed, as an operator acts on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// No answer within the command timeout (`redis_timeout`).
+    Timeout,
+    /// No connection: refused, dropped, or another I/O failure
+    /// (`redis_unreachable`).
+    Unreachable,
+    /// Redis answered with an error (`redis_failed`).
+    Failed,
+}
+
+impl Cause {
+    /// The reason an event names it by.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Timeout => "redis_timeout",
+            Self::Unreachable => "redis_unreachable",
+            Self::Failed => "redis_failed",
+        }
+    }
+}
+
+/// Why `error` happened.
+pub(crate) fn cause(error: &RedisError) -> Cause {
+    if error.is_timeout() {
+        Cause::Timeout
+    } else if error.is_connection_refusal() || error.is_connection_dropped() || error.is_io_error()
+    {
+        Cause::Unreachable
+    } else {
+        Cause::Failed
+    }
+}
+
+/// Whether a replica's line of its master's `INFO replication`
+/// (`slave0:ip=..,port=..,state=online,offset=..,lag=0`) says it is in
+/// sync: online, and its last acknowledgement (sent every second) at most
+/// [`MAX_LAG`] seconds ago.
+fn in_sync(line: &str) -> bool {
+    let Some(fields) = line
+        .strip_prefix("slave")
+        .and_then(|rest| rest.split_once(':'))
+    else {
+        return false;
+    };
+    let field = |name: &str| {
+        fields
+            .1
+            .split(',')
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+    };
+    field("state") == Some("online")
+        && field("lag")
+            .and_then(|lag| lag.trim().parse::<u64>().ok())
+            .is_some_and(|lag| lag <= MAX_LAG)
+}
+
+/// How many seconds a replica may go without acknowledging its master's
+/// stream and still count as in sync ([`Redis::ready`]).
+const MAX_LAG: u64 = 2;
+
+/// The `INFO replication` of each master, from a command routed to all of
+/// them (a map of address to answer).
+fn masters_infos(answers: Value) -> RedisResult<Vec<(String, String)>> {
+    let text = |value: Value| -> Option<String> {
+        match value {
+            Value::BulkString(bytes) => String::from_utf8(bytes).ok(),
+            Value::VerbatimString { text, .. } => Some(text),
+            Value::SimpleString(text) => Some(text),
+            _ => None,
+        }
+    };
+    let Value::Map(answers) = answers else {
+        return Err(RedisError::from(std::io::Error::other(
+            "INFO on every master: not a map of answers",
+        )));
+    };
+    answers
+        .into_iter()
+        .map(|(address, info)| {
+            let address = text(address).unwrap_or_default();
+            text(info).map(|info| (address, info)).ok_or_else(|| {
+                RedisError::from(std::io::Error::other("INFO on a master: not a text answer"))
+            })
+        })
+        .collect()
+}
+
+/// Why writes cannot count now ([`Redis::ready`]): what a replica says at
+/// start and in its readiness check, for its operator (the addresses of
+/// Redis's nodes are in it: log it, do not send it to a client).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NotReady {
+    /// A master has fewer replicas in sync than
+    /// [`Redis::replicated_writes`] asks for: its steps that must survive a
+    /// failover fail until a replica follows it.
+    Replicas {
+        /// The master (its address).
+        master: String,
+        /// Its replicas in sync.
+        online: usize,
+        /// How many every write waits for.
+        asked: usize,
+    },
+    /// Redis did not answer (unreachable, or not within the timeout).
+    Unreachable(RedisError),
+}
+
+impl NotReady {
+    /// The reason of its event: `not_replicated`, `redis_unreachable`,
+    /// `redis_timeout` or `redis_failed`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Self::Replicas { .. } => "not_replicated",
+            Self::Unreachable(error) => cause(error).as_str(),
+        }
+    }
+}
+
+impl fmt::Display for NotReady {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Replicas {
+                master,
+                online,
+                asked,
+            } => write!(
+                f,
+                "Redis master {master} has {online} replica(s) in sync, writes wait for {asked}: \
+                 the steps that must survive a failover fail until a replica follows it"
+            ),
+            Self::Unreachable(error) => write!(f, "Redis did not answer: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for NotReady {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Unreachable(error) => Some(error),
+            Self::Replicas { .. } => None,
+        }
     }
 }
 

@@ -237,19 +237,51 @@
 //!   would accept something twice wait for a replica's acknowledgement
 //!   (`WAIT`, [`Redis::replicated_writes`]: one replica on a cluster): a
 //!   used `requestState`, a page's answer, an OAuth flow's used `state`.
-//!   Without it, the step fails closed (the call fails, the page shows an
-//!   error and can be posted again once a replica is back).
+//!   Without it, the step fails closed and is taken back: the call fails
+//!   and the same `requestState` may come again; the page says "Not saved"
+//!   (`503`) and takes the post again; the OAuth callback may come again.
+//! - **One truth for an answer.** A page's answer (or an OAuth flow's
+//!   outcome) is written in two steps: staged where no waiter looks, and
+//!   made visible (the end list and its notice) only once the replicas
+//!   acknowledged the stage. The agent never sees an answer the page
+//!   reported as not saved, and an answer the page reported as saved is
+//!   the agent's: it is committed on whichever master holds the page, the
+//!   promoted replica included (a task tries again through the failover).
+//!   While an answer is being saved (30 s at most), the page refuses
+//!   another post, and its expiry and cancellation wait.
+//!
+//! ## The topology to run
+//!
+//! A Redis Cluster with **two replicas per master** (`redis-cli --cluster
+//! create ... --cluster-replicas 2`) and [`Redis::cluster`]'s default of
+//! one acknowledging replica. When a master dies, one of its replicas is
+//! promoted and the other follows it, so the promoted master still has a
+//! replica: calls fail only during the failover itself (the
+//! `cluster-node-timeout` and the election; keep it under 20 s, below the
+//! 30 s an answer being saved holds its page) and a few seconds while the
+//! other replica resyncs. With one replica per master, the promoted master
+//! has none: every step that must survive a failover fails on its slots
+//! (`not_replicated`) until the failed node is back as its replica.
+//!
+//! A replica of the agent that cannot make writes count says so:
+//! [`Redis::ready`] checks that every master has the replicas asked for,
+//! and `examples/replica.rs` logs why at start and serves it as `/ready`
+//! (`200`, or `503` with the reason in its log): point your balancer's
+//! health check there, so it sends no work to a replica that would fail
+//! it (on the first start, until the replicas' initial sync is done; after
+//! a failover with one replica per master, until a replica follows the
+//! promoted master).
 //! - **End notices** are `PUBLISH`ed, which a cluster carries to every
 //!   node; the connection's subscription moves with a failover, and every
 //!   waiter reads its end again when it does.
 //!
-//! `tests/it/cluster.rs` runs them on a three-master cluster with a replica
-//! each (Debian's `redis-server`, `redis-cli --cluster create`, on
-//! loopback): pages on every master, then the master that holds a page in
-//! flight killed and its replica promoted. Every used state is still used
-//! and every answered page still answered; the page in flight is answered
-//! once (a post while the promoted master has no replica fails cleanly,
-//! 503); new flows work once the failed node is back as a replica.
+//! `tests/it/cluster.rs` runs them on a three-master cluster with two
+//! replicas each (Debian's `redis-server`, `redis-cli --cluster create`, on
+//! loopback): a master killed between a post and its acknowledgement, and
+//! just after it, and the page, the agent and the log agree each time;
+//! then calls at a steady rate through a master's death, every failure
+//! within the failover plus 5 s, nothing accepted twice (the figures:
+//! BENCHMARKS.md, "Through a failover").
 //!
 //! # What an operator sees
 //!
@@ -342,7 +374,7 @@
 //! | kills the replica that runs an OAuth callback, during the token exchange | leave a used flow without an end | the flow's `state` is used (no replay); the agent waiting on its replica sees the flow cancelled when its keys expire (`KEPT_AFTER_EXPIRY` after its expiry) |
 //! | replays a `requestState` on another replica | call the tool again | `-32602`: the state's id is recorded once in Redis |
 //! | stops Redis | fail every step | the pages and calls in flight fail cleanly after their timeout (an error page, a failed tool call); requests that need no Redis are answered meanwhile; the connection is opened again in the background |
-//! | kills a Redis master (a cluster's, or a single Redis with a replica) | lose the writes its replica did not have yet | nothing accepted twice: a used `requestState`, a page's answer and an OAuth `state`'s use count only once a replica acknowledged them (`WAIT`); what can be lost is what counted for nothing yet: a page opened or bound just before (the user opens it again or the flow fails), an OAuth outcome (the agent sees the flow cancelled at its expiry), a place in the open set (given back at its expiry) |
+//! | kills a Redis master (a cluster's, or a single Redis with a replica) | lose the writes its replica did not have yet | nothing accepted twice: a used `requestState`, a page's answer and an OAuth `state`'s use count only once a replica acknowledged them (`WAIT`), and an answer is visible to the agent only then; the page and the agent agree on it. What can be lost is what counted for nothing yet: a page opened or bound just before (the user opens it again or the flow fails), a place in the open set (given back at its expiry) |
 //! | runs a replica with a clock off (behind or ahead) | accept what the others consider expired, or open pages that outlive theirs | a page's or flow's expiry is set by Redis's clock (the opener sends a duration, so its skew cancels out), and an answer or callback after it is refused by Redis's clock, not the replica's; a used `requestState` is remembered for its lifetime plus the replicas' clock skew (5 minutes unless [`RedisUsedStates::clock_skew`] says otherwise), so a replica whose clock is behind still finds it used |
 
 pub(crate) mod conn;
@@ -352,7 +384,7 @@ pub(crate) mod store;
 #[cfg(feature = "rmcp")]
 pub(crate) mod used;
 
-pub use conn::Redis;
+pub use conn::{NotReady, Redis};
 pub use seal::SealingKeys;
 #[cfg(feature = "sensitive")]
 pub use store::RedisStore;

@@ -13,6 +13,7 @@ use crate::sensitive::PageId;
 use crate::sensitive::store::{Binding, End, Record, State, Store, StoreError};
 
 use super::{Redis, SealingKeys};
+use crate::cause::Caused;
 
 /// How long a record's keys outlive its expiry: a late visitor still sees
 /// how it ended, and a later round (MCP 2026-07-28) can still read its end.
@@ -135,7 +136,171 @@ impl RedisStore {
     /// Waits until the write just made on `key` reached the replicas
     /// [`Redis::replicated_writes`] asks for.
     async fn replicated(&self, key: String) -> Result<(), StoreError> {
-        self.redis.replicated(key).await.map_err(backend)
+        match self.redis.replicated(key).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::NotReplicated),
+            Err(error) => Err(backend(error)),
+        }
+    }
+
+    /// An end in one step, visible at once: for a Redis whose writes wait
+    /// for no replica.
+    async fn end_at_once(&self, id: &PageId, end: &End) -> Result<bool, StoreError> {
+        let (key, list) = (self.key(id), self.end_key(id));
+        let sealed = self.seal(&end.to_bytes(), &list)?;
+        let expired = self.seal(&End::Expired.to_bytes(), &list)?;
+        let mut script = END_SCRIPT.prepare_invoke();
+        script
+            .key(&key)
+            .key(&list)
+            .arg(end.state().as_str())
+            .arg(&sealed)
+            .arg(&expired)
+            .arg(self.redis.ends_channel());
+        let ended: i64 = self.redis.script(script).await.map_err(backend)?;
+        let _ = self.unlist(id).await;
+        Ok(ended == 1)
+    }
+
+    /// An end that must survive a failover, in two steps: staged (where no
+    /// waiter looks) until the replicas acknowledge it, then committed (the
+    /// end list and its notice). An end whose stage is not acknowledged is
+    /// taken back and did not count; one whose stage is acknowledged counts,
+    /// and is committed on whichever master holds the record, through a
+    /// failover ([`commit`]).
+    async fn end_staged(&self, id: &PageId, end: &End) -> Result<bool, StoreError> {
+        let (key, list) = (self.key(id), self.end_key(id));
+        let sealed = self.seal(&end.to_bytes(), &list)?;
+        let expired = self.seal(&End::Expired.to_bytes(), &list)?;
+        let nonce = Nonce::random().map_err(|error| StoreError::Backend(Box::new(error)))?;
+        let lease = i64::try_from(ANSWER_LEASE.as_millis()).unwrap_or(i64::MAX);
+        let counts = loop {
+            let mut stage = STAGE_SCRIPT.prepare_invoke();
+            stage
+                .key(&key)
+                .arg(end.state().as_str())
+                .arg(&sealed)
+                .arg(&expired)
+                .arg(&nonce.0)
+                .arg(lease);
+            let staged: String = self.redis.script(stage).await.map_err(backend)?;
+            match staged.as_str() {
+                "ended" => return Ok(false),
+                "1" => break true,
+                "0" => break false,
+                // Another answer is being saved: an answer is refused (the
+                // page says to try again); an expiry or a cancellation
+                // waits for that answer's fate.
+                _ if matches!(end, End::Answered(_)) => return Err(StoreError::Busy),
+                _ => self.redis.sleep(BUSY_RETRY).await,
+            }
+        };
+        if let Err(error) = self.replicated(key.clone()).await {
+            // Taken back where it still can be: not acknowledged, it must
+            // not count later. Where it cannot (its master gone), the stage
+            // waits unseen until its lease ends.
+            let mut revert = REVERT_SCRIPT.prepare_invoke();
+            revert.key(&key).arg(&nonce.0);
+            let _ = self.redis.script::<i64>(revert).await;
+            return Err(error);
+        }
+        // It counts. The poster waits a moment for the commit; the commit
+        // goes on without it through a failover.
+        let committed = commit(
+            self.redis.clone(),
+            Commit {
+                key,
+                list,
+                nonce: nonce.0,
+                channel: self.redis.ends_channel(),
+            },
+        );
+        let _ = committed.await;
+        let _ = self.unlist(id).await;
+        Ok(counts)
+    }
+}
+
+/// How long an answer being saved holds its record against another post,
+/// an expiry or a cancellation: longer than a failover (Redis Cluster's
+/// `cluster-node-timeout` plus its election), so that an acknowledged
+/// answer is committed on the promoted master before anything else can
+/// end the record there.
+pub(crate) const ANSWER_LEASE: Duration = Duration::from_secs(30);
+
+/// How long the poster waits for its answer's commit before it answers the
+/// browser (the commit goes on after).
+const COMMIT_WAIT: Duration = Duration::from_secs(2);
+
+/// How soon an expiry or a cancellation that found an answer being saved
+/// tries again.
+const BUSY_RETRY: Duration = Duration::from_millis(500);
+
+/// The id of one post's end: its stage is committed, or taken back, only
+/// by the post that staged it.
+struct Nonce(String);
+
+impl Nonce {
+    fn random() -> Result<Self, getrandom::Error> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+}
+
+/// A staged end to commit.
+struct Commit {
+    key: String,
+    list: String,
+    nonce: String,
+    channel: String,
+}
+
+/// Commits an acknowledged stage, and waits until the commit is
+/// acknowledged too, on whichever master holds the record: tried again
+/// (backing off to 5 s) through a failover, until it holds, another end
+/// took the record (its lease over), or the record is gone. A task on the
+/// `Redis`'s runtime; the returned receiver is told when it is done or
+/// after [`COMMIT_WAIT`], whichever comes first, and the task goes on.
+fn commit(redis: Redis, commit: Commit) -> tokio::sync::oneshot::Receiver<()> {
+    let (done, told) = tokio::sync::oneshot::channel();
+    let task = redis.clone();
+    redis.spawn(async move {
+        let work = async move {
+            let mut pause = Duration::from_millis(100);
+            loop {
+                let mut script = COMMIT_SCRIPT.prepare_invoke();
+                script
+                    .key(&commit.key)
+                    .key(&commit.list)
+                    .arg(&commit.nonce)
+                    .arg(&commit.channel);
+                match task.script::<String>(script).await.as_deref() {
+                    Ok("lost") => return,
+                    Ok(_) if task.replicated(commit.key.clone()).await.unwrap_or(false) => return,
+                    _ => {}
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+        };
+        let mut work = std::pin::pin!(work);
+        if tokio::time::timeout(COMMIT_WAIT, &mut work).await.is_err() {
+            let _ = done.send(());
+            work.await;
+        } else {
+            let _ = done.send(());
+        }
+    });
+    told
+}
+
+/// A state as the scripts write it: an answer being saved is, to the
+/// others, an answer on its way ([`State::Taken`]).
+fn state_named(name: &str) -> Option<State> {
+    match name {
+        "answering" => Some(State::Taken),
+        name => State::from_name(name),
     }
 }
 
@@ -157,12 +322,15 @@ impl std::fmt::Display for Unreadable {
 impl std::error::Error for Unreadable {}
 
 fn unreadable(id: &PageId) -> StoreError {
-    StoreError::Backend(Box::new(Unreadable(*id)))
+    StoreError::Backend(Box::new(Caused::new("unreadable", Unreadable(*id))))
 }
 
-/// A Redis failure, as the store's.
+/// A Redis failure, as the store's, with its cause.
 fn backend(error: redis::RedisError) -> StoreError {
-    StoreError::Backend(Box::new(error))
+    StoreError::Backend(Box::new(Caused::new(
+        super::conn::cause(&error).as_str(),
+        error,
+    )))
 }
 
 impl Store for RedisStore {
@@ -226,7 +394,7 @@ impl Store for RedisStore {
         let mut record = self.opened(id, sealed, &place, Record::from_bytes)?;
         record.state = fields
             .get("state")
-            .and_then(|state| State::from_name(std::str::from_utf8(state).ok()?))
+            .and_then(|state| state_named(std::str::from_utf8(state).ok()?))
             .ok_or_else(|| unreadable(id))?;
         if let Some(sealed) = fields.get("binding") {
             let place = format!("{key}:binding");
@@ -260,32 +428,31 @@ impl Store for RedisStore {
         let Some(was) = was else {
             return Ok(None);
         };
-        // Taken only once it would survive a failover (if asked): a
-        // replay must not find it open again.
-        self.replicated(key).await?;
-        self.unlist(id).await?;
-        State::from_name(&was)
-            .map(Some)
-            .ok_or_else(|| unreadable(id))
+        if was == "open" {
+            // Taken only once it would survive a failover (if asked): a
+            // replay must not find it open again. Not acknowledged, it is
+            // given back (where its master still runs), and the callback
+            // may come again.
+            if let Err(error) = self.replicated(key.clone()).await {
+                let mut untake = UNTAKE_SCRIPT.prepare_invoke();
+                untake.key(&key);
+                let _ = self.redis.script::<i64>(untake).await;
+                return Err(error);
+            }
+            let _ = self.unlist(id).await;
+        }
+        state_named(&was).map(Some).ok_or_else(|| unreadable(id))
     }
 
+    /// With [`Redis::replicated_writes`], an end is visible to waiters
+    /// (its list and its notice) only once the replicas acknowledged it:
+    /// an `Err` is an end nobody saw, and the record takes another.
     async fn end(&self, id: &PageId, end: End) -> Result<bool, StoreError> {
-        let (key, list) = (self.key(id), self.end_key(id));
-        let sealed = self.seal(&end.to_bytes(), &list)?;
-        let expired = self.seal(&End::Expired.to_bytes(), &list)?;
-        let mut script = END_SCRIPT.prepare_invoke();
-        script
-            .key(&key)
-            .key(&list)
-            .arg(end.state().as_str())
-            .arg(&sealed)
-            .arg(&expired)
-            .arg(self.redis.ends_channel());
-        let ended: i64 = self.redis.script(script).await.map_err(backend)?;
-        // Not accepted until it would survive a failover (if asked).
-        self.replicated(key).await?;
-        self.unlist(id).await?;
-        Ok(ended == 1)
+        if self.redis.replicas() == 0 {
+            self.end_at_once(id, &end).await
+        } else {
+            self.end_staged(id, &end).await
+        }
     }
 
     async fn wait(&self, id: &PageId) -> Result<Option<End>, StoreError> {
@@ -416,9 +583,78 @@ redis.call('PUBLISH', ARGV[4], KEYS[2])
 return counts
 ";
 
+/// Stages an end of the record `KEYS[1]` (state `ARGV[1]`, sealed end
+/// `ARGV[2]`; `ARGV[3]` the sealed expired end) for post `ARGV[4]`, held
+/// for `ARGV[5]` ms: where no waiter looks, until it is committed. The
+/// rules of [`END`], plus: a record whose answer is being saved is `busy`
+/// until that lease ends (then it is as it was before). `1` (it counts),
+/// `0` (an answer past the expiry, staged as expired), `ended` or `busy`.
+const STAGE: &str = r"
+local state = redis.call('HGET', KEYS[1], 'state')
+local now = redis.call('TIME')
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+if state == 'answering' then
+  local lease = tonumber(redis.call('HGET', KEYS[1], 'lease'))
+  if lease and now_ms < lease then return 'busy' end
+  state = redis.call('HGET', KEYS[1], 'prior')
+end
+if state ~= 'open' and state ~= 'taken' then return 'ended' end
+if state == 'taken' and ARGV[1] == 'expired' then return 'ended' end
+local next, sealed, counts = ARGV[1], ARGV[2], '1'
+if state == 'open' and next == 'answered' then
+  local expires = tonumber(redis.call('HGET', KEYS[1], 'expires'))
+  if expires and now_ms > expires then next, sealed, counts = 'expired', ARGV[3], '0' end
+end
+redis.call('HSET', KEYS[1], 'state', 'answering', 'prior', state, 'staged', sealed,
+  'staged_state', next, 'nonce', ARGV[4], 'lease', now_ms + tonumber(ARGV[5]))
+return counts
+";
+
+/// Commits the end post `ARGV[1]` staged on `KEYS[1]`: pushed on `KEYS[2]`
+/// and announced on `ARGV[2]`. Once committed (a commit tried again after
+/// a failover), a write `WAIT` can count from. `lost` when another post's
+/// end holds the record, or it is gone.
+const COMMIT: &str = r"
+if redis.call('HGET', KEYS[1], 'nonce') ~= ARGV[1] then return 'lost' end
+if redis.call('HGET', KEYS[1], 'state') ~= 'answering' then
+  redis.call('HSET', KEYS[1], 'committed', ARGV[1])
+  return 'committed'
+end
+local sealed = redis.call('HGET', KEYS[1], 'staged')
+redis.call('HSET', KEYS[1], 'state', redis.call('HGET', KEYS[1], 'staged_state'), 'committed', ARGV[1])
+redis.call('HDEL', KEYS[1], 'staged', 'lease', 'prior')
+redis.call('RPUSH', KEYS[2], sealed)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('PUBLISH', ARGV[2], KEYS[2])
+return 'committed'
+";
+
+/// Takes back the end post `ARGV[1]` staged on `KEYS[1]` (its replicas did
+/// not acknowledge it): the record is as it was before.
+const REVERT: &str = r"
+if redis.call('HGET', KEYS[1], 'nonce') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'state') ~= 'answering' then return 0 end
+redis.call('HSET', KEYS[1], 'state', redis.call('HGET', KEYS[1], 'prior'))
+redis.call('HDEL', KEYS[1], 'staged', 'staged_state', 'nonce', 'lease', 'prior')
+return 1
+";
+
+/// Gives back a record (`KEYS[1]`) taken by a callback whose take its
+/// replicas did not acknowledge: open again.
+const UNTAKE: &str = r"
+if redis.call('HGET', KEYS[1], 'state') ~= 'taken' then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'open')
+return 1
+";
+
 // The scripts, their SHA-1 computed once (`EVALSHA`; loaded on first use).
 static RESERVE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(RESERVE));
 static INSERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(INSERT));
 static BIND_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(BIND));
 static TAKE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(TAKE));
 static END_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(END));
+static STAGE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(STAGE));
+static COMMIT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(COMMIT));
+static REVERT_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(REVERT));
+static UNTAKE_SCRIPT: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(UNTAKE));

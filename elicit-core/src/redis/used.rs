@@ -64,26 +64,49 @@ impl UsedStates for RedisUsedStates {
         let at = (expires_at + self.skew)
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_millis().max(1));
+        // This use's own mark: taken back only by this call.
+        let mut mark = [0u8; 16];
+        getrandom::fill(&mut mark).map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
+        let mark: String = mark.iter().map(|b| format!("{b:02x}")).collect();
         let mut command = redis::cmd("SET");
         command
             .arg(&key)
-            .arg(1)
+            .arg(&mark)
             .arg("NX")
             .arg("PXAT")
             .arg(u64::try_from(at).unwrap_or(u64::MAX));
-        let set: Option<String> = self
-            .redis
-            .query(command)
-            .await
-            .map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
+        let set: Option<String> = self.redis.query(command).await.map_err(backend)?;
         if set.is_some() {
             // Used only once it would survive a failover (if asked): a
-            // replay must not find it unused on the promoted replica.
-            self.redis
-                .replicated(key)
-                .await
-                .map_err(|error| UsedStatesError::Backend(Box::new(error)))?;
+            // replay must not find it unused on the promoted replica. Not
+            // acknowledged, the use is taken back (where its master still
+            // runs): the call failed, and the same state may come again.
+            let acknowledged = self.redis.replicated(key.clone()).await.map_err(backend)?;
+            if !acknowledged {
+                let mut unuse = UNUSE_SCRIPT.prepare_invoke();
+                unuse.key(&key).arg(&mark);
+                let _ = self.redis.script::<i64>(unuse).await;
+                return Err(UsedStatesError::NotReplicated);
+            }
         }
         Ok(set.is_some())
     }
 }
+
+/// A Redis failure, as the store's, with its cause.
+fn backend(error: redis::RedisError) -> UsedStatesError {
+    UsedStatesError::Backend(Box::new(crate::cause::Caused::new(
+        super::conn::cause(&error).as_str(),
+        error,
+    )))
+}
+
+/// Forgets the use `ARGV[1]` of `KEYS[1]` (its replicas did not
+/// acknowledge it), and only that one.
+const UNUSE: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+";
+
+static UNUSE_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(UNUSE));

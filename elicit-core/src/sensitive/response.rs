@@ -58,6 +58,21 @@ pub(crate) fn refusal(status: StatusCode, title: &str, text: &str) -> PageRespon
     page(status, notice_page(title, text))
 }
 
+/// `503` for an answer that did not count (the store could not make it
+/// survive a failover, or another answer is being saved): the page is
+/// still open, and takes the post again.
+pub(crate) fn not_saved() -> PageResponse {
+    let mut response = refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Not saved",
+        "Your answer was not saved. Go back and send it again in a moment.",
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+    response
+}
+
 pub(crate) fn unavailable() -> PageResponse {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,

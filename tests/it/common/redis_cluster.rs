@@ -1,5 +1,6 @@
 //! A Redis Cluster of the test's own on loopback: three masters, each with
-//! a replica, from Debian's `redis-server` and `redis-cli` (installed by
+//! two replicas (the redis guide's topology), from Debian's `redis-server`
+//! and `redis-cli` (installed by
 //! `.ci/services-deps`), stopped when dropped. Without them the tests that
 //! need it are skipped, unless `CI` or `ELICIT_REDIS_REQUIRED` is set, when
 //! they fail.
@@ -20,7 +21,12 @@ struct Node {
 pub struct RedisCluster {
     nodes: Vec<Node>,
     dir: PathBuf,
+    /// Replicas per master.
+    replicas: usize,
 }
+
+/// Replicas per master: two, so that a promoted master still has one.
+pub const REPLICAS: usize = 2;
 
 /// A port that is free, with its cluster bus port (`+ 10000`) free too.
 fn cluster_port() -> u16 {
@@ -55,9 +61,10 @@ pub fn start_cluster() -> Option<RedisCluster> {
     let mut cluster = RedisCluster {
         nodes: Vec::new(),
         dir,
+        replicas: REPLICAS,
     };
     let mut ports = vec![first];
-    while ports.len() < 6 {
+    while ports.len() < 3 * (1 + REPLICAS) {
         let port = cluster_port();
         if !ports.contains(&port) {
             ports.push(port);
@@ -83,7 +90,7 @@ pub fn start_cluster() -> Option<RedisCluster> {
     let created = Command::new("redis-cli")
         .args(["--cluster", "create"])
         .args(&addresses)
-        .args(["--cluster-replicas", "1", "--cluster-yes"])
+        .args(["--cluster-replicas", &REPLICAS.to_string(), "--cluster-yes"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -159,7 +166,7 @@ impl RedisCluster {
     fn wait_until_ok(&self) {
         let every_slot = || self.serves_every_slot();
         wait_until(Duration::from_secs(30), "every slot served", every_slot);
-        // Every master's replica in sync: a write can be acknowledged.
+        // Every master's replicas in sync: a write can be acknowledged.
         wait_until(
             Duration::from_secs(30),
             "every replica to be in sync",
@@ -169,8 +176,13 @@ impl RedisCluster {
                         .is_some_and(|info| {
                             info.contains("role:slave") && info.contains("master_link_status:up")
                                 || info.contains("role:master")
-                                    && info.contains("connected_slaves:1")
-                                    && info.contains("state=online")
+                                    && info
+                                        .lines()
+                                        .filter(|l| {
+                                            l.starts_with("slave") && l.contains("state=online")
+                                        })
+                                        .count()
+                                        >= self.replicas
                         })
                 })
             },
@@ -235,15 +247,66 @@ impl RedisCluster {
     /// Kills (`SIGKILL`) the master that serves `key`, and waits (bounded)
     /// until its replica serves the slot. The new master's port.
     pub fn fail_over(&mut self, key: &str) -> u16 {
+        let master = self.kill_master_of(key);
+        self.wait_failed_over(key, master)
+    }
+
+    /// Kills (`SIGKILL`) the master that serves `key`: its port.
+    pub fn kill_master_of(&mut self, key: &str) -> u16 {
         let master = self.master_of(key);
         if let Some(mut child) = self.node(master).child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
+        master
+    }
+
+    /// Waits (bounded) until a replica of `master` (killed) serves `key`'s
+    /// slot and every slot is served: the new master's port.
+    pub fn wait_failed_over(&self, key: &str, master: u16) -> u16 {
         wait_until(Duration::from_secs(30), "a replica to take over", || {
             self.serves_every_slot() && self.serving(key).is_some_and(|now| now != master)
         });
         self.master_of(key)
+    }
+
+    /// The ports of the replicas of the master on `master`.
+    pub fn replicas_of(&self, master: u16) -> Vec<u16> {
+        let any = self.running().find(|port| *port != master).expect("a node");
+        let nodes = self
+            .command(any, &["CLUSTER", "NODES"])
+            .expect("CLUSTER NODES");
+        let port_of = |field: &str| -> Option<u16> {
+            field.split('@').next()?.rsplit(':').next()?.parse().ok()
+        };
+        let id = nodes
+            .lines()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>())
+            .find(|fields| fields.len() > 3 && port_of(fields[1]) == Some(master))
+            .map(|fields| fields[0].to_owned())
+            .expect("the master in CLUSTER NODES");
+        nodes
+            .lines()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>())
+            .filter(|fields| fields.len() > 3 && fields[3] == id)
+            .filter_map(|fields| port_of(fields[1]))
+            .collect()
+    }
+
+    /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the node on `port`: a
+    /// stopped replica acknowledges nothing.
+    pub fn signal(&self, port: u16, signal: &str) {
+        let node = self
+            .nodes
+            .iter()
+            .find(|node| node.port == port)
+            .and_then(|node| node.child.as_ref())
+            .expect("a running node of ours");
+        let status = Command::new("kill")
+            .args([signal, &node.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill {signal} {port}");
     }
 
     /// Starts the killed nodes again: each rejoins (its `nodes.conf`) as a

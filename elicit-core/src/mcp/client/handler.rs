@@ -168,7 +168,7 @@ impl rmcp::ClientHandler for ElicitationHandler {
             .answer_params(request.params.unwrap_or(Value::Null), &context.id)
             .await?;
         let value = serde_json::to_value(result)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            .map_err(|_| ErrorData::internal_error("the answer could not be written", None))?;
         Ok(model::CustomResult::new(value))
     }
 

@@ -264,13 +264,17 @@ impl Rounds {
 /// error's reason; nothing while it is asked.
 fn traced<O>(
     answer: Option<Result<O, ElicitError>>,
-    event: impl FnOnce(&O),
+    event: impl FnOnce(&O) -> &'static str,
 ) -> Option<Result<O, ElicitError>> {
-    match &answer {
+    let outcome = match &answer {
         Some(Ok(outcome)) => event(outcome),
-        Some(Err(error)) => error.trace(),
-        None => {}
-    }
+        Some(Err(error)) => {
+            error.trace();
+            "failed"
+        }
+        None => return answer,
+    };
+    flow_ended!(outcome);
     answer
 }
 

@@ -60,13 +60,23 @@ pub(super) async fn read(pages: &Pages, id: PageId) -> PageRead {
                 refused!(PageUnknown, step = "round", page = Fingerprint(id));
                 PageRead::Unknown
             }
-            Err(_) => {
-                refused!(StoreFailed, step = "round", page = Fingerprint(id));
+            Err(error) => {
+                refused!(
+                    StoreFailed,
+                    step = "round",
+                    cause = error.cause(),
+                    page = Fingerprint(id)
+                );
                 PageRead::Failed
             }
         },
-        Err(_) => {
-            refused!(StoreFailed, step = "round", page = Fingerprint(id));
+        Err(error) => {
+            refused!(
+                StoreFailed,
+                step = "round",
+                cause = error.cause(),
+                page = Fingerprint(id)
+            );
             PageRead::Failed
         }
     }

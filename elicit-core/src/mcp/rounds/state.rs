@@ -99,17 +99,17 @@ impl State {
         ttl: Duration,
     ) -> Result<String, ErrorData> {
         self.id = StateId::random()
-            .map_err(|e| {
+            .map_err(|_| {
                 refused!(Internal, step = "random");
-                ErrorData::internal_error(e.to_string(), None)
+                ErrorData::internal_error("the call could not continue: try again", None)
             })?
             .as_str()
             .to_owned();
         self.exp = millis_since_epoch(SystemTime::now() + ttl + REMEMBER_MARGIN);
         let options = SealOptions::new().associated_data(bound).ttl(ttl);
-        codec.seal_json_with(self, &options).map_err(|e| {
+        codec.seal_json_with(self, &options).map_err(|_| {
             refused!(Internal, step = "seal");
-            ErrorData::internal_error(e.to_string(), None)
+            ErrorData::internal_error("the call could not continue: try again", None)
         })
     }
 }
@@ -127,14 +127,16 @@ impl State {
                 refused!(Replay, round = self.round);
                 Err(refused_state())
             }
+            // The client gets a short, stable message; the cause goes to
+            // the log (never the store's text: it may name a key).
             Err(error) => {
                 if let super::used::UsedStatesError::Full { max } = &error {
                     refused!(UsedStatesFull, max = max);
                 } else {
-                    refused!(UsedStatesFailed);
+                    refused!(UsedStatesFailed, cause = error.cause());
                 }
                 Err(ErrorData::internal_error(
-                    format!("the requestState could not be checked: {error}"),
+                    "the requestState could not be checked: try again",
                     None,
                 ))
             }

@@ -85,8 +85,25 @@ pub enum UsedStatesError {
         /// The cap.
         max: usize,
     },
+    /// The use was not acknowledged by the replicas a store shared by
+    /// several replicas asks for: it did not count, and the same state may
+    /// be used again.
+    NotReplicated,
     /// The store's own failure (a shared store's connection, say).
     Backend(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl UsedStatesError {
+    /// Why the use was not recorded, for its event's `cause` field (never
+    /// the error's text): `full`, `not_replicated`, `redis_unreachable`,
+    /// `redis_timeout`, `redis_failed`, or `backend` (a store of your own).
+    pub(crate) fn cause(&self) -> &'static str {
+        match self {
+            Self::Full { .. } => "full",
+            Self::NotReplicated => "not_replicated",
+            Self::Backend(error) => crate::cause::cause_of(&**error),
+        }
+    }
 }
 
 impl std::fmt::Display for UsedStatesError {
@@ -96,6 +113,9 @@ impl std::fmt::Display for UsedStatesError {
                 f,
                 "{max} used requestStates are remembered already: calls with a state are refused until \
          some expire (raise the cap with `MemoryUsedStates::with_capacity`, or shorten the TTL)"
+            ),
+            Self::NotReplicated => f.write_str(
+                "used requestState store: its replicas did not acknowledge the use; it did not count",
             ),
             Self::Backend(e) => write!(f, "used requestState store: {e}"),
         }

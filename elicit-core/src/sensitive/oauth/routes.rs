@@ -83,8 +83,9 @@ enum Lookup {
     Unknown,
     /// The flow ended already (its state used, or expired).
     Ended(State),
-    /// The store failed: nothing changed.
-    Failed,
+    /// The store failed (why): nothing changed, the callback may come
+    /// again.
+    Failed(&'static str),
     /// The flow, now taken: whether the callback came from the browser
     /// (and user) that started it, and the flow.
     Taken { bound: bool, flow: Box<Flow> },
@@ -110,8 +111,8 @@ pub(crate) async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts)
                 "This sign-in was not started here, or was already used. Return to your client.",
             );
         }
-        (Lookup::Failed, _) => {
-            refused!(StoreFailed, step = "oauth callback");
+        (Lookup::Failed(cause), _) => {
+            refused!(StoreFailed, step = "oauth callback", cause = cause);
             return unavailable();
         }
         (Lookup::Ended(State::Expired), _) => {
@@ -140,10 +141,21 @@ pub(crate) async fn callback(shared: &Arc<Shared>, parts: &http::request::Parts)
         ),
     };
     // The flow ends with this outcome, for its waiter on whichever replica
-    // opened it. If the store failed, it ends at its expiry.
+    // opened it. If that did not count, the page says so: the agent never
+    // gets an outcome the page reported as failed (the flow, its `state`
+    // used, ends at its keys' expiry).
     let end = End::Answered(Answer::OAuth(outcome));
-    let _ = shared.store.end(&id, end).await;
-    page
+    match shared.store.end(&id, end).await {
+        Ok(_) => page,
+        Err(error) => {
+            refused!(StoreFailed, step = "oauth end", cause = error.cause());
+            refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Sign-in not saved",
+                "The sign-in could not be saved. Return to your client and start again.",
+            )
+        }
+    }
 }
 
 /// Finds the flow whose state is `state` and takes it: from now on it
@@ -155,7 +167,7 @@ async fn take(shared: &Shared, parts: &http::request::Parts, state: AuthState) -
     let record = match store.get(&id).await {
         Ok(Some(record)) => record,
         Ok(None) => return Lookup::Unknown,
-        Err(_) => return Lookup::Failed,
+        Err(error) => return Lookup::Failed(error.cause()),
     };
     let Kind::OAuth(flow) = &record.kind else {
         return Lookup::Unknown;
@@ -167,7 +179,7 @@ async fn take(shared: &Shared, parts: &http::request::Parts, state: AuthState) -
         Ok(Some(State::Open)) => {}
         Ok(Some(ended)) => return Lookup::Ended(ended),
         Ok(None) => return Lookup::Unknown,
-        Err(_) => return Lookup::Failed,
+        Err(error) => return Lookup::Failed(error.cause()),
     }
     let bound = bound_browser(&record, parts, &cookie_rule(shared, id).name)
         && user_matches(shared, &record, parts);

@@ -122,8 +122,8 @@ pub(crate) async fn waiting_record(
             refused!(PageUnknown);
             return Err(notice(StatusCode::NOT_FOUND, Notice::Expired));
         }
-        Err(_) => {
-            refused!(StoreFailed, step = "get");
+        Err(error) => {
+            refused!(StoreFailed, step = "get", cause = error.cause());
             return Err(unavailable());
         }
     };
@@ -196,8 +196,8 @@ pub(crate) async fn visiting_browser(
             refused!(PageUsed);
             Err(notice(StatusCode::GONE, Notice::Used))
         }
-        Err(_) => {
-            refused!(StoreFailed, step = "bind");
+        Err(error) => {
+            refused!(StoreFailed, step = "bind", cause = error.cause());
             Err(unavailable())
         }
     }

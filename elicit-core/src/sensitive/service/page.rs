@@ -16,9 +16,9 @@ use crate::sensitive::cookie::{self, SameSite};
 use crate::sensitive::form::check_submission;
 use crate::sensitive::html::{Notice, PageForm};
 use crate::sensitive::origin::Origin;
-use crate::sensitive::response::{PageResponse, notice, page, refusal, unavailable};
+use crate::sensitive::response::{PageResponse, not_saved, notice, page, refusal, unavailable};
 use crate::sensitive::shared::Shared;
-use crate::sensitive::store::{Answer, End, PageAsk, Record};
+use crate::sensitive::store::{Answer, End, PageAsk, Record, StoreError};
 use crate::sensitive::token::{PageId, Token};
 
 /// The name of the hidden field that carries the CSRF token.
@@ -218,8 +218,14 @@ impl Page<'_> {
                 refused!(PageUsed);
                 notice(StatusCode::GONE, Notice::Used)
             }
-            Err(_) => {
-                refused!(StoreFailed, step = "end");
+            // It did not count: the page stays open and takes the post
+            // again (the browser's Back keeps what was typed).
+            Err(error @ (StoreError::NotReplicated | StoreError::Busy)) => {
+                refused!(StoreFailed, step = "end", cause = error.cause());
+                not_saved()
+            }
+            Err(error) => {
+                refused!(StoreFailed, step = "end", cause = error.cause());
                 unavailable()
             }
         }
