@@ -26,8 +26,8 @@
 //! attack, `INFO` for a user's decline or cancel and for a limit reached,
 //! `ERROR` for a store that failed. Each message and round is a `DEBUG`
 //! event without a `reason` (`elicitation/create sent` carries the
-//! `attempt`; a 2026-07-28 call logs `call`, or `call with answers` from its
-//! second round on).
+//! `attempt`; each round of a 2026-07-28 call logs `call` with its `round`
+//! and `answers`, `false` on the first).
 //!
 //! Each flow that ends is one `INFO` event, `flow ended`, with its
 //! `outcome` (`accepted`, `consented`, `answered`, `authorized`,

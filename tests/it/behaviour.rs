@@ -33,7 +33,7 @@ use crate::rmcp::{ScriptedClient, Version, form_message, form_mode, runtime, wit
 
 /// What the user answers one request with.
 #[derive(Clone, Copy, Debug)]
-enum Answer {
+pub(crate) enum Answer {
     /// A form every rule accepts.
     Valid,
     /// A form every rule of the form accepts, with a value the agent's own
@@ -50,7 +50,7 @@ enum Answer {
 
 /// What the asking side got, whatever the transport.
 #[derive(Debug, PartialEq)]
-enum Got {
+pub(crate) enum Got {
     Accepted,
     Declined,
     Cancelled,
@@ -272,7 +272,12 @@ fn a_check_never_sees_an_answer_the_forms_rules_refuse() {
 // ---------------------------------------------------------------------------
 // The transports.
 
-fn acp_sdk(form_mode: bool, answers: &[Answer], retry: u32, rule: Rule) -> (Got, Vec<String>) {
+pub(crate) fn acp_sdk(
+    form_mode: bool,
+    answers: &[Answer],
+    retry: u32,
+    rule: Rule,
+) -> (Got, Vec<String>) {
     use crate::acp_sdk::{Flow, Got as AcpGot, form_only, forms, run};
     use elicit_core::acp::sdk::ElicitError;
 

@@ -572,3 +572,34 @@ fn every_replica_lists_its_tools_with_their_input_schemas() {
         }
     }
 }
+
+/// `/ready`, the readiness check the redis guide tells a balancer to use:
+/// `200` on every replica while Redis answers and writes can count; `503`
+/// once Redis is gone, its answer short (the reason is in the replica's
+/// log); ready again once Redis is back.
+#[test]
+fn the_readiness_check_says_whether_writes_can_count() {
+    let Some(mut deployment) = deploy() else {
+        return;
+    };
+    let addr: std::net::SocketAddr = ([127, 0, 0, 1], deployment.port).into();
+    let ready = || crate::common::http::Req::get("/ready").send(addr);
+    for _ in 0..3 {
+        let reply = ready();
+        assert_eq!((reply.status, reply.body.as_str()), (200, "ready\n"));
+    }
+    deployment.redis.stop();
+    let reply = ready();
+    assert_eq!(
+        (reply.status, reply.body.as_str()),
+        (503, "not ready\n"),
+        "Redis is gone"
+    );
+    crate::audience::assert_short_and_stable("/ready", &reply.body);
+    deployment.redis.restart();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while ready().status != 200 {
+        assert!(std::time::Instant::now() < deadline, "not ready again");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

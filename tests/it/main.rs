@@ -14,6 +14,8 @@ mod common;
 mod acp;
 mod acp_demo;
 mod acp_sdk;
+#[cfg(feature = "redis")]
+mod audience;
 mod behaviour;
 pub(crate) mod browser;
 mod check;

@@ -1970,6 +1970,33 @@ mod request_state {
         });
     }
 
+    /// A used-state store whose writes cannot count (a Redis without the
+    /// replica they wait for): the call fails closed with a short, stable
+    /// message, never the store's text.
+    #[cfg(feature = "redis")]
+    #[test]
+    fn a_used_state_store_that_cannot_count_fails_closed_with_a_short_message() {
+        use elicit_core::redis::{Redis, RedisUsedStates};
+        let Some(server) = crate::common::redis::start() else {
+            return;
+        };
+        let redis = Redis::open(&server.url()).unwrap().replicated_writes(1);
+        let used = RedisUsedStates::new(redis);
+        with_client(config().used_states(used), "alice", async |c| {
+            let state = first_round(c, None).await;
+            let Err(ServiceError::McpError(error)) = answer(c, None, &state).await else {
+                panic!("refused");
+            };
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+            assert_eq!(
+                error.message,
+                "the requestState could not be checked: try again"
+            );
+            crate::audience::assert_short_and_stable("the MCP error", &error.message);
+            assert!(error.data.is_none(), "{error:?}");
+        });
+    }
+
     #[test]
     fn a_full_used_state_store_fails_closed() {
         let used = elicit_core::mcp::MemoryUsedStates::with_capacity(1);

@@ -248,8 +248,15 @@ fn child() {
     #[cfg(not(feature = "redis"))]
     let redis = false;
 
+    // A rule of the agent's refuses an answer, then accepts the next.
+    let (_, refused) = captured(|| {
+        use crate::behaviour::{Answer, Rule, acp_sdk};
+        acp_sdk(true, &[Answer::Taken, Answer::Valid], 1, Rule::Taken)
+    });
+
     let seen = seen().lock().unwrap().clone();
     assert!(seen.len() > 50, "too little was captured: {seen:?}");
+    documented_fields(&seen, &refused);
     // elicit's own events and spans hold no secret at any level; nor does
     // anything any crate emits at `INFO` and above (what an operator runs
     // with), but rmcp, held to `ERROR`: it logs whole messages at `DEBUG`,
@@ -370,6 +377,82 @@ fn child() {
     for found in dependencies {
         println!("trace sweep: a dependency's own event, below its level, holds {found}");
     }
+}
+
+/// The events and spans an operator reads say what happened, with the
+/// fields the module `trace` documents: `check_refused` names the fields
+/// in `fields`; the `flow` span has no `attempt` (each attempt's
+/// `elicitation/create sent` event has it), so nothing is recorded twice;
+/// each round of an MCP 2026-07-28 call logs `call` with its `round` and
+/// `answers` (`false` on the first); every ended flow is one `INFO` line,
+/// `flow ended`, with its `outcome` (and `duration_ms` where one process
+/// saw it whole).
+fn documented_fields(seen: &[Seen], refused: &[Seen]) {
+    let elicit = |e: &&Seen| e.target.starts_with("elicit_core");
+    let message = |e: &Seen| e.field("message").unwrap_or_default().to_owned();
+    let check = refused
+        .iter()
+        .filter(elicit)
+        .find(|e| e.field("reason") == Some("check_refused"))
+        .unwrap_or_else(|| panic!("no check_refused: {refused:#?}"));
+    assert_eq!(check.field("fields"), Some("replicas"), "{}", check.text());
+    assert_eq!(check.field("errors"), Some("1"), "{}", check.text());
+    let sent: Vec<&str> = refused
+        .iter()
+        .filter(elicit)
+        .filter(|e| message(e) == "elicitation/create sent")
+        .filter_map(|e| e.field("attempt"))
+        .collect();
+    assert_eq!(sent, ["1", "2"], "each attempt's request names it");
+    for entry in seen.iter().filter(elicit) {
+        assert!(
+            !(entry.name == "flow" && entry.field("attempt").is_some()),
+            "a flow span records `attempt`: {}",
+            entry.text()
+        );
+    }
+    let calls: Vec<(&str, &str)> = seen
+        .iter()
+        .filter(elicit)
+        .filter(|e| message(e) == "call")
+        .map(|e| {
+            (
+                e.field("round").unwrap_or_default(),
+                e.field("answers").unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert!(calls.contains(&("1", "false")), "a first call: {calls:?}");
+    assert!(
+        !calls.contains(&("1", "true")),
+        "a first call has no answers: {calls:?}"
+    );
+    assert!(calls.contains(&("2", "true")), "a second round: {calls:?}");
+    let ended: Vec<&Seen> = seen
+        .iter()
+        .filter(elicit)
+        .filter(|e| message(e) == "flow ended")
+        .collect();
+    for line in &ended {
+        assert_eq!(line.level, Level::INFO, "{}", line.text());
+        assert!(line.field("outcome").is_some(), "{}", line.text());
+    }
+    let outcomes: BTreeSet<(&str, bool)> = ended
+        .iter()
+        .filter_map(|e| Some((e.field("outcome")?, e.field("duration_ms").is_some())))
+        .collect();
+    for expected in [("accepted", true), ("declined", true), ("answered", true)] {
+        assert!(
+            outcomes.contains(&expected),
+            "no flow ended {expected:?}: {outcomes:?}"
+        );
+    }
+    assert!(
+        outcomes
+            .iter()
+            .any(|(outcome, timed)| *outcome == "accepted" && !timed),
+        "a 2026-07-28 question's end, without a duration: {outcomes:?}"
+    );
 }
 
 /// Runs `flow`; what was captured meanwhile. The flows run one after

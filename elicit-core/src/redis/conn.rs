@@ -296,9 +296,13 @@ impl Redis {
     /// How many replicas must acknowledge a write that must survive a
     /// failover (a used `requestState`, a page's answer, an OAuth flow's
     /// used `state`) before it counts: `WAIT <replicas>` on the master
-    /// that took it, within the command timeout; fewer acknowledgements
-    /// fail the step (closed: the state is refused, the answer shows an
-    /// error and is asked again). `0` (no waiting) for [`open`](Self::open),
+    /// that took it, within half the command timeout; fewer
+    /// acknowledgements fail the step, closed, and take it back (the call
+    /// fails and its `requestState` may come again; the page says "Not
+    /// saved" and takes the post again), and a page's answer is visible to
+    /// the agent only once acknowledged (`RedisStore`).
+    /// [`ready`](Self::ready) says whether every master has the replicas
+    /// asked for. `0` (no waiting) for [`open`](Self::open),
     /// `1` for [`cluster`](Self::cluster). Redis replicates asynchronously:
     /// without it, a master that fails right after a write can take the
     /// write with it, and a replay could then be accepted.

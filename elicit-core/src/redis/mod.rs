@@ -289,8 +289,11 @@
 //! and an event with a stable `reason` at every refusal and failure, never a
 //! secret (`elicit_core::trace`); `examples/replica.rs` writes them to
 //! stderr with `tracing-subscriber` when `RUST_LOG` is set
-//! (`RUST_LOG=elicit_core=info` here; keep rmcp at `error`: its `warn` and
-//! `info` lines name pages' URLs and ids, its `debug` ones whole messages). What each fault the deploy tests
+//! (`RUST_LOG=elicit_core=info` here; in production
+//! `RUST_LOG=warn,rmcp=error,elicit_core=info`, and never rmcp at `debug`:
+//! it logs every message whole, form answers and `requestState`s included;
+//! its `warn` and `info` lines name pages' URLs and ids; `elicit_core::trace`,
+//! "In production"). What each fault the deploy tests
 //! inject looks like, copied from their run (`ELICIT_REPLICA_LOG=dir
 //! RUST_LOG=elicit_core=info cargo test --all-features --test it deploy::`
 //! writes each replica's log to `dir`), a line per replica that logged:
@@ -323,8 +326,27 @@
 //!   `ELICIT_TRACE_SWEEP_LOG=1`, which stops its Redis and opens a page):
 //!
 //!   ```text
-//!   2026-12-07T22:12:26.431340Z ERROR elicit_core::redis::conn: a Redis command failed reason="redis_failed" kind=connection_refused
-//!   2026-12-07T22:12:26.432364Z ERROR elicit_core::sensitive::store::error: the page store failed reason="store_failed" step=insert
+//!   2026-12-08T01:40:27.211835Z ERROR elicit_core::redis::conn: Redis is unreachable reason="redis_unreachable" kind=connection_refused
+//!   2026-12-08T01:40:27.212441Z ERROR elicit_core::sensitive::store::error: the page store failed reason="store_failed" step=insert cause=redis_unreachable
+//!   ```
+//!
+//! - **A write no replica acknowledged** (a master without the replicas
+//!   asked for): the post did not count, the page says "Not saved" and
+//!   takes it again; the reason says why, the store's failure its cause
+//!   (`tests/it/audience.rs`). Take the replica out of the balancer while
+//!   [`Redis::ready`] fails (`/ready` in `examples/replica.rs`), and give
+//!   the master its replicas:
+//!
+//!   ```text
+//!   ERROR elicit_core::redis::conn: not acknowledged by the replicas asked for: it did not count reason="not_replicated" asked=1 acknowledged=0
+//!   ERROR page_request{method=POST page=..}: elicit_core::sensitive::service::page: the page store failed reason="store_failed" step=end cause=not_replicated
+//!   ```
+//!
+//! - **Every flow that ends** is one `INFO` line with its outcome (count
+//!   them; no value is in it):
+//!
+//!   ```text
+//!   2026-12-08T01:40:19.503441Z  INFO flow{transport=acp protocol_version=1 flow=secret mode=url form=DeployToken page=1b38a2273777 elicitation_id=1b38a2273777}: elicit_core::flow::engine: flow ended outcome="answered" duration_ms=10
 //!   ```
 //!
 //! - **A replay** (a `requestState` sent again, on any replica), and a

@@ -67,11 +67,12 @@ async fn asked<T, R: RoundResponse, F: Future<Output = Option<T>>>(
             None => State::new(),
         };
         record!(round = state.round + 1);
-        if request.request_state.is_some() {
-            note!("call with answers", round = state.round + 1);
-        } else {
-            note!("call", round = state.round + 1);
-        }
+        // The first round carries no answers (no `requestState`).
+        note!(
+            "call",
+            round = state.round + 1,
+            answers = request.request_state.is_some()
+        );
         let round = InputRound::new(capabilities.as_ref(), state, &request);
         let arguments = request.raw_arguments.take();
         let rounds = Rounds::new(principal, Regime::Input(Mutex::new(round)), arguments);

@@ -111,6 +111,14 @@ pub trait Store: Send + Sync + 'static {
     /// way), and an answer to an open record past its expiry, by the
     /// store's clock, ends it as expired instead (`false`). The record and
     /// its end stay until [`remove`](Self::remove).
+    ///
+    /// An `Err` is an end nobody saw: no waiter gets it, and the record
+    /// takes another end (the page says "Not saved" and takes the post
+    /// again). A store shared by replicas that may fail over makes an end
+    /// visible to [`wait`](Self::wait) and [`end_of`](Self::end_of) only
+    /// once it would survive the failover, so that what the page says and
+    /// what the agent gets agree ([`StoreError::NotReplicated`] when it
+    /// cannot, [`StoreError::Busy`] while another end is being saved).
     fn end(&self, id: &PageId, end: End) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// How the record ends, once it does (at once if it has): `None` when
