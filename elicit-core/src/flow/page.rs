@@ -324,6 +324,31 @@ pub(crate) trait PageOutcome: Sized {
     }
 }
 
+/// How a page flow ended without an answer.
+enum Unanswered {
+    Expired,
+    Declined,
+    Cancelled,
+}
+
+/// The event of a page flow that ended without an answer: its outcome.
+fn ended_unanswered(how: Unanswered) -> &'static str {
+    match how {
+        Unanswered::Expired => {
+            refused!(PageExpired);
+            "expired"
+        }
+        Unanswered::Declined => {
+            refused!(Declined);
+            "declined"
+        }
+        Unanswered::Cancelled => {
+            refused!(Cancelled);
+            "cancelled"
+        }
+    }
+}
+
 impl<T> PageOutcome for SecretOutcome<T> {
     fn trace(&self) -> &'static str {
         match self {
@@ -331,18 +356,9 @@ impl<T> PageOutcome for SecretOutcome<T> {
                 note!("page answered");
                 "answered"
             }
-            Self::Expired => {
-                refused!(PageExpired);
-                "expired"
-            }
-            Self::Declined => {
-                refused!(Declined);
-                "declined"
-            }
-            Self::Cancelled => {
-                refused!(Cancelled);
-                "cancelled"
-            }
+            Self::Expired => ended_unanswered(Unanswered::Expired),
+            Self::Declined => ended_unanswered(Unanswered::Declined),
+            Self::Cancelled => ended_unanswered(Unanswered::Cancelled),
         }
     }
 
@@ -393,18 +409,9 @@ impl PageOutcome for crate::sensitive::oauth::OAuthOutcome {
                 note!("authorized");
                 "authorized"
             }
-            Self::Expired => {
-                refused!(PageExpired);
-                "expired"
-            }
-            Self::Declined => {
-                refused!(Declined);
-                "declined"
-            }
-            Self::Cancelled => {
-                refused!(Cancelled);
-                "cancelled"
-            }
+            Self::Expired => ended_unanswered(Unanswered::Expired),
+            Self::Declined => ended_unanswered(Unanswered::Declined),
+            Self::Cancelled => ended_unanswered(Unanswered::Cancelled),
             // Emitted at the callback, where the provider's answer arrived.
             Self::Denied { .. } => "denied",
             Self::Failed(_) => "failed",

@@ -7,7 +7,7 @@
 use std::time::SystemTime;
 
 use crate::fingerprint::Fingerprint;
-use crate::sensitive::store::{End, State};
+use crate::sensitive::store::{End, State, StoreError};
 use crate::sensitive::{PageError, PageId, Pages, SecretOutcome, SensitiveForm};
 
 /// How a page stands in the store ([`read`]).
@@ -60,26 +60,21 @@ pub(super) async fn read(pages: &Pages, id: PageId) -> PageRead {
                 refused!(PageUnknown, step = "round", page = Fingerprint(id));
                 PageRead::Unknown
             }
-            Err(error) => {
-                refused!(
-                    StoreFailed,
-                    step = "round",
-                    cause = error.cause(),
-                    page = Fingerprint(id)
-                );
-                PageRead::Failed
-            }
+            Err(error) => failed(id, &error),
         },
-        Err(error) => {
-            refused!(
-                StoreFailed,
-                step = "round",
-                cause = error.cause(),
-                page = Fingerprint(id)
-            );
-            PageRead::Failed
-        }
+        Err(error) => failed(id, &error),
     }
+}
+
+/// A round's read of page `id` that the store failed: its event.
+fn failed(id: PageId, error: &StoreError) -> PageRead {
+    refused!(
+        StoreFailed,
+        step = "round",
+        cause = error.cause(),
+        page = Fingerprint(id)
+    );
+    PageRead::Failed
 }
 
 /// The URL of the page `id`.
