@@ -49,7 +49,7 @@ pub(crate) fn assert_short_and_stable(what: &str, text: &str) {
 
 /// The `reason` and `cause` fields of elicit's events.
 #[derive(Clone, Default)]
-struct Reasons(Arc<Mutex<Vec<(String, String)>>>);
+pub(crate) struct Reasons(Arc<Mutex<Vec<(String, String)>>>);
 
 impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Reasons {
     fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
@@ -78,12 +78,12 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Reasons {
 
 impl Reasons {
     /// `f`, under a subscriber that keeps the events of this thread.
-    fn during<T>(&self, f: impl FnOnce() -> T) -> T {
+    pub(crate) fn during<T>(&self, f: impl FnOnce() -> T) -> T {
         let subscriber = tracing_subscriber::registry().with(self.clone());
         tracing::subscriber::with_default(subscriber, f)
     }
 
-    fn has(&self, reason: &str, cause: &str) -> bool {
+    pub(crate) fn has(&self, reason: &str, cause: &str) -> bool {
         self.0
             .lock()
             .unwrap()
@@ -91,7 +91,7 @@ impl Reasons {
             .any(|(r, c)| r == reason && c == cause)
     }
 
-    fn all(&self) -> Vec<(String, String)> {
+    pub(crate) fn all(&self) -> Vec<(String, String)> {
         self.0.lock().unwrap().clone()
     }
 }

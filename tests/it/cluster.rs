@@ -109,7 +109,8 @@ fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
     for replica in &replicas {
         cluster.signal(*replica, "-STOP");
     }
-    let first = post(&b, &path, &page_shown, "first-token-1234");
+    let log = crate::audience::Reasons::default();
+    let first = log.during(|| post(&b, &path, &page_shown, "first-token-1234"));
     assert_eq!(
         first.status,
         503,
@@ -117,6 +118,10 @@ fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
         first.body()
     );
     assert!(first.body().contains("Not saved"), "{}", first.body());
+    // The log says why; the page does not.
+    assert!(log.has("not_replicated", ""), "{:?}", log.all());
+    assert!(log.has("store_failed", "not_replicated"), "{:?}", log.all());
+    crate::audience::assert_short_and_stable("the page", first.body());
     cluster.kill_master_of(&key);
     for replica in &replicas {
         cluster.signal(*replica, "-CONT");
@@ -135,16 +140,20 @@ fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
     );
     assert_eq!(post(&b, &path, &page_shown, "third-token-1234").status, 410);
     println!(
-        "between the post and its acknowledgement: the page said {} then {statuses:?}; the agent got the second post's answer",
-        first.status
+        "between the post and its acknowledgement: the page said {} then {statuses:?}; the agent \
+         got the second post's answer; the log of the first post: {:?}",
+        first.status,
+        log.all()
     );
 
     // Just after the page took a post.
     let (page, path, page_shown) = shown(&a, &b);
     let key = key_of(&page);
     let waiter = agent(page);
-    let taken = post(&b, &path, &page_shown, SECRET);
+    let log = crate::audience::Reasons::default();
+    let taken = log.during(|| post(&b, &path, &page_shown, SECRET));
     assert_eq!(taken.status, 200, "{}", taken.body());
+    assert_eq!(log.all(), [], "a post that counted: no refusal, no failure");
     let master = cluster.kill_master_of(&key);
     cluster.wait_failed_over(&key, master);
     assert_eq!(
@@ -155,7 +164,9 @@ fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
     let again = post_until_taken(&b, &path, &page_shown, "another-token-12");
     assert_eq!(again.last(), Some(&410), "answered once: {again:?}");
     println!(
-        "just after the page took it: the page said 200; the agent got it; on the promoted master: {again:?}"
+        "just after the page took it: the page said 200 (log: {:?}); the agent got it; on the \
+         promoted master: {again:?}",
+        log.all()
     );
     cluster.restart_failed();
 }
@@ -256,7 +267,8 @@ fn calls_fail_only_during_a_failover_and_nothing_is_accepted_twice() {
     let master = cluster.kill_master_of(key);
     cluster.wait_failed_over(key, master);
     let failed_over_at = start.elapsed();
-    std::thread::sleep(Duration::from_secs(10));
+    // The failover plus 5 s, and 2 s of calls after it.
+    std::thread::sleep(Duration::from_secs(7));
     stop.store(true, Ordering::Relaxed);
     for worker in workers {
         worker.join().unwrap();
