@@ -91,6 +91,7 @@ fn post_until_taken(b: &Pages, path: &str, shown: &Reply, token: &str) -> Vec<u1
 /// gets nothing; once a replica took over, the post is taken and the agent
 /// gets exactly it. Then a master killed just after a post the page took:
 /// the agent has it, and the promoted master says the page is answered.
+/// Last, an answer being saved holds its page for its lease.
 #[test]
 fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
     let Some(mut cluster) = start_cluster() else {
@@ -168,6 +169,44 @@ fn the_page_and_the_agent_agree_when_a_master_dies_around_a_post() {
          promoted master: {again:?}",
         log.all()
     );
+
+    // An answer being saved holds its page while its lease runs: another
+    // post is "Not saved" (send it again), the cause in the log; once the
+    // lease is over (its poster gone), a post is taken and the agent gets
+    // it.
+    let (page, path, page_shown) = shown(&a, &b);
+    let key = key_of(&page);
+    let waiter = agent(page);
+    let master = cluster.master_of(&key);
+    let lease = |until: &str| {
+        let held = [
+            "HSET",
+            &key,
+            "state",
+            "answering",
+            "prior",
+            "open",
+            "lease",
+            until,
+        ];
+        cluster
+            .command(master, &held)
+            .expect("HSET on the page's master");
+    };
+    lease("99999999999999");
+    let log = crate::audience::Reasons::default();
+    let busy = log.during(|| post(&b, &path, &page_shown, "a-held-token-123"));
+    assert_eq!(busy.status, 503, "{}", busy.body());
+    assert!(busy.body().contains("Not saved"), "{}", busy.body());
+    assert!(log.has("store_failed", "busy"), "{:?}", log.all());
+    assert!(
+        !waiter.is_finished(),
+        "the agent got a post that did not count"
+    );
+    lease("0");
+    let taken = post(&b, &path, &page_shown, "a-freed-token-12");
+    assert_eq!(taken.status, 200, "{}", taken.body());
+    assert_eq!(waiter.join().unwrap().as_deref(), Some("a-freed-token-12"));
     cluster.restart_failed();
 }
 

@@ -744,6 +744,55 @@ mod oauth_flows {
         ));
     }
 
+    /// A callback whose use of the `state` no replica acknowledged (a
+    /// replica of the agent whose Redis writes wait for a replica Redis
+    /// does not have): it did not count, so it is given back, the page
+    /// says so in a few words and asks the provider nothing; the same
+    /// callback then comes again on a replica whose writes count, and the
+    /// agent gets the token.
+    #[test]
+    fn a_callback_whose_use_did_not_count_can_come_again() {
+        use elicit_core::redis::{Redis, RedisStore};
+
+        let Some(server) = start() else { return };
+        let a = replica(&server);
+        let waiting = crate::sensitive_server::hosted::builder()
+            .store(RedisStore::new(
+                Redis::open(&server.url()).unwrap().replicated_writes(1),
+                super::keys(),
+            ))
+            .build();
+        let scripted = Scripted::start(Script::Token);
+        let flow = a
+            .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
+            .now()
+            .unwrap();
+        let path = format!("/elicit/{}", flow.id());
+        let started = call(&a, get(&path, Some("alice")), "");
+        assert_eq!(started.status, 303, "{}", started.body());
+        let cookie = started.cookie();
+        let location = started.header("location").to_owned();
+        let param = |name: &str| {
+            url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap()
+        };
+        let state = param("state");
+        scripted.keep_challenge(&param("code_challenge"));
+        let refused = call(&waiting, callback(&state, "alice", &cookie), "");
+        assert_eq!(refused.status, 503, "{}", refused.body());
+        crate::audience::assert_short_and_stable("the callback's page", refused.body());
+        assert!(scripted.verifiers().is_empty(), "no token request");
+        let back = call(&a, callback(&state, "alice", &cookie), "");
+        assert_eq!(back.status, 200, "{}", back.body());
+        let outcome = futures::executor::block_on(flow.outcome()).expect("the store answers");
+        assert!(
+            matches!(outcome, OAuthOutcome::Authorized(_)),
+            "{outcome:?}"
+        );
+    }
+
     /// A flow past its expiry: its start page is gone on every replica,
     /// and a late callback on another replica than the opener's ends it
     /// as expired (for the agent on A) without a token request.

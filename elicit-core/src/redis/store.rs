@@ -295,8 +295,8 @@ fn commit(redis: Redis, commit: Commit) -> tokio::sync::oneshot::Receiver<()> {
     told
 }
 
-/// A state as the scripts write it: an answer being saved is, to the
-/// others, an answer on its way ([`State::Taken`]).
+/// A state as `TAKE` says it: an answer being saved is an answer on its
+/// way ([`State::Taken`]).
 fn state_named(name: &str) -> Option<State> {
     match name {
         "answering" => Some(State::Taken),
@@ -392,9 +392,14 @@ impl Store for RedisStore {
         };
         let place = format!("{key}:record");
         let mut record = self.opened(id, sealed, &place, Record::from_bytes)?;
-        record.state = fields
-            .get("state")
-            .and_then(|state| state_named(std::str::from_utf8(state).ok()?))
+        // An answer being saved is not seen: the record is as it was
+        // before (a post finds it busy, and is told to send again).
+        let state = match fields.get("state") {
+            Some(state) if state.as_slice() == b"answering" => fields.get("prior"),
+            state => state,
+        };
+        record.state = state
+            .and_then(|state| State::from_name(std::str::from_utf8(state).ok()?))
             .ok_or_else(|| unreadable(id))?;
         if let Some(sealed) = fields.get("binding") {
             let place = format!("{key}:binding");

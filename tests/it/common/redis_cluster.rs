@@ -120,6 +120,10 @@ impl RedisCluster {
             // waits 5 s for more replicas to share the transfer, twice in a
             // failover test (the cluster's start, the failed node's return).
             .args(["--repl-diskless-sync-delay", "0"])
+            // Each master keeps its own replicas: a killed node comes back
+            // as a replica of the master of its slots, and every master has
+            // two again (migration could leave one with one).
+            .args(["--cluster-allow-replica-migration", "no"])
             .args(["--cluster-config-file", &format!("nodes-{port}.conf")])
             .args([
                 "--cluster-node-timeout",
