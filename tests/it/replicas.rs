@@ -664,6 +664,45 @@ mod oauth_flows {
     /// The client's secret registered with the provider.
     const CLIENT_SECRET: &str = "client-secret-5a8c0e";
 
+    /// Alice's browser opens the flow's start page at `path` on `pages`:
+    /// its binding cookie, and the `state` it is sent to the provider with
+    /// (the provider keeps its PKCE challenge).
+    fn started(
+        pages: &elicit_core::sensitive::Pages,
+        path: &str,
+        scripted: &Scripted,
+    ) -> (String, String) {
+        let started = call(pages, get(path, Some("alice")), "");
+        assert_eq!(started.status, 303, "{}", started.body());
+        let location = started.header("location");
+        let param = |name: &str| {
+            url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap()
+        };
+        scripted.keep_challenge(&param("code_challenge"));
+        (started.cookie(), param("state"))
+    }
+
+    /// Alice's flow opened on `pages`, against a provider that grants a
+    /// token: the provider, the flow, its start page's path.
+    fn alices_flow(
+        pages: &elicit_core::sensitive::Pages,
+    ) -> (
+        Scripted,
+        elicit_core::sensitive::oauth::PendingOAuth,
+        String,
+    ) {
+        let scripted = Scripted::start(Script::Token);
+        let flow = pages
+            .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
+            .now()
+            .unwrap();
+        let path = format!("/elicit/{}", flow.id());
+        (scripted, flow, path)
+    }
+
     /// The callback the provider sends the browser to.
     fn callback(state: &str, user: &str, cookie: &str) -> http::request::Builder {
         get(
@@ -693,18 +732,7 @@ mod oauth_flows {
         let path = format!("/elicit/{id}");
 
         assert_eq!(call(&b, get(&path, Some("bob")), "").status, 403);
-        let started = call(&b, get(&path, Some("alice")), "");
-        assert_eq!(started.status, 303, "{}", started.body());
-        let cookie = started.cookie();
-        let location = started.header("location");
-        let param = |name: &str| {
-            url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.into_owned())
-                .unwrap()
-        };
-        let state = param("state");
-        scripted.keep_challenge(&param("code_challenge"));
+        let (cookie, state) = started(&b, &path, &scripted);
         // Another browser on C cannot take the bound start page.
         assert_eq!(call(&c, get(&path, Some("alice")), "").status, 403);
         let while_open = dump(&server);
@@ -762,24 +790,8 @@ mod oauth_flows {
                 super::keys(),
             ))
             .build();
-        let scripted = Scripted::start(Script::Token);
-        let flow = a
-            .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
-            .now()
-            .unwrap();
-        let path = format!("/elicit/{}", flow.id());
-        let started = call(&a, get(&path, Some("alice")), "");
-        assert_eq!(started.status, 303, "{}", started.body());
-        let cookie = started.cookie();
-        let location = started.header("location").to_owned();
-        let param = |name: &str| {
-            url::form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.into_owned())
-                .unwrap()
-        };
-        let state = param("state");
-        scripted.keep_challenge(&param("code_challenge"));
+        let (scripted, flow, path) = alices_flow(&a);
+        let (cookie, state) = started(&a, &path, &scripted);
         let refused = call(&waiting, callback(&state, "alice", &cookie), "");
         assert_eq!(refused.status, 503, "{}", refused.body());
         crate::audience::assert_short_and_stable("the callback's page", refused.body());
@@ -803,12 +815,7 @@ mod oauth_flows {
             .expiry(Duration::from_millis(400))
             .build();
         let b = replica(&server);
-        let scripted = Scripted::start(Script::Token);
-        let flow = a
-            .open_oauth_for(&VerifiedUser::new("alice"), &scripted.provider())
-            .now()
-            .unwrap();
-        let path = format!("/elicit/{}", flow.id());
+        let (scripted, flow, path) = alices_flow(&a);
         let started = call(&b, get(&path, Some("alice")), "");
         assert_eq!(started.status, 303);
         let state = url::form_urlencoded::parse(
