@@ -286,7 +286,8 @@ fn migrated(answer: Result<Outcome<Migrate>, ElicitError>) -> String {
     match answer {
         Ok(Outcome::Accepted(Migrate { now: true })) => "Migrated.".to_owned(),
         Ok(_) => "Not migrated.".to_owned(),
-        Err(error) => format!("Could not ask: {error}"),
+        // A short, stable text for the client; the cause is in the log.
+        Err(error) => format!("Could not ask: {}", error.client_message()),
     }
 }
 
